@@ -1,0 +1,22 @@
+"""alhambra-pbem rules engine: a pure, replayable decider for Alhambra.
+
+State is a fold of events (``replay``); ``decide`` turns moves into events or raises a
+``RuleViolation`` carrying the rule id of RULES.md; ``legal_moves`` lists what a seat may
+do; ``view`` and ``redact_event`` hide what a seat may not see.
+"""
+
+from .errors import NotationError, NotYourTurn, RuleViolation
+from .moves import Move, format_move, format_moves, parse_move, parse_moves
+from .rules import decide, default_moves, legal_moves, new_game, play
+from .state import Event, State, evolve, replay
+from .variants import VARIANTS, OptionError
+from .view import redact_event, view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Event", "Move", "NotYourTurn", "NotationError", "OptionError", "RuleViolation", "State",
+    "VARIANTS", "decide", "default_moves", "evolve", "format_move", "format_moves",
+    "legal_moves", "new_game", "parse_move", "parse_moves", "play", "redact_event", "replay",
+    "view",
+]

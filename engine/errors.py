@@ -1,0 +1,31 @@
+"""The engine's errors: a broken rule, a move out of turn, unreadable notation."""
+
+from __future__ import annotations
+
+
+class RuleViolation(Exception):
+    """A move that the rules forbid. ``rule`` is the rule id of RULES.md (e.g. ``A-4.3``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+        self.message = message
+
+
+class NotYourTurn(RuleViolation):
+    """A move by a seat that is not the one to act now (rule A-3: play passes in turn)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("A-3", message)
+
+
+class NotationError(ValueError):
+    """Move text that cannot be read: ``position`` is the 1-based column of the problem."""
+
+    def __init__(self, text: str, position: int, expected: str) -> None:
+        rest = text[position - 1 :].split(None, 1)
+        found = rest[0] if rest else "the end"
+        super().__init__(f"column {position}: expected {expected}, found {found!r}")
+        self.text = text
+        self.position = position
+        self.expected = expected

@@ -1,0 +1,429 @@
+"""A player's grid (Alhambra or city): placement, redesign checks and the longest barrier.
+
+The building rules (A-4, G-4, C-3) are checked here for the whole grid. Each tile has a
+kind (``alhambra``/``granada``); its barriers are walls or moats. Two touching sides match
+when, for tiles of one kind, both or neither carry a barrier, and, for tiles of different
+kinds, both do (a wall against a moat, C-3). One walks between two tiles of the same kind
+through sides with no barrier; every tile must be reachable from its kind's root (the start
+tile, or in the combined game the first Granada tile). No empty cell may be cut off from
+the outside (Decision A-4a).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from .components import SIDE_NAMES, SIDES, TILES
+
+Pos = tuple[int, int]
+BARRIER = {"alhambra": "wall", "granada": "moat"}
+
+RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reach": "A-4.4",
+                  "hole": "A-4.5"}
+
+
+# The 8 cells around a cell, clockwise from north: even indices are the side neighbours.
+_RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+MASK = {t.id: t.mask for t in TILES.values()}
+KIND = {t.id: t.kind for t in TILES.values()}
+
+
+def fmt_pos(pos: Pos) -> str:
+    return f"{pos[0]},{pos[1]}"
+
+
+class Grid:
+    """The tiles of one player's grid by position, with the roots walks start from.
+
+    What does not depend on the tile being placed (which sides of a cell are constrained,
+    whether a tile there could be walked to, whether it would close a hole) is computed
+    once per grid and kind, and dropped when the grid changes.
+    """
+
+    __slots__ = ("cells", "where", "roots", "rules", "_slots", "_removable")
+
+    def __init__(self, start: str, rules: dict[str, str]) -> None:
+        self.cells: dict[Pos, str] = {(0, 0): start}
+        self.where: dict[str, Pos] = {start: (0, 0)}
+        self.roots: dict[str, str] = {KIND[start]: start}
+        self.rules = rules
+        self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
+        self._removable: set[str] | None = None
+
+    def copy(self) -> Grid:
+        new = Grid.__new__(Grid)
+        new.cells = dict(self.cells)
+        new.where = dict(self.where)
+        new.roots = dict(self.roots)
+        new.rules = self.rules
+        new._slots = self._slots
+        new._removable = self._removable
+        return new
+
+    # -- mutation (only through evolve) ------------------------------------------------
+    def put(self, tile: str, pos: Pos) -> None:
+        self.cells[pos] = tile
+        self.where[tile] = pos
+        self.roots.setdefault(KIND[tile], tile)
+        self._slots, self._removable = {}, None
+
+    def take(self, tile: str) -> Pos:
+        pos = self.where.pop(tile)
+        del self.cells[pos]
+        self._slots, self._removable = {}, None
+        return pos
+
+    # -- queries -------------------------------------------------------------------------
+    def tiles(self) -> Iterable[str]:
+        return self.cells.values()
+
+    def frontier(self) -> set[Pos]:
+        """Empty cells sharing a side with a tile."""
+        cells = self.cells
+        out = set()
+        for x, y in cells:
+            for _, dx, dy, _ in SIDES:
+                p = (x + dx, y + dy)
+                if p not in cells:
+                    out.add(p)
+        return out
+
+    def constraint(self, pos: Pos, kind: str) -> tuple[int, int, int] | None:
+        """(constrained sides, sides that must carry a barrier, sides one could walk
+        through) for a tile of ``kind`` at ``pos``; None if no tile of that kind fits."""
+        cells = self.cells
+        x, y = pos
+        constrained = required = links = 0
+        for side, dx, dy, opp in SIDES:
+            other = cells.get((x + dx, y + dy))
+            if other is None:
+                continue
+            constrained |= side
+            barrier = MASK[other] & opp
+            if KIND[other] == kind:
+                if barrier:
+                    required |= side
+                else:
+                    links |= side
+            elif barrier:
+                required |= side
+            else:
+                return None
+        return constrained, required, links
+
+    def _side_error(self, tile: str, pos: Pos) -> str | None:
+        """Why ``tile`` at ``pos`` does not match its neighbours (A-4.3), or None."""
+        mask, kind = MASK[tile], KIND[tile]
+        x, y = pos
+        for side, dx, dy, opp in SIDES:
+            other = self.cells.get((x + dx, y + dy))
+            if other is None:
+                continue
+            mine, theirs = bool(mask & side), bool(MASK[other] & opp)
+            if KIND[other] == kind:
+                if mine == theirs:
+                    continue
+                word = BARRIER[kind]
+                return (f"the {SIDE_NAMES[side]} side of {tile} at {fmt_pos(pos)} "
+                        f"{'has a' if mine else 'has no'} {word} but the tile "
+                        f"{SIDE_NAMES[side]} of it, {other}, {'has one' if theirs else 'has none'}"
+                        f" on its {SIDE_NAMES[opp]} side")
+            if mine and theirs:
+                continue
+            return (f"{tile} at {fmt_pos(pos)} touches {other} on its {SIDE_NAMES[side]} side: "
+                    f"where an Alhambra tile meets a Granada tile the sides must be a wall "
+                    f"and a moat")
+        return None
+
+    def _closes_hole(self, pos: Pos) -> bool:
+        """True if a tile at empty ``pos`` would cut an empty cell off the outside (A-4a)."""
+        cells = self.cells
+        x, y = pos
+        # Every empty cell reaches the outside now. If the empty cells among the 8 around
+        # pos that touch it form one run around that ring, they stay joined without pos,
+        # and one of them led pos outside, so all still reach it.
+        ring = [(x + dx, y + dy) not in cells for dx, dy in _RING]
+        runs = sum(1 for i in range(0, 8, 2)
+                   if ring[i] and not (ring[i - 1] and ring[i - 2]))
+        if runs <= 1:
+            return False
+        xs = [p[0] for p in cells] + [x]
+        ys = [p[1] for p in cells] + [y]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        safe: set[Pos] = set()
+        for _, dx, dy, _ in SIDES:
+            start = (x + dx, y + dy)
+            if start in cells or start in safe:
+                continue
+            seen = {start, pos}
+            stack = [start]
+            escaped = False
+            while stack:
+                cx, cy = stack.pop()
+                if cx <= x0 or cx >= x1 or cy <= y0 or cy >= y1:
+                    escaped = True
+                    break
+                for _, ddx, ddy, _ in SIDES:
+                    p = (cx + ddx, cy + ddy)
+                    if p not in cells and p not in seen:
+                        seen.add(p)
+                        stack.append(p)
+            if not escaped:
+                return True
+            safe |= seen
+        return False
+
+    def slots(self, kind: str) -> list[tuple[Pos, int, int]]:
+        """(cell, constrained, required) for every cell where some tile of ``kind`` could
+        be built: adjacent, walkable to, closing no hole. A tile fits where
+        ``mask & constrained == required``."""
+        cached = self._slots.get(kind)
+        if cached is None:
+            cells = self.cells
+            found: dict[Pos, list] = {}  # empty cell -> [constrained, required, links, ok]
+            for (x, y), tile in cells.items():
+                mask, same = MASK[tile], KIND[tile] == kind
+                for side, dx, dy, opp in SIDES:
+                    pos = (x + dx, y + dy)
+                    if pos in cells:
+                        continue
+                    acc = found.get(pos)
+                    if acc is None:
+                        acc = found[pos] = [0, 0, 0, True]
+                    acc[0] |= opp
+                    if mask & side:
+                        acc[1] |= opp
+                    elif same:
+                        acc[2] |= opp
+                    else:
+                        acc[3] = False  # an open side of another kind: nothing fits
+            rooted = kind in self.roots
+            cached = [(pos, c, r) for pos, (c, r, links, ok) in sorted(found.items())
+                      if ok and (links or not rooted) and not self._closes_hole(pos)]
+            self._slots[kind] = cached
+        return cached
+
+    def legal_positions(self, tile: str) -> list[Pos]:
+        """Every cell where ``tile`` may be built now, sorted."""
+        mask = MASK[tile]
+        return [pos for pos, c, r in self.slots(KIND[tile]) if mask & c == r]
+
+    def placement_error(self, tile: str, pos: Pos) -> tuple[str, str] | None:
+        """(rule, reason) if ``tile`` may not be built at ``pos`` now, else None."""
+        rules, cells = self.rules, self.cells
+        if pos in cells:
+            return rules["empty"], f"cell {fmt_pos(pos)} already holds {cells[pos]}"
+        kind = KIND[tile]
+        c = self.constraint(pos, kind)
+        if c is not None and not c[0]:
+            return rules["adjacent"], (f"{tile} at {fmt_pos(pos)} would share no full side "
+                                       f"with a tile (a corner is not enough)")
+        if c is None or MASK[tile] & c[0] != c[1]:
+            return rules["match"], self._side_error(tile, pos)
+        if kind in self.roots and not c[2]:
+            return rules["reach"], (f"{tile} at {fmt_pos(pos)} could not be reached on foot "
+                                    f"from the start: each side it shares with a tile of "
+                                    f"its kind is closed by a {BARRIER[kind]}")
+        if self._closes_hole(pos):
+            return rules["hole"], (f"{tile} at {fmt_pos(pos)} would close off an empty "
+                                   f"space inside the grid (a hole)")
+        return None
+
+    def _links(self, pos: Pos) -> Iterable[Pos]:
+        """Cells one can walk to from the tile at ``pos`` (same kind, open sides)."""
+        cells = self.cells
+        tile = cells[pos]
+        mask, kind = MASK[tile], KIND[tile]
+        x, y = pos
+        for side, dx, dy, _ in SIDES:
+            if not mask & side:
+                npos = (x + dx, y + dy)
+                other = cells.get(npos)
+                if other is not None and KIND[other] == kind:
+                    yield npos
+
+    def _cut_tiles(self) -> set[str]:
+        """Tiles whose removal would cut others off their root (articulation points)."""
+        cut: set[str] = set()
+        disc: dict[Pos, int] = {}
+        low: dict[Pos, int] = {}
+
+        def dfs(pos: Pos, parent: Pos | None) -> None:
+            disc[pos] = low[pos] = len(disc)
+            for npos in self._links(pos):
+                if npos not in disc:
+                    dfs(npos, pos)
+                    low[pos] = min(low[pos], low[npos])
+                    if parent is not None and low[npos] >= disc[pos]:
+                        cut.add(self.cells[pos])
+                elif npos != parent:
+                    low[pos] = min(low[pos], disc[npos])
+
+        for root in self.roots.values():
+            dfs(self.where[root], None)
+        return cut
+
+    def removable(self) -> set[str]:
+        """Tiles that may be moved to the reserve now (A-3.3 b)."""
+        if self._removable is None:
+            cut = self._cut_tiles()
+            roots = set(self.roots.values())
+            cells = self.cells
+            self._removable = {
+                t for (x, y), t in cells.items()
+                if t not in roots and t not in cut
+                # No hole: a freed cell is open to the outside iff an empty cell touches it,
+                # since every empty cell already reaches the outside.
+                and any((x + dx, y + dy) not in cells for _, dx, dy, _ in SIDES)
+            }
+        return self._removable
+
+    def removal_error(self, tile: str) -> tuple[str, str] | None:
+        """(rule, reason) if ``tile`` may not be taken out of the grid, else None."""
+        if tile not in self.where:
+            return "A-3.3", f"{tile} is not in your grid"
+        if tile in self.roots.values():
+            return "A-3.3", f"{tile} is a start tile and can never be removed"
+        if tile in self.removable():
+            return None
+        pos = self.where[tile]
+        if tile in self._cut_tiles():
+            return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
+                                         f"could no longer be reached on foot from the start")
+        return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
+
+    def _reachable_all(self, cells: dict[Pos, str]) -> bool:
+        saved = self.cells
+        self.cells = cells
+        try:
+            seen: set[Pos] = set()
+            for root in self.roots.values():
+                pos = next((p for p, t in cells.items() if t == root), None)
+                if pos is None:
+                    continue
+                seen.add(pos)
+                stack = [pos]
+                while stack:
+                    for npos in self._links(stack.pop()):
+                        if npos not in seen:
+                            seen.add(npos)
+                            stack.append(npos)
+            return len(seen) == len(cells)
+        finally:
+            self.cells = saved
+
+    def swaps(self, reserve: list[str]) -> list[tuple[str, str]]:
+        """Every (grid tile, reserve tile) pair that may change places now (A-3.3 c)."""
+        out = []
+        roots = set(self.roots.values())
+        for tile, pos in self.where.items():
+            if tile in roots:
+                continue
+            kind = KIND[tile]
+            c = self.constraint(pos, kind)
+            for new in reserve:
+                if KIND[new] != kind:
+                    if self.swap_error(tile, new) is None:
+                        out.append((tile, new))
+                elif c is not None and MASK[new] & c[0] == c[1]:
+                    out.append((tile, new))
+        return out
+
+    def swap_error(self, out: str, new: str) -> tuple[str, str] | None:
+        """(rule, reason) if reserve tile ``new`` may not take the place of ``out``."""
+        if out not in self.where:
+            return "A-3.3", f"{out} is not in your grid"
+        if out in self.roots.values():
+            return "A-3.3", f"{out} is a start tile and can never be swapped"
+        pos = self.where[out]
+        c = self.constraint(pos, KIND[new])
+        if c is None or MASK[new] & c[0] != c[1]:
+            return self.rules["match"], self._side_error(new, pos)
+        # With matching sides a tile of the same kind keeps every walk as it was.
+        if KIND[new] != KIND[out]:
+            cells = dict(self.cells)
+            cells[pos] = new
+            if not self._reachable_all(cells):
+                return self.rules["reach"], (f"with {new} in place of {out}, some tile could "
+                                             f"no longer be reached on foot from the start")
+        return None
+
+    # -- scoring -------------------------------------------------------------------------
+    def barrier_edges(self, kinds: tuple[str, ...]) -> dict[tuple[Pos, Pos], int]:
+        """Outer barrier sides of tiles of ``kinds`` as grid-point edges with weights.
+
+        A side is outer when no tile lies beyond it, or a tile of the other kind does (a
+        wall facing a moat, C-4). A side where a wall and a moat lie together weighs 2 when
+        both kinds are asked for (the combined line).
+        """
+        edges: dict[tuple[Pos, Pos], int] = defaultdict(int)
+        for (x, y), tile in self.cells.items():
+            kind = KIND[tile]
+            if kind not in kinds:
+                continue
+            mask = MASK[tile]
+            for side, dx, dy, _ in SIDES:
+                if not mask & side:
+                    continue
+                other = self.cells.get((x + dx, y + dy))
+                if other is not None and KIND[other] == kind:
+                    continue
+                edges[_edge(x, y, side)] += 1
+        return edges
+
+    def longest_barrier(self, kinds: tuple[str, ...]) -> int:
+        """Points of the longest continuous outer barrier (Decision A-5a: longest trail)."""
+        return longest_trail(self.barrier_edges(kinds))
+
+
+def _edge(x: int, y: int, side: int) -> tuple[Pos, Pos]:
+    if side == 1:
+        return ((x, y), (x + 1, y))
+    if side == 2:
+        return ((x + 1, y), (x + 1, y + 1))
+    if side == 4:
+        return ((x, y + 1), (x + 1, y + 1))
+    return ((x, y), (x, y + 1))
+
+
+def _walk(p: Pos, adj: dict[Pos, list[tuple[Pos, int]]], weights: list[int],
+          used: list[bool]) -> int:
+    """Weight of the heaviest trail from ``p`` over edges not yet ``used``."""
+    top = 0
+    for q, i in adj[p]:
+        if not used[i]:
+            used[i] = True
+            top = max(top, weights[i] + _walk(q, adj, weights, used))
+            used[i] = False
+    return top
+
+
+def longest_trail(edges: dict[tuple[Pos, Pos], int]) -> int:
+    """Weight of the heaviest trail (no edge used twice; points may repeat)."""
+    adj: dict[Pos, list[tuple[Pos, int]]] = defaultdict(list)
+    for i, (a, b) in enumerate(edges):
+        adj[a].append((b, i))
+        adj[b].append((a, i))
+    weights = list(edges.values())
+    best = 0
+    done: set[Pos] = set()
+    for start in adj:
+        if start in done:
+            continue
+        comp = {start}
+        stack = [start]
+        while stack:
+            p = stack.pop()
+            for q, _ in adj[p]:
+                if q not in comp:
+                    comp.add(q)
+                    stack.append(q)
+        done |= comp
+        if all(len(adj[p]) <= 2 for p in comp):
+            ids = {i for p in comp for _, i in adj[p]}
+            best = max(best, sum(weights[i] for i in ids))
+            continue
+        used = [False] * len(weights)
+        best = max([best] + [_walk(p, adj, weights, used) for p in comp])
+    return best

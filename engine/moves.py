@@ -1,0 +1,243 @@
+"""Moves and their text notation (documented in ``engine/NOTATION.md``).
+
+``parse_move``/``format_move`` round-trip: ``format_move(parse_move(t))`` is the canonical
+spelling of ``t`` and ``parse_move(format_move(m)) == m``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from .components import TILES
+from .errors import NotationError
+
+Pos = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move. ``action`` is take, buy, end, place or redesign.
+
+    - take: ``positions`` of money display cards (1-based).
+    - buy: ``tile`` from the market, paid with ``cards``.
+    - place (a bought or received tile) and redesign: ``tile`` goes ``to`` ``city`` (at
+      ``at``), ``reserve``, ``neutral`` (Dirk/Juan, place only) or, for redesign only,
+      ``swap``: city tile ``tile`` goes to the reserve and reserve tile ``other`` takes its
+      place. ``face`` (Granada: 0 front, 1 back) is the face to build on, None for the face
+      it has; ``cards`` of a place move pay for flipping it (G-3).
+    """
+
+    action: str
+    tile: str | None = None
+    cards: tuple[str, ...] = ()
+    positions: tuple[int, ...] = ()
+    to: str | None = None
+    at: Pos | None = None
+    other: str | None = None
+    face: int | None = None
+
+    def __str__(self) -> str:
+        return format_move(self)
+
+    def to_json(self) -> dict:
+        """A JSON-safe dict of the fields that are set."""
+        out = {k: v for k, v in asdict(self).items() if v not in (None, ())}
+        if self.at is not None:
+            out["at"] = list(self.at)
+        for key in ("cards", "positions"):
+            if key in out:
+                out[key] = list(out[key])
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> Move:
+        at = data.get("at")
+        return cls(
+            action=data["action"], tile=data.get("tile"), cards=tuple(data.get("cards", ())),
+            positions=tuple(data.get("positions", ())), to=data.get("to"),
+            at=tuple(at) if at is not None else None, other=data.get("other"),
+            face=data.get("face"),
+        )
+
+
+FACE_WORDS = {0: "front", 1: "back"}
+
+
+def _tile_face(move: Move) -> str:
+    return move.tile + (f":{FACE_WORDS[move.face]}" if move.face is not None else "")
+
+
+def _target(move: Move) -> str:
+    if move.to == "city":
+        return f"at {move.at[0]},{move.at[1]}"
+    if move.to == "neutral":
+        return "juan" if TILES[move.tile].kind == "granada" else "dirk"
+    return move.to
+
+
+def format_move(move: Move) -> str:
+    """The canonical text of ``move``."""
+    a = move.action
+    if a == "take":
+        return "take " + ",".join(map(str, move.positions))
+    if a == "buy":
+        return f"buy {move.tile} pay " + ",".join(move.cards)
+    if a == "end":
+        return "end"
+    if a == "place":
+        text = f"place {_tile_face(move)} {_target(move)}"
+        return text + (" pay " + ",".join(move.cards) if move.cards else "")
+    if a == "redesign":
+        if move.to == "swap":
+            return f"redesign swap {move.tile} with {move.other}"
+        return f"redesign {move.tile} {_target(move)}"
+    raise ValueError(f"unknown action {a!r}")
+
+
+_TOKEN = re.compile(r"\s*(?:(-?\d+)|([A-Za-z][A-Za-z0-9]*)|([,;:]))")
+_TILE = re.compile(r"^[AG]\d\d$")
+_CARD = re.compile(r"^(DE|DI|DU|FL)([1-9])$")
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens: list[tuple[str, int]] = []  # (token, 1-based column)
+        pos = 0
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if not m or m.end() == pos:
+                if text[pos:].strip() == "":
+                    break
+                col = pos + 1 + (len(text[pos:]) - len(text[pos:].lstrip()))
+                raise NotationError(text, col, "a word, a number, ',' or ';'")
+            start = m.start(m.lastindex)
+            self.tokens.append((m.group(m.lastindex), start + 1))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.i][0].lower() if self.i < len(self.tokens) else None
+
+    def column(self) -> int:
+        return self.tokens[self.i][1] if self.i < len(self.tokens) else len(self.text) + 1
+
+    def fail(self, expected: str):
+        raise NotationError(self.text, self.column(), expected)
+
+    def next(self, expected: str) -> str:
+        if self.i >= len(self.tokens):
+            self.fail(expected)
+        tok = self.tokens[self.i][0]
+        self.i += 1
+        return tok
+
+    def word(self, *words: str) -> str:
+        expected = " or ".join(repr(w) for w in words)
+        if self.peek() not in words:
+            self.fail(expected)
+        return self.next(expected).lower()
+
+    def integer(self, what: str) -> int:
+        tok = self.peek()
+        if tok is None or not re.fullmatch(r"-?\d+", tok):
+            self.fail(what)
+        return int(self.next(what))
+
+    def tile(self) -> str:
+        tok = self.peek()
+        if tok is None or not _TILE.match(tok.upper()) or tok.upper() not in TILES:
+            self.fail("a tile id like A17 or G05")
+        return self.next("a tile").upper()
+
+    def card(self) -> str:
+        tok = self.peek()
+        if tok is None or not _CARD.match(tok.upper()):
+            self.fail("a money card like DI5 (DE denar, DI dirham, DU ducat, FL florin; 1-9)")
+        return self.next("a card").upper()
+
+    def comma_list(self, item):
+        items = [item()]
+        while self.peek() == ",":
+            self.next("','")
+            items.append(item())
+        return tuple(items)
+
+    def done(self) -> bool:
+        return self.peek() in (None, ";")
+
+
+def _read_target(r: _Reader, allowed: tuple[str, ...]) -> tuple[str, Pos | None]:
+    word = r.word(*allowed)
+    if word == "at":
+        x = r.integer("an x coordinate")
+        r.word(",")
+        y = r.integer("a y coordinate")
+        return "city", (x, y)
+    if word in ("dirk", "juan"):
+        return "neutral", None
+    return word, None
+
+
+def _read_move(r: _Reader) -> Move:
+    action = r.word("take", "buy", "end", "place", "redesign")
+    if action == "take":
+        positions = r.comma_list(lambda: r.integer("a money display position (1-4)"))
+        return Move("take", positions=positions)
+    if action == "buy":
+        tile = r.tile()
+        r.word("pay")
+        return Move("buy", tile=tile, cards=r.comma_list(r.card))
+    if action == "end":
+        return Move("end")
+    if action == "place":
+        tile = r.tile()
+        face = None
+        if r.peek() == ":":
+            r.next("':'")
+            face = {"front": 0, "back": 1}[r.word("front", "back")]
+        to, at = _read_target(r, ("at", "reserve", "dirk", "juan"))
+        cards: tuple[str, ...] = ()
+        if r.peek() == "pay":
+            r.next("'pay'")
+            cards = r.comma_list(r.card)
+        return Move("place", tile=tile, to=to, at=at, face=face, cards=cards)
+    if r.peek() == "swap":
+        r.next("'swap'")
+        tile = r.tile()
+        r.word("with")
+        return Move("redesign", tile=tile, to="swap", other=r.tile())
+    tile = r.tile()
+    to, at = _read_target(r, ("at", "reserve"))
+    return Move("redesign", tile=tile, to=to, at=at)
+
+
+def parse_move(text: str) -> Move:
+    """Read one move; raises NotationError naming the column and what was expected."""
+    r = _Reader(text)
+    move = _read_move(r)
+    if r.peek() is not None:
+        r.fail("the end of the move")
+    return move
+
+
+def parse_moves(text: str) -> list[Move]:
+    """Read a whole turn: moves separated by ';' or new lines."""
+    r = _Reader(text.replace("\n", ";"))
+    moves = []
+    while True:
+        while r.peek() == ";":
+            r.next("';'")
+        if r.peek() is None:
+            break
+        moves.append(_read_move(r))
+        if not r.done():
+            r.fail("';' or the end of the turn")
+    if not moves:
+        r.fail("a move")
+    return moves
+
+
+def format_moves(moves: list[Move]) -> str:
+    return "; ".join(format_move(m) for m in moves)

@@ -1,0 +1,91 @@
+"""What a seat (or a spectator, ``None``) may see: A-7 secrets removed.
+
+Hands other than the viewer's become sizes; the order of the money deck and of the bags
+is hidden from everyone. Events are redacted the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .components import SIDE_NAMES, SPACE_CURRENCY, TILES
+from .state import Event, State
+
+_SIDE_KEYS = {1: "n", 2: "e", 4: "s", 8: "w"}
+
+
+def tile_info(state: State, tile: str) -> dict[str, Any]:
+    """A tile as clients see it: id, type, value, barrier sides (and faces if two)."""
+    t = TILES[tile]
+    face = state.face(tile)
+    info: dict[str, Any] = {"id": tile, "type": face.type, "value": face.value,
+                            ("walls" if t.kind == "alhambra" else "moats"):
+                            [_SIDE_KEYS[b] for b in SIDE_NAMES if t.mask & b]}
+    if len(t.faces) == 2:
+        index = state.faces.get(tile, 0)
+        other = t.faces[1 - index]
+        info["face"] = "back" if index else "front"
+        info["other_side"] = {"type": other.type, "value": other.value}
+    return info
+
+
+def _hand(hand) -> list[str]:
+    return sorted(c for c, n in hand.items() for _ in range(n))
+
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    """A JSON-safe picture of the game for ``seat`` (None: a spectator)."""
+    v = state.variant
+    seats = []
+    for i, name in enumerate(state.seats):
+        grid = state.grids[i]
+        entry: dict[str, Any] = {
+            "seat": i, "name": name, "score": state.scores[i],
+            "hand_size": sum(state.hands[i].values()),
+            "city": [dict(tile_info(state, t), x=p[0], y=p[1])
+                     for p, t in sorted(grid.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+            "reserve": [tile_info(state, t) for t in state.reserves[i]],
+        }
+        if i == seat:
+            entry["hand"] = _hand(state.hands[i])
+        seats.append(entry)
+    out: dict[str, Any] = {
+        "variant": v.name, "options": dict(state.options), "version": state.version,
+        "phase": state.phase,
+        "current": None if state.phase == "over" else state.current,
+        "can_act": state.can_act and state.phase == "action",
+        "seats": seats,
+        "neutral": ({"name": v.neutral_name, "score": state.neutral_score,
+                     "tiles": [tile_info(state, t) for t in state.neutral]}
+                    if state.has_neutral else None),
+        "market": [{"space": i + 1, "currency": SPACE_CURRENCY[i + 1],
+                    "tiles": [tile_info(state, t) for t in space]}
+                   for i, space in enumerate(state.market)],
+        "display": list(state.display),
+        "deck_size": len(state.deck),
+        "discard_size": len(state.discard),
+        "bag_sizes": {k: len(b) for k, b in state.bags.items()},
+        "pending": [tile_info(state, t) for t in state.pending],
+        "scorings_done": state.scorings_done,
+        "winners": list(state.winners),
+    }
+    if "granada" in v.kinds:
+        out["marker"] = "back" if state.marker else "front"
+    return out
+
+
+_HIDDEN = {"money_shuffled": "deck", "bag_filled": "tiles", "deck_stacked": "deck",
+           "deck_reshuffled": "deck"}
+
+
+def redact_event(event: Event, seat: int | None = None) -> Event:
+    """``event`` as ``seat`` may see it (a new dict; the original is left alone)."""
+    kind = event["type"]
+    if kind in _HIDDEN:
+        key = _HIDDEN[kind]
+        out = {k: v for k, v in event.items() if k != key}
+        out["size"] = len(event[key])
+        return out
+    if kind == "money_dealt" and event["seat"] != seat:
+        return {k: v for k, v in event.items() if k != "cards"}
+    return dict(event)
