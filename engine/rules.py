@@ -24,7 +24,7 @@ from .components import (
     card_value,
 )
 from .errors import NotYourTurn, RuleViolation
-from .moves import Move
+from .moves import Move, format_move
 from .state import Event, State, evolve
 from .variants import VARIANTS, OptionError
 
@@ -323,19 +323,29 @@ def _redesign(state: State, seat: int, move: Move, emit: Emit) -> None:
 _ACTIONS = {"take": _take, "buy": _buy, "end": _end, "redesign": _redesign}
 
 
-def _apply(state: State, seat: int, move: Move, emit: Emit) -> None:
+def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False) -> None:
+    """Check and play one move, then the automatic steps that follow it. The move's first
+    event carries the move's notation (and ``timeout`` when the service played it)."""
     if state.phase == "over":
         raise RuleViolation("A-6", "the game is over")
     if seat != state.current or state.phase == "setup":
         raise NotYourTurn(f"it is {state.seats[state.current]}'s turn, not "
                           f"{state.seats[seat] if 0 <= seat < state.players else seat}'s")
     if move.action == "place":
-        _place(state, seat, move, emit)
+        check = _place
     elif move.action in _ACTIONS:
         _need_action(state, move)
-        _ACTIONS[move.action](state, seat, move, emit)
+        check = _ACTIONS[move.action]
     else:
         raise RuleViolation("A-3", f"unknown action {move.action!r}")
+
+    def emit_move(event: Event) -> None:
+        event["move"] = format_move(move)
+        if timeout:
+            event["timeout"] = True
+        emit(event)
+
+    check(state, seat, move, emit_move)
     _advance(state, emit)
 
 
@@ -355,10 +365,7 @@ def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = Fa
     for i, move in enumerate(moves):
         if i and (work.current != seat or _turn_changed(events)):
             raise RuleViolation("A-3", f"move {i + 1} ({move}) comes after your turn ended")
-        start = len(events)
-        _apply(work, seat, move, emit)
-        if timeout:
-            events[start]["timeout"] = True
+        _apply(work, seat, move, emit, timeout)
     return events
 
 
@@ -366,10 +373,10 @@ def _turn_changed(events: list[Event]) -> bool:
     return any(e["type"] in ("turn_started", "game_over") for e in events)
 
 
-def play(state: State, seat: int, move: Move) -> list[Event]:
+def play(state: State, seat: int, move: Move, timeout: bool = False) -> list[Event]:
     """Apply one move to ``state`` in place; on a RuleViolation the state is unchanged."""
     events: list[Event] = []
-    _apply(state, seat, move, _emitter(state, events))
+    _apply(state, seat, move, _emitter(state, events), timeout)
     return events
 
 

@@ -1,0 +1,103 @@
+"""Game records (like PGN): the moves of a game in notation, with what is needed to replay
+and verify them.
+
+A record is a JSON document::
+
+    {"format": "alhambra-pbem-record", "format_version": 1, "engine_version": "0.1.0",
+     "variant": "alhambra", "options": {...}, "seed": 42, "seats": ["Ann", "Bob"],
+     "moves": [{"seat": 0, "move": "take 2"}, {"seat": 1, "move": "buy A17 pay DI9"}, ...],
+     "result": {"scores": [81, 77], "winners": [0]}}
+
+``result`` is present once the game is over; a move played by the service when a seat's
+time ran out carries ``"timeout": true``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import NotationError, RuleViolation
+from .moves import parse_move
+from .rules import new_game, play
+from .state import Event, State, replay
+from .variants import OptionError
+
+FORMAT = "alhambra-pbem-record"
+FORMAT_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that does not replay: ``move_number`` (1-based, 0 for the header) and the
+    ``rule`` broken, if any."""
+
+    def __init__(self, move_number: int, message: str, rule: str | None = None) -> None:
+        where = f"move {move_number}" if move_number else "record header"
+        super().__init__(f"{where}: {message}" + (f" ({rule})" if rule else ""))
+        self.move_number = move_number
+        self.rule = rule
+        self.message = message
+
+
+def export_record(events: list[Event], state: State | None = None) -> dict[str, Any]:
+    """The record of the game whose log is ``events``."""
+    from . import __version__
+
+    created = events[0]
+    state = state or replay(events)
+    moves = []
+    for e in events:
+        if "move" in e:
+            entry = {"seat": e["seat"], "move": e["move"]}
+            if e.get("timeout"):
+                entry["timeout"] = True
+            moves.append(entry)
+    doc: dict[str, Any] = {
+        "format": FORMAT, "format_version": FORMAT_VERSION, "engine_version": __version__,
+        "variant": created["variant"], "options": created["options"],
+        "seed": created["seed"], "seats": created["seats"], "moves": moves,
+    }
+    if state.phase == "over":
+        doc["result"] = {"scores": list(state.scores), "winners": list(state.winners)}
+    return doc
+
+
+def import_record(doc: Any) -> list[Event]:
+    """Replay ``doc`` and return the game's events; RecordError at the first problem."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise RecordError(0, f"not a game record: 'format' must be {FORMAT!r}")
+    if doc.get("format_version") != FORMAT_VERSION:
+        raise RecordError(0, f"unsupported format_version {doc.get('format_version')!r}; "
+                          f"this engine reads {FORMAT_VERSION}")
+    for key, kind in (("variant", str), ("seats", list), ("moves", list)):
+        if not isinstance(doc.get(key), kind):
+            raise RecordError(0, f"'{key}' must be a {kind.__name__}")
+    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
+        raise RecordError(0, "'seed' must be an integer")
+    if not all(isinstance(s, str) for s in doc["seats"]):
+        raise RecordError(0, "'seats' must be a list of names")
+    try:
+        events = new_game(doc["variant"], doc["seats"], doc["seed"], doc.get("options") or {})
+    except OptionError as exc:
+        raise RecordError(0, f"{exc.field}: {exc}") from None
+    state = replay(events)
+    for n, entry in enumerate(doc["moves"], start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("move"), str) or \
+                not isinstance(entry.get("seat"), int):
+            raise RecordError(n, "each move must be {\"seat\": int, \"move\": text}")
+        try:
+            move = parse_move(entry["move"])
+            events += play(state, entry["seat"], move, bool(entry.get("timeout")))
+        except NotationError as exc:
+            raise RecordError(n, f"{entry['move']!r}: {exc}") from None
+        except RuleViolation as exc:
+            raise RecordError(n, f"{entry['move']!r}: {exc.message}", exc.rule) from None
+    result = doc.get("result")
+    if result is not None:
+        if state.phase != "over":
+            raise RecordError(len(doc["moves"]), "the record claims a result but the game "
+                              "is not over after its moves")
+        if result.get("scores") != state.scores or result.get("winners") != state.winners:
+            raise RecordError(len(doc["moves"]), f"the recorded result {result} differs from "
+                              f"the replayed one (scores {state.scores}, winners "
+                              f"{state.winners})")
+    return events
