@@ -114,26 +114,13 @@ class Grid:
 
     def _side_error(self, tile: str, pos: Pos) -> str | None:
         """Why ``tile`` at ``pos`` does not match its neighbours (A-4.3), or None."""
-        mask, kind = MASK[tile], KIND[tile]
         x, y = pos
         for side, dx, dy, opp in SIDES:
             other = self.cells.get((x + dx, y + dy))
-            if other is None:
-                continue
-            mine, theirs = bool(mask & side), bool(MASK[other] & opp)
-            if KIND[other] == kind:
-                if mine == theirs:
-                    continue
-                word = BARRIER[kind]
-                return (f"the {SIDE_NAMES[side]} side of {tile} at {fmt_pos(pos)} "
-                        f"{'has a' if mine else 'has no'} {word} but the tile "
-                        f"{SIDE_NAMES[side]} of it, {other}, {'has one' if theirs else 'has none'}"
-                        f" on its {SIDE_NAMES[opp]} side")
-            if mine and theirs:
-                continue
-            return (f"{tile} at {fmt_pos(pos)} touches {other} on its {SIDE_NAMES[side]} side: "
-                    f"where an Alhambra tile meets a Granada tile the sides must be a wall "
-                    f"and a moat")
+            if other is not None:
+                why = _pair_error(tile, pos, side, other, opp)
+                if why:
+                    return why
         return None
 
     def _closes_hole(self, pos: Pos) -> bool:
@@ -294,24 +281,12 @@ class Grid:
         return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
 
     def _reachable_all(self, cells: dict[Pos, str]) -> bool:
-        saved = self.cells
-        self.cells = cells
-        try:
-            seen: set[Pos] = set()
-            for root in self.roots.values():
-                pos = next((p for p, t in cells.items() if t == root), None)
-                if pos is None:
-                    continue
-                seen.add(pos)
-                stack = [pos]
-                while stack:
-                    for npos in self._links(stack.pop()):
-                        if npos not in seen:
-                            seen.add(npos)
-                            stack.append(npos)
-            return len(seen) == len(cells)
-        finally:
-            self.cells = saved
+        """True if every tile of ``cells`` can be walked to from its kind's root."""
+        trial = Grid.__new__(Grid)
+        trial.cells = cells
+        trial.where = {t: p for p, t in cells.items()}
+        trial.roots = {k: r for k, r in self.roots.items() if r in trial.where}
+        return len(trial._walkable()) == len(cells)
 
     def swaps(self, reserve: list[str]) -> list[tuple[str, str]]:
         """Every (grid tile, reserve tile) pair that may change places now (A-3.3 c)."""
@@ -349,6 +324,78 @@ class Grid:
                                              f"no longer be reached on foot from the start")
         return None
 
+    def violations(self) -> list[tuple[str, str]]:
+        """Every building rule the grid as a whole breaks, as (rule, reason), for grids not
+        built move by move (e.g. one given to ``analyze``)."""
+        cells, rules = self.cells, self.rules
+        out = []
+        start = self.where[next(iter(self.roots.values()))]
+        joined = {start}
+        stack = [start]
+        while stack:
+            x, y = stack.pop()
+            for _, dx, dy, _ in SIDES:
+                p = (x + dx, y + dy)
+                if p in cells and p not in joined:
+                    joined.add(p)
+                    stack.append(p)
+        for pos, tile in sorted(cells.items()):
+            if pos not in joined:
+                out.append((rules["adjacent"], f"{tile} at {fmt_pos(pos)} is not joined side "
+                                               f"by side to the rest of the grid"))
+        for (x, y), tile in sorted(cells.items()):
+            for side, dx, dy, opp in SIDES[1:3]:  # east and south: each touching pair once
+                other = cells.get((x + dx, y + dy))
+                why = other and _pair_error(tile, (x, y), side, other, opp)
+                if why:
+                    out.append((rules["match"], why))
+        seen = self._walkable()
+        for pos, tile in sorted(cells.items()):
+            if pos not in seen and pos in joined:
+                out.append((rules["reach"], f"{tile} at {fmt_pos(pos)} cannot be reached "
+                                            f"on foot from the start"))
+        xs = [p[0] for p in cells]
+        ys = [p[1] for p in cells]
+        for y in range(min(ys) + 1, max(ys)):
+            for x in range(min(xs) + 1, max(xs)):
+                if (x, y) not in cells and self._enclosed((x, y)):
+                    out.append((rules["hole"], f"the empty cell {x},{y} is closed in by tiles "
+                                               f"(a hole)"))
+        return out
+
+    def _walkable(self) -> set[Pos]:
+        """The cells that can be walked to from the roots."""
+        seen: set[Pos] = set()
+        for root in self.roots.values():
+            pos = self.where[root]
+            seen.add(pos)
+            stack = [pos]
+            while stack:
+                for npos in self._links(stack.pop()):
+                    if npos not in seen:
+                        seen.add(npos)
+                        stack.append(npos)
+        return seen
+
+    def _enclosed(self, pos: Pos) -> bool:
+        """True if the empty cell ``pos`` cannot reach the outside through empty cells."""
+        cells = self.cells
+        xs = [p[0] for p in cells]
+        ys = [p[1] for p in cells]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        seen = {pos}
+        stack = [pos]
+        while stack:
+            x, y = stack.pop()
+            if x <= x0 or x >= x1 or y <= y0 or y >= y1:
+                return False
+            for _, dx, dy, _ in SIDES:
+                p = (x + dx, y + dy)
+                if p not in cells and p not in seen:
+                    seen.add(p)
+                    stack.append(p)
+        return True
+
     # -- scoring -------------------------------------------------------------------------
     def barrier_edges(self, kinds: tuple[str, ...]) -> dict[tuple[Pos, Pos], int]:
         """Outer barrier sides of tiles of ``kinds`` as grid-point edges with weights.
@@ -375,6 +422,24 @@ class Grid:
     def longest_barrier(self, kinds: tuple[str, ...]) -> int:
         """Points of the longest continuous outer barrier (Decision A-5a: longest trail)."""
         return longest_trail(self.barrier_edges(kinds))
+
+
+def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | None:
+    """Why the ``side`` of ``tile`` at ``pos`` does not match ``other`` beyond it, or None."""
+    kind = KIND[tile]
+    mine, theirs = bool(MASK[tile] & side), bool(MASK[other] & opp)
+    if KIND[other] == kind:
+        if mine == theirs:
+            return None
+        word = BARRIER[kind]
+        return (f"the {SIDE_NAMES[side]} side of {tile} at {fmt_pos(pos)} "
+                f"{'has a' if mine else 'has no'} {word} but the tile {SIDE_NAMES[side]} of "
+                f"it, {other}, {'has one' if theirs else 'has none'} on its "
+                f"{SIDE_NAMES[opp]} side")
+    if mine and theirs:
+        return None
+    return (f"{tile} at {fmt_pos(pos)} touches {other} on its {SIDE_NAMES[side]} side: where "
+            f"an Alhambra tile meets a Granada tile the sides must be a wall and a moat")
 
 
 def _edge(x: int, y: int, side: int) -> tuple[Pos, Pos]:
