@@ -209,7 +209,7 @@ def _need_action(state: State, move: Move) -> None:
                         f"({', '.join(state.pending)}) into the Alhambra or the reserve")
 
 
-def _take(state: State, seat: int, move: Move, emit: Emit) -> None:
+def _take(state: State, seat: int, move: Move) -> Event:
     display = state.display
     if len(set(move.positions)) != len(move.positions):
         raise RuleViolation("A-3.1", "a display position is named twice")
@@ -222,8 +222,8 @@ def _take(state: State, seat: int, move: Move, emit: Emit) -> None:
     if len(cards) > 1 and total > 5:
         raise RuleViolation("A-3.1", f"several cards may be taken only if they total at most "
                             f"5; {'+'.join(cards)} total {total}")
-    emit({"type": "money_taken", "seat": seat, "positions": list(move.positions),
-          "cards": cards})
+    return {"type": "money_taken", "seat": seat, "positions": list(move.positions),
+            "cards": cards}
 
 
 def check_payment(state: State, seat: int, cards: Iterable[str], currency: str | None,
@@ -246,7 +246,7 @@ def check_payment(state: State, seat: int, cards: Iterable[str], currency: str |
     return sum(card_value(c) for c in cards)
 
 
-def _buy(state: State, seat: int, move: Move, emit: Emit) -> None:
+def _buy(state: State, seat: int, move: Move) -> Event:
     space = state.space_of(move.tile)
     if space is None:
         raise RuleViolation("A-3.2", f"{move.tile} is not on the building market")
@@ -256,19 +256,19 @@ def _buy(state: State, seat: int, move: Move, emit: Emit) -> None:
     if total < price:
         raise RuleViolation("A-3.2", f"{move.tile} costs {price} {currency}; "
                             f"{','.join(move.cards)} total {total}")
-    emit({"type": "tile_bought", "seat": seat, "space": space, "tile": move.tile,
-          "cards": list(move.cards), "exact": total == price})
+    return {"type": "tile_bought", "seat": seat, "space": space, "tile": move.tile,
+            "cards": list(move.cards), "exact": total == price}
 
 
-def _end(state: State, seat: int, move: Move, emit: Emit) -> None:
+def _end(state: State, seat: int, move: Move) -> Event:
     if not state.acted and state.display:
         raise RuleViolation("A-3", "a turn needs one action; 'end' alone is possible only "
                             "when the money display is empty")
-    emit({"type": "actions_ended", "seat": seat})
+    return {"type": "actions_ended", "seat": seat}
 
 
-def _place(state: State, seat: int, move: Move, emit: Emit) -> None:
-    if state.phase not in ("placement", "distribution") or not state.pending:
+def _place(state: State, seat: int, move: Move) -> Event:
+    if not state.pending:
         raise RuleViolation("A-3.4", "there is no tile to place now: tiles are placed after "
                             "the turn's actions")
     if move.tile not in state.pending:
@@ -292,10 +292,10 @@ def _place(state: State, seat: int, move: Move, emit: Emit) -> None:
     elif move.to != "reserve":
         raise RuleViolation("A-3.4", "a bought tile goes into the Alhambra, the reserve or "
                             "(two players) to the neutral collector")
-    emit(event)
+    return event
 
 
-def _redesign(state: State, seat: int, move: Move, emit: Emit) -> None:
+def _redesign(state: State, seat: int, move: Move) -> Event:
     grid, reserve = state.grids[seat], state.reserves[seat]
     if move.to == "city":
         if move.tile not in reserve:
@@ -317,7 +317,7 @@ def _redesign(state: State, seat: int, move: Move, emit: Emit) -> None:
         event["at"] = list(move.at)
     if move.to == "swap":
         event["other"] = move.other
-    emit(event)
+    return event
 
 
 _ACTIONS = {"take": _take, "buy": _buy, "end": _end, "redesign": _redesign}
@@ -331,21 +331,23 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
     if seat != state.current or state.phase == "setup":
         raise NotYourTurn(f"it is {state.seats[state.current]}'s turn, not "
                           f"{state.seats[seat] if 0 <= seat < state.players else seat}'s")
+    implicit_end = False
     if move.action == "place":
+        # Placing a bought tile after an exact purchase ends the actions (A-3.4).
+        implicit_end = state.phase == "action"
         check = _place
     elif move.action in _ACTIONS:
         _need_action(state, move)
         check = _ACTIONS[move.action]
     else:
         raise RuleViolation("A-3", f"unknown action {move.action!r}")
-
-    def emit_move(event: Event) -> None:
-        event["move"] = format_move(move)
-        if timeout:
-            event["timeout"] = True
-        emit(event)
-
-    check(state, seat, move, emit_move)
+    event = check(state, seat, move)
+    if implicit_end:
+        emit({"type": "actions_ended", "seat": seat})
+    event["move"] = format_move(move)
+    if timeout:
+        event["timeout"] = True
+    emit(event)
     _advance(state, emit)
 
 
@@ -465,6 +467,8 @@ def legal_moves(state: State, seat: int, kinds: Iterable[str] | None = None) -> 
         out += _redesign_moves(state, seat)
     if "end" in want and (state.acted or not state.display):
         out.append(Move("end"))
+    if state.pending:
+        out += _place_moves(state, seat) if "place" in want else []
     return out
 
 
