@@ -36,9 +36,11 @@ def set_market(state: State, tiles: list[str | None]) -> None:
 
 
 def build(state: State, seat: int, layout: dict[tuple[int, int], str]) -> None:
-    """Put tiles straight into a seat's grid (no rule checks), taking them from the bag."""
+    """Put tiles straight into a seat's grid (no rule checks), from the bag or market."""
     for pos, tile in layout.items():
-        state.bags["alhambra"].remove(tile)
+        for place in (state.bags["alhambra"], *state.market):
+            if tile in place:
+                place.remove(tile)
         state.grids[seat].put(tile, pos)
 
 
