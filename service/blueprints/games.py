@@ -1,0 +1,110 @@
+"""/games: create, list, read and join games."""
+
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+
+from ..auth import Caller
+from ..schemas import (
+    CreatedGameSchema,
+    CreateGameSchema,
+    GameListSchema,
+    GameSchema,
+    JoinedSchema,
+    JoinSchema,
+    ListQuerySchema,
+)
+from .common import (
+    BEARER,
+    caller,
+    check_game_token,
+    errors,
+    etag,
+    game_document,
+    game_or_404,
+    game_summary,
+    join_url,
+    service,
+)
+
+blp = Blueprint("games", __name__, url_prefix="/games",
+                description="Games: create, list, read, join")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(CreateGameSchema)
+@blp.response(201, CreatedGameSchema)
+@errors(blp, 400, 415, 422)
+def create_game(body):
+    """Create a game
+
+    Seats given with a name are filled now and get a secret token; the others are open and
+    are joined with the invite code. The game starts (setup events recorded) when every
+    seat is filled. An unknown variant, a bad option or a bad player count gets 422
+    `invalid_option` naming the `field`."""
+    players = body["players"] if body["players"] is not None else len(body["seats"])
+    created = service().create(
+        variant=body["variant"], options=body["options"], players=players,
+        seats=body["seats"], time_per_move=body["time_per_move"],
+        timeout_policy=body["timeout_policy"])
+    for s in created["seats"]:
+        s["join_url"] = join_url(created["game_id"], s["token"])
+    game = game_or_404(created["game_id"])
+    created["game"] = game_document(game, Caller())
+    return created, 201, {"Location": f"/games/{game.id}", "ETag": etag(game.version)}
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(ListQuerySchema, location="query")
+@blp.response(200, GameListSchema)
+@blp.doc(security=BEARER)
+@errors(blp, 401, 422)
+def list_games(query):
+    """List games
+
+    Newest first. Without a token: every game. With a seat token: the games of that
+    player (the seats with the same e-mail address, or just this seat's game). With a host
+    token: the games it hosts."""
+    c = caller()
+    ids = email = None
+    scoped = not c.anonymous
+    if c.game_id:
+        ids = [c.game_id]
+        email = c.email
+    if c.hosted:
+        ids = (ids or []) + list(c.hosted)
+    games, total = service().store.list_games(
+        status=query.get("status"), ids=ids, email=email, limit=query["limit"],
+        offset=query["offset"]) if not scoped or ids or email else ([], 0)
+    return {"total": total, "games": [game_summary(g, c) for g in games]}
+
+
+@blp.route("/<string:game_id>", methods=["GET"])
+@blp.response(200, GameSchema, headers={"ETag": {
+    "description": "The game's version", "schema": {"type": "string"}}})
+@blp.doc(security=BEARER)
+@errors(blp, 401, 403, 404)
+def get_game(game_id):
+    """Read a game
+
+    The view for the caller: a seat token sees its own hand; without a token, the spectator
+    view. Also the version (also as `ETag`), whose turn it is and the deadline."""
+    game = game_or_404(game_id)
+    c = caller()
+    check_game_token(c, game)
+    doc = game_document(game, c)
+    return doc, 200, {"ETag": etag(doc["version"])}
+
+
+@blp.route("/<string:game_id>/join", methods=["POST"])
+@blp.arguments(JoinSchema)
+@blp.response(201, JoinedSchema)
+@errors(blp, 400, 403, 404, 409, 415, 422)
+def join_game(body, game_id):
+    """Join an open seat
+
+    With the invite code from the game's creation. Returns the seat's secret token. The
+    last seat to be filled starts the game."""
+    joined = service().join(game_id, body["invite_code"], body["name"], body["email"])
+    joined["join_url"] = join_url(game_id, joined["token"])
+    return joined, 201

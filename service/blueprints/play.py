@@ -1,0 +1,144 @@
+"""/games/{id}/events, /legal-moves and /moves: follow and play a game."""
+
+from __future__ import annotations
+
+import re
+
+from flask_smorest import Blueprint
+
+import engine
+
+from ..errors import ApiError
+from ..schemas import (
+    EventsQuerySchema,
+    EventsSchema,
+    LegalMovesSchema,
+    SubmitHeadersSchema,
+    SubmitSchema,
+    SubmittedSchema,
+)
+from .common import (
+    BEARER,
+    BEARER_REQUIRED,
+    caller,
+    check_game_token,
+    errors,
+    etag,
+    game_or_404,
+    seat_of,
+    service,
+)
+
+blp = Blueprint("play", __name__, url_prefix="/games",
+                description="Playing: events, legal moves, moves")
+
+
+@blp.route("/<string:game_id>/events", methods=["GET"])
+@blp.arguments(EventsQuerySchema, location="query")
+@blp.response(200, EventsSchema)
+@blp.doc(security=BEARER)
+@errors(blp, 401, 403, 404, 422)
+def list_events(query, game_id):
+    """The events since a version
+
+    Redacted for the caller: other seats' hands, the deck and bag order (and the seed, until
+    the game is over) are left out."""
+    game = game_or_404(game_id)
+    c = caller()
+    check_game_token(c, game)
+    seat = c.seat if c.game_id == game.id else None
+    events = service().events(game, seat, query["since"])
+    version = max(game.version, events[-1]["version"] if events else 0)
+    return {"game_id": game.id, "version": version, "events": events}
+
+
+@blp.route("/<string:game_id>/legal-moves", methods=["GET"])
+@blp.response(200, LegalMovesSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404)
+def legal_moves(game_id):
+    """The caller's legal moves now
+
+    In notation and as structured JSON; empty when it is not the caller's turn."""
+    game = game_or_404(game_id)
+    seat = seat_of(caller(), game)
+    if not game.version:
+        return {"game_id": game.id, "version": 0, "seat": seat, "your_turn": False,
+                "phase": None, "moves": []}
+    state = service().state(game.id, game.version)
+    moves = engine.legal_moves(state, seat)
+    return {"game_id": game.id, "version": state.version, "seat": seat,
+            "your_turn": bool(moves), "phase": state.phase,
+            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves]}
+
+
+_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
+
+
+def _expected_version(body, headers) -> int:
+    body_version = body.get("version")
+    header = headers.get("if_match")
+    header_version = None
+    if header is not None:
+        m = _ETAG.match(header)
+        if not m:
+            raise ApiError(400, "bad_request", "If-Match must be the game's ETag, e.g. "
+                           '"42"')
+        header_version = int(m.group(1))
+    if body_version is not None and header_version is not None and \
+            body_version != header_version:
+        raise ApiError(400, "bad_request", "the body's version and If-Match differ")
+    expected = body_version if body_version is not None else header_version
+    if expected is None:
+        raise ApiError(428, "precondition_required", "say which version of the game the "
+                       "move was made against: the body's 'version' or If-Match")
+    return expected
+
+
+def _moves(body) -> list[engine.Move]:
+    if "move" in body:
+        try:
+            return engine.parse_moves(body["move"])
+        except engine.NotationError as exc:
+            raise ApiError(422, "notation_error", str(exc), position=exc.position,
+                           expected=exc.expected) from None
+    out = []
+    for i, data in enumerate(body["moves"]):
+        try:
+            move = engine.Move.from_json(data)
+            if engine.parse_move(str(move)) != move:
+                raise ValueError("fields that do not belong to this action")
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+            raise ApiError(422, "invalid_move", f"moves[{i}] is not a move: {exc}",
+                           move_index=i) from None
+        out.append(move)
+    return out
+
+
+@blp.route("/<string:game_id>/moves", methods=["POST"])
+@blp.arguments(SubmitHeadersSchema, location="headers")
+@blp.arguments(SubmitSchema)
+@blp.response(201, SubmittedSchema, headers={
+    "ETag": {"description": "The game's new version", "schema": {"type": "string"}},
+    "Idempotent-Replayed": {"description": "true when this is the stored first answer",
+                            "schema": {"type": "string"}}})
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 400, 401, 403, 404, 409, 415, 422, 428)
+def submit_moves(headers, body, game_id):
+    """Submit a move or a whole turn
+
+    `move` in notation (a turn: moves separated by `;`) or `moves` as JSON, made against
+    `version` (or `If-Match`). 201 with the new events and the caller's view. Stale
+    version: 409 `version_conflict` with `current_version`. Not your turn or not your seat:
+    403. A rule broken: 422 `rule_violation` with the `rule` id. Nothing is written on any
+    error; a retry with the same `Idempotency-Key` returns the first answer."""
+    game = game_or_404(game_id)
+    seat = seat_of(caller(), game)
+    expected = _expected_version(body, headers)
+    moves = _moves(body)
+    answer, replayed = service().submit(game.id, seat, moves, expected,
+                                        headers.get("idempotency_key"))
+    out_headers = {"ETag": etag(answer["version"])}
+    if replayed:
+        out_headers["Idempotent-Replayed"] = "true"
+    return answer, 201, out_headers

@@ -1,0 +1,39 @@
+"""/games/{id}/record and /records: game records (engine format), export and import."""
+
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+
+from ..auth import Caller
+from ..schemas import GameSchema, RecordInSchema, RecordSchema
+from .common import caller, check_game_token, errors, game_document, game_or_404, service
+
+blp = Blueprint("records", __name__, description="Game records: export and import")
+
+
+@blp.route("/games/<string:game_id>/record", methods=["GET"])
+@blp.response(200, RecordSchema)
+@errors(blp, 401, 403, 404, 409)
+def get_record(game_id):
+    """The record of a finished game
+
+    The engine's record: options, seed, seats and every move in notation, with the result.
+    Served only once the game is over (409 `record_unavailable` before: the seed would
+    reveal every hand and draw)."""
+    game = game_or_404(game_id)
+    check_game_token(caller(), game)
+    return service().record(game)
+
+
+@blp.route("/records", methods=["POST"])
+@blp.arguments(RecordInSchema)
+@blp.response(201, GameSchema)
+@errors(blp, 400, 415, 422)
+def import_record(doc):
+    """Import a finished game for review
+
+    The record is replayed and verified; 422 `invalid_record` names the first move that
+    does not replay (`move_number`) and the rule it breaks."""
+    game_id = service().import_record(doc)
+    game = game_or_404(game_id)
+    return game_document(game, Caller()), 201, {"Location": f"/games/{game_id}"}

@@ -1,0 +1,316 @@
+"""What the API does with games, without HTTP: create, join, read, submit moves, records.
+
+The engine decides every rule; this module loads states, asks the engine, and appends the
+resulting events through the store. A small in-process cache keeps the latest State of
+recently used games; it is refreshed from the store's version on every use, so several
+processes can share one database (``tests/service/test_cache.py`` checks it against a
+fresh replay).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import engine
+from engine.record import RecordError, export_record, import_record
+
+from .auth import hash_token, new_invite_code, new_token, same_hash
+from .errors import ApiError
+from .store import EventStore, Game, NotFound, Seat, VersionConflict, now
+
+TIMEOUT_POLICIES = ("default_move",)
+
+
+def _iso_in(seconds: int) -> str:
+    t = datetime.now(UTC) + timedelta(seconds=seconds)
+    return t.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def check_variant(variant: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Validate through the engine's variants (no list of names here): the options with
+    their defaults, or ApiError 422 naming the field."""
+    v = engine.VARIANTS.get(variant)
+    try:
+        if v is None:
+            raise engine.OptionError("variant", f"unknown variant {variant!r}; known: "
+                                     f"{sorted(engine.VARIANTS)}")
+        return v.check(players, options)
+    except engine.OptionError as exc:
+        raise ApiError(422, "invalid_option", str(exc), field=exc.field) from None
+
+
+def redact(event: dict[str, Any], seat: int | None, over: bool) -> dict[str, Any]:
+    """An event as ``seat`` may see it. The seed decides every hand and draw, so it stays
+    hidden until the game is over (the engine's redaction leaves it in)."""
+    out = engine.redact_event(event, seat)
+    if out["type"] == "game_created" and not over:
+        out.pop("seed", None)
+    return out
+
+
+class StateCache:
+    """The latest State of the most recently used games (read-only: copy to change)."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._states: OrderedDict[str, engine.State] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> engine.State | None:
+        with self._lock:
+            state = self._states.get(game_id)
+            if state is not None:
+                self._states.move_to_end(game_id)
+            return state
+
+    def put(self, game_id: str, state: engine.State) -> None:
+        with self._lock:
+            old = self._states.get(game_id)
+            if old is not None and old.version > state.version:
+                return
+            self._states[game_id] = state
+            self._states.move_to_end(game_id)
+            while len(self._states) > self.size:
+                self._states.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._states.clear()
+
+
+class Games:
+    def __init__(self, store: EventStore, cache_size: int = 512) -> None:
+        self.store = store
+        self.cache = StateCache(cache_size) if cache_size else None
+
+    # -- reading -------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> Game:
+        try:
+            return self.store.game(game_id)
+        except NotFound:
+            raise ApiError(404, "game_not_found", f"there is no game {game_id!r}") from None
+
+    def state(self, game_id: str, version: int | None = None) -> engine.State:
+        """The game's current State, from the cache if it is up to date. Do not modify it."""
+        if version is None:
+            version = self.store.version(game_id)
+        cached = self.cache.get(game_id) if self.cache else None
+        if cached is not None and cached.version == version:
+            return cached
+        if cached is not None and cached.version < version:
+            state = cached.copy()
+            for event in self.store.read(game_id, since=cached.version):
+                engine.evolve(state, event)
+        else:
+            state = engine.replay(self.store.read(game_id))
+        if self.cache:
+            self.cache.put(game_id, state)
+        return state
+
+    def fresh_state(self, game_id: str) -> engine.State:
+        """The state replayed from the log, bypassing the cache."""
+        return engine.replay(self.store.read(game_id))
+
+    def events(self, game: Game, seat: int | None, since: int) -> list[dict[str, Any]]:
+        over = game.status == "over"
+        return [{"version": since + i, "event": redact(e, seat, over)}
+                for i, e in enumerate(self.store.read(game.id, since=since), start=1)]
+
+    # -- creating and joining ------------------------------------------------------------
+
+    def create(self, *, variant: str, options: dict[str, Any], players: int,
+               seats: list[dict[str, Any] | None], time_per_move: int,
+               timeout_policy: str) -> dict[str, Any]:
+        opts = check_variant(variant, players, options)
+        if len(seats) > players:
+            raise ApiError(422, "invalid_option", f"{len(seats)} seats given for {players} "
+                           "players", field="seats")
+        seats = list(seats) + [None] * (players - len(seats))
+        game_id = secrets.token_hex(8)
+        host_token = new_token()
+        open_seats = sum(1 for s in seats if s is None)
+        invite = new_invite_code() if open_seats else None
+        stamp = now()
+        game = Game(id=game_id, variant=variant, options=opts, players=players,
+                    status="open", phase=None, version=0, current_seat=None,
+                    time_per_move=time_per_move, timeout_policy=timeout_policy,
+                    deadline=None, imported=False, created_at=stamp, updated_at=stamp,
+                    host_token_hash=hash_token(host_token),
+                    invite_hash=hash_token(invite) if invite else None)
+        rows, tokens = [], []
+        for i, spec in enumerate(seats):
+            if spec is None:
+                rows.append(Seat(game_id, i, None, None, None, None))
+                continue
+            token = new_token()
+            email = spec.get("email")
+            rows.append(Seat(game_id, i, spec["name"], email.lower() if email else None,
+                             hash_token(token), stamp))
+            tokens.append({"seat": i, "name": spec["name"], "token": token})
+        self.store.create_game(game, rows)
+        if not open_seats:
+            self._start(game_id)
+        return {"game_id": game_id, "host_token": host_token, "invite_code": invite,
+                "seats": tokens}
+
+    def join(self, game_id: str, invite_code: str, name: str, email: str | None
+             ) -> dict[str, Any]:
+        game = self.game(game_id)
+        if not game.invite_hash or not same_hash(invite_code, game.invite_hash):
+            raise ApiError(403, "invalid_invite", "this invite code does not open a seat of "
+                           "this game")
+        for _ in range(game.players):
+            open_seats = [s.seat for s in self.store.seats(game_id) if s.token_hash is None]
+            if not open_seats:
+                raise ApiError(409, "game_full", "every seat of this game is taken")
+            token = new_token()
+            try:
+                self.store.join(game_id, open_seats[0], name,
+                                email.lower() if email else None, hash_token(token))
+            except VersionConflict:
+                continue  # someone took that seat meanwhile: try the next one
+            if len(open_seats) == 1:
+                self._start(game_id)
+            return {"game_id": game_id, "seat": open_seats[0], "name": name, "token": token}
+        raise ApiError(409, "game_full", "every seat of this game is taken")
+
+    def _start(self, game_id: str) -> None:
+        """All seats are filled: record the setup events with a secret seed."""
+        game = self.store.game(game_id)
+        names = [s.name for s in self.store.seats(game_id)]
+        if game.version or any(n is None for n in names):
+            return
+        events = engine.new_game(game.variant, names, secrets.randbits(63), game.options)
+        state = engine.replay(events)
+        try:
+            self.store.append(game_id, 0, events, self._summary(game, None, state, events))
+        except VersionConflict:
+            return  # another request started it
+        if self.cache:
+            self.cache.put(game_id, state)
+
+    @staticmethod
+    def _summary(game: Game, before: engine.State | None, after: engine.State,
+                 events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The game row's new fields; the deadline restarts when the seat to act changes."""
+        over = after.phase == "over"
+        updates: dict[str, Any] = {"status": "over" if over else "active",
+                                   "phase": after.phase,
+                                   "current_seat": None if over else after.current}
+        if over:
+            updates["deadline"] = None
+        elif before is None or before.current != after.current or any(
+                e["type"] in ("turn_started", "tile_awarded") for e in events):
+            updates["deadline"] = _iso_in(game.time_per_move)
+        return updates
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def submit(self, game_id: str, seat: int, moves: list[engine.Move], expected: int,
+               idempotency_key: str | None) -> tuple[dict[str, Any], bool]:
+        """Play ``moves`` for ``seat`` against version ``expected``. Returns the answer and
+        whether it is a replay of an earlier answer to the same Idempotency-Key."""
+        fingerprint = hashlib.sha256(json.dumps(
+            [expected, [str(m) for m in moves]]).encode()).hexdigest()
+        if idempotency_key is not None:
+            earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier, True
+        game = self.game(game_id)
+        if game.status == "open":
+            raise ApiError(409, "game_not_started", "seats are still open: the game starts "
+                           "when every seat is taken")
+        if game.status == "over":
+            raise ApiError(409, "game_over", "the game is over", current_version=game.version)
+        state = self.state(game_id, game.version)
+        if expected != state.version:
+            raise self._conflict(state.version)
+        try:
+            events = engine.decide(state, seat, moves)
+        except engine.NotYourTurn as exc:
+            raise ApiError(403, "not_your_turn", exc.message, rule=exc.rule,
+                           current_seat=state.current) from None
+        except engine.RuleViolation as exc:
+            raise ApiError(422, "rule_violation", exc.message, rule=exc.rule) from None
+        after = state.copy()
+        for event in events:
+            engine.evolve(after, event)
+        over = after.phase == "over"
+        answer = {
+            "game_id": game_id, "version": after.version,
+            "events": [{"version": expected + i, "event": redact(e, seat, over)}
+                       for i, e in enumerate(events, start=1)],
+            "view": engine.view(after, seat),
+        }
+        idem = (seat, idempotency_key, fingerprint, 201, answer) if idempotency_key else None
+        try:
+            self.store.append(game_id, expected, events, self._summary(game, state, after, events),
+                              idem)
+        except VersionConflict as exc:
+            if idempotency_key is not None:
+                earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+                if earlier is not None:
+                    return earlier, True
+            raise self._conflict(exc.current) from None
+        if self.cache:
+            self.cache.put(game_id, after)
+        return answer, False
+
+    def _earlier(self, game_id: str, seat: int, key: str, fingerprint: str
+                 ) -> dict[str, Any] | None:
+        found = self.store.idempotent_answer(game_id, seat, key)
+        if found is None:
+            return None
+        if found[0] != fingerprint:
+            raise ApiError(422, "idempotency_key_reused", "this Idempotency-Key was used "
+                           "for a different submission")
+        return found[2]
+
+    @staticmethod
+    def _conflict(current: int) -> ApiError:
+        return ApiError(409, "version_conflict", f"the game is at version {current}; read it "
+                        "again and submit against that version", current_version=current,
+                        headers={"ETag": f'"{current}"'})
+
+    # -- records -------------------------------------------------------------------------
+
+    def record(self, game: Game) -> dict[str, Any]:
+        if game.status != "over":
+            raise ApiError(409, "record_unavailable", "the record (with the seed that decides "
+                           "every hand) is served once the game is over")
+        events = self.store.read(game.id)
+        return export_record(events, self.state(game.id, game.version))
+
+    def import_record(self, doc: dict[str, Any]) -> str:
+        try:
+            events = import_record(doc)
+        except RecordError as exc:
+            extra = {"move_number": exc.move_number}
+            if exc.rule:
+                extra["rule"] = exc.rule
+            raise ApiError(422, "invalid_record", str(exc), **extra) from None
+        state = engine.replay(events)
+        if state.phase != "over":
+            raise ApiError(422, "invalid_record", "only a finished game can be imported; this "
+                           "record stops before the end", move_number=len(doc["moves"]))
+        created = events[0]
+        game_id = secrets.token_hex(8)
+        stamp = now()
+        game = Game(id=game_id, variant=created["variant"], options=created["options"],
+                    players=len(created["seats"]), status="over", phase="over",
+                    version=len(events), current_seat=None, time_per_move=0,
+                    timeout_policy="default_move", deadline=None, imported=True,
+                    created_at=stamp, updated_at=stamp)
+        seats = [Seat(game_id, i, name, None, None, None)
+                 for i, name in enumerate(created["seats"])]
+        self.store.create_finished_game(game, seats, events)
+        if self.cache:
+            self.cache.put(game_id, state)
+        return game_id

@@ -1,0 +1,283 @@
+"""Marshmallow schemas of every request body, parameter set and response."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from .games import TIMEOUT_POLICIES
+
+GAME_ID = r"^[0-9a-f]{16}$"
+STATUSES = ("open", "active", "over")
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+# -- problems ----------------------------------------------------------------------------
+
+class ProblemSchema(ma.Schema):
+    """RFC 9457 problem details, with a stable ``code`` and, per code, more members."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True, metadata={"example": "urn:alhambra-pbem:problem:"
+                                                             "version_conflict"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, metadata={"description": "Stable error code"})
+    detail = fields.String(required=True)
+    instance = fields.String()
+    field = fields.String(metadata={"description": "invalid_option: the offending input"})
+    rule = fields.String(metadata={"description": "rule_violation: the rule id (RULES.md)"})
+    position = fields.Integer(metadata={"description": "notation_error: 1-based column"})
+    expected = fields.String(metadata={"description": "notation_error: what was expected"})
+    move_index = fields.Integer(metadata={"description": "which move of the submission"})
+    move_number = fields.Integer(metadata={"description": "invalid_record: 1-based move"})
+    current_version = fields.Integer(metadata={"description": "version_conflict: where "
+                                                              "the game is now"})
+    current_seat = fields.Integer(allow_none=True)
+    allowed = fields.List(fields.String())
+    errors = fields.Dict(metadata={"description": "validation_error: per field messages"})
+
+
+# -- creating and joining ----------------------------------------------------------------
+
+class SeatSpecSchema(Strict):
+    name = fields.String(required=True, validate=validate.Length(1, 40))
+    email = fields.Email(load_default=None, allow_none=True)
+
+
+class CreateGameSchema(Strict):
+    variant = fields.String(load_default="alhambra", validate=validate.Length(1, 40),
+                            metadata={"description": "A variant of GET /variants"})
+    options = fields.Dict(keys=fields.String(), load_default=dict,
+                          metadata={"description": "Variant options (GET /variants)"})
+    players = fields.Integer(strict=True, load_default=None,
+                             validate=validate.Range(1, 64),
+                             metadata={"description": "Number of seats; default: "
+                                                      "len(seats)"})
+    seats = fields.List(fields.Nested(SeatSpecSchema, allow_none=True), load_default=list,
+                        validate=validate.Length(max=64),
+                        metadata={"description": "Seats in order; null leaves a seat open "
+                                                 "(as do seats beyond the list)"})
+    time_per_move = fields.Integer(strict=True, load_default=72 * 3600,
+                                   validate=validate.Range(60, 90 * 24 * 3600),
+                                   metadata={"description": "Seconds per move"})
+    timeout_policy = fields.String(load_default="default_move",
+                                   validate=validate.OneOf(TIMEOUT_POLICIES))
+
+    @ma.validates_schema
+    def _players(self, data, **kwargs):
+        if data.get("players") is None and not data.get("seats"):
+            raise ma.ValidationError("give players, seats or both", "players")
+
+
+class SeatTokenSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    token = fields.String(required=True, metadata={"description": "Secret bearer token"})
+    join_url = fields.String(required=True)
+
+
+class CreatedGameSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    host_token = fields.String(required=True, metadata={"description": "Secret bearer token "
+                                                                       "of the host"})
+    invite_code = fields.String(allow_none=True, required=True,
+                                metadata={"description": "Joins the open seats"})
+    seats = fields.List(fields.Nested(SeatTokenSchema), required=True)
+    game = fields.Nested(lambda: GameSchema(), required=True)
+
+
+class JoinSchema(Strict):
+    invite_code = fields.String(required=True, validate=validate.Length(1, 100))
+    name = fields.String(required=True, validate=validate.Length(1, 40))
+    email = fields.Email(load_default=None, allow_none=True)
+
+
+class JoinedSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    token = fields.String(required=True)
+    join_url = fields.String(required=True)
+
+
+# -- games -------------------------------------------------------------------------------
+
+class SeatSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True, required=True)
+    joined = fields.Boolean(required=True)
+    email = fields.String(allow_none=True, metadata={"description": "Host only"})
+
+
+class GameSummarySchema(ma.Schema):
+    game_id = fields.String(required=True)
+    variant = fields.String(required=True)
+    options = fields.Dict(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    phase = fields.String(allow_none=True, required=True)
+    version = fields.Integer(required=True)
+    players = fields.Integer(required=True)
+    current_seat = fields.Integer(allow_none=True, required=True)
+    time_per_move = fields.Integer(required=True)
+    timeout_policy = fields.String(required=True)
+    deadline = fields.String(allow_none=True, required=True,
+                             metadata={"description": "When the current seat's time runs "
+                                                      "out (ISO 8601 UTC)"})
+    imported = fields.Boolean(required=True)
+    created_at = fields.String(required=True)
+    updated_at = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    your_seat = fields.Integer(allow_none=True, required=True)
+
+
+class GameSchema(GameSummarySchema):
+    view = fields.Dict(allow_none=True, required=True,
+                       metadata={"description": "The engine's view for the caller (its own "
+                                                "hand only); null until the game starts"})
+
+
+class GameListSchema(ma.Schema):
+    total = fields.Integer(required=True)
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+
+
+class ListQuerySchema(Strict):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+
+
+class EventsQuerySchema(Strict):
+    since = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
+                           metadata={"description": "Events after this version"})
+
+
+class EventSchema(ma.Schema):
+    version = fields.Integer(required=True, metadata={"description": "The game's version "
+                                                                     "after this event"})
+    event = fields.Dict(required=True, metadata={"description": "The event, redacted for the "
+                                                                "caller"})
+
+
+class EventsSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+# -- moves -------------------------------------------------------------------------------
+
+class MoveJsonSchema(Strict):
+    """A move as structured JSON (the same fields as the notation)."""
+
+    action = fields.String(required=True, validate=validate.OneOf(
+        ("take", "buy", "end", "place", "redesign")))
+    tile = fields.String(validate=validate.Length(1, 10))
+    cards = fields.List(fields.String(validate=validate.Length(1, 10)),
+                        validate=validate.Length(max=40))
+    positions = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10))
+    to = fields.String(validate=validate.OneOf(("city", "reserve", "neutral", "swap")))
+    at = fields.List(fields.Integer(strict=True, validate=validate.Range(-100, 100)),
+                     validate=validate.Length(2, 2))
+    other = fields.String(validate=validate.Length(1, 10))
+    face = fields.Integer(strict=True, validate=validate.OneOf((0, 1)))
+
+
+class LegalMoveSchema(ma.Schema):
+    notation = fields.String(required=True)
+    move = fields.Nested(MoveJsonSchema, required=True)
+
+
+class LegalMovesSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    your_turn = fields.Boolean(required=True)
+    phase = fields.String(allow_none=True, required=True)
+    moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
+
+
+class SubmitSchema(Strict):
+    version = fields.Integer(strict=True, validate=validate.Range(0, 10**9),
+                             metadata={"description": "The version the move was made "
+                                                      "against (or send If-Match)"})
+    move = fields.String(validate=validate.Length(1, 2000),
+                         metadata={"description": "Notation: one move or a turn, moves "
+                                                  "separated by ';' or new lines"})
+    moves = fields.List(fields.Nested(MoveJsonSchema), validate=validate.Length(1, 20),
+                        metadata={"description": "The same as structured JSON"})
+
+    @ma.validates_schema
+    def _one(self, data, **kwargs):
+        if ("move" in data) == ("moves" in data):
+            raise ma.ValidationError("give either move (notation) or moves (JSON)", "move")
+
+
+class SubmitHeadersSchema(ma.Schema):
+    if_match = fields.String(data_key="If-Match", metadata={
+        "description": "The game's ETag (its version) the move was made against"})
+    idempotency_key = fields.String(data_key="Idempotency-Key",
+                                    validate=validate.Length(1, 200), metadata={
+        "description": "A retry with the same key returns the first answer"})
+
+
+class SubmittedSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    view = fields.Dict(required=True)
+
+
+# -- records and variants ----------------------------------------------------------------
+
+class RecordSchema(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    format = fields.String(required=True)
+    format_version = fields.Integer(required=True)
+    variant = fields.String(required=True)
+    options = fields.Dict()
+    seed = fields.Integer(required=True)
+    seats = fields.List(fields.String(), required=True)
+    moves = fields.List(fields.Dict(), required=True)
+    result = fields.Dict()
+
+
+class RecordInSchema(ma.Schema):
+    """A game record (engine format); checked by replaying it."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    format = fields.String(required=True)
+    format_version = fields.Integer(required=True)
+    variant = fields.String(required=True)
+    options = fields.Dict(allow_none=True)
+    seed = fields.Integer(strict=True, required=True)
+    seats = fields.List(fields.String(), required=True, validate=validate.Length(max=64))
+    moves = fields.List(fields.Dict(), required=True)
+    result = fields.Dict(allow_none=True)
+
+
+class VariantSchema(ma.Schema):
+    name = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    options = fields.Dict(required=True, metadata={"description": "Option name -> default"})
+
+
+class VariantsSchema(ma.Schema):
+    variants = fields.List(fields.Nested(VariantSchema), required=True)
+    timeout_policies = fields.List(fields.String(), required=True)
+
+
+class HealthSchema(ma.Schema):
+    status = fields.String(required=True)
