@@ -37,6 +37,11 @@ class Move:
     other: str | None = None
     face: int | None = None
 
+    def __post_init__(self) -> None:
+        # One spelling per move: display positions ascending, cards by currency and value.
+        object.__setattr__(self, "positions", tuple(sorted(self.positions)))
+        object.__setattr__(self, "cards", tuple(sorted(self.cards, key=_card_order)))
+
     def __str__(self) -> str:
         return format_move(self)
 
@@ -62,6 +67,10 @@ class Move:
 
 
 FACE_WORDS = {0: "front", 1: "back"}
+
+
+def _card_order(card: str) -> tuple[str, int]:
+    return card[:2], -int(card[2:]) if card[2:].isdigit() else 0
 
 
 def _tile_face(move: Move) -> str:

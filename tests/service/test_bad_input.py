@@ -1,0 +1,191 @@
+"""Bad input on every endpoint: the right 4xx, problem+json, and nothing written."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from .conftest import auth, new_game, play_random
+
+
+@pytest.fixture
+def counted(games):
+    store = games.store
+
+    def snapshot():
+        return {t: store.count(t) for t in ("games", "seats", "events", "outbox",
+                                             "idempotency")}
+    return snapshot
+
+
+def check_problem(r, status, code=None):
+    assert r.status_code == status, r.get_json()
+    assert r.mimetype == "application/problem+json"
+    body = r.get_json()
+    assert body["status"] == status and body["code"] and body["title"] and body["type"]
+    if code:
+        assert body["code"] == code, body
+    return body
+
+
+def test_bad_submissions(client, game, counted):
+    v = game.get()["version"]
+    seat = game.get()["current_seat"]
+    other = (seat + 1) % 3
+    tok = auth(game.tokens[seat])
+    url = f"/games/{game.id}/moves"
+    before = counted()
+    cases = [
+        (client.post(url, data="{not json", headers=tok, content_type="application/json"),
+         400, "malformed_json"),
+        (client.post(url, json=[1, 2], headers=tok), 422, "validation_error"),
+        (client.post(url, json={"move": 5, "version": v}, headers=tok), 422,
+         "validation_error"),
+        (client.post(url, json={"move": "take 1", "version": "7"}, headers=tok), 422,
+         "validation_error"),
+        (client.post(url, json={"move": "take 1", "version": v, "x": 1}, headers=tok), 422,
+         "validation_error"),
+        (client.post(url, json={"move": "take 1", "moves": [], "version": v}, headers=tok),
+         422, "validation_error"),
+        (client.post(url, json={"move": "dance", "version": v}, headers=tok), 422,
+         "notation_error"),
+        (client.post(url, json={"move": "buy X99 pay DI1", "version": v}, headers=tok), 422,
+         "notation_error"),
+        (client.post(url, json={"move": "buy A99 pay DI1", "version": v}, headers=tok), 422,
+         "notation_error"),
+        (client.post(url, json={"moves": [{"action": "buy", "tile": "Z1", "cards": ["DI1"]}],
+                                "version": v}, headers=tok), 422, "invalid_move"),
+        (client.post(url, json={"moves": [{"action": "place", "tile": "A01", "to": "city"}],
+                                "version": v}, headers=tok), 422, "invalid_move"),
+        (client.post(url, json={"moves": [{"action": "take"}], "version": v}, headers=tok),
+         422, "invalid_move"),
+        (client.post(url, json={"move": "take 9", "version": v}, headers=tok), 422,
+         "rule_violation"),
+        (client.post(url, json={"move": "end", "version": v}, headers=tok), 422,
+         "rule_violation"),
+        (client.post(url, json={"move": "take 1", "version": v + 1}, headers=tok), 409,
+         "version_conflict"),
+        (client.post(url, json={"move": "take 1", "version": v - 1}, headers=tok), 409,
+         "version_conflict"),
+        (client.post(url, json={"move": "take 1"}, headers=tok), 428,
+         "precondition_required"),
+        (client.post(url, json={"move": "take 1"}, headers={**tok, "If-Match": "nope"}), 400,
+         "bad_request"),
+        (client.post(url, json={"move": "take 1", "version": v},
+                     headers={**tok, "If-Match": f'"{v + 1}"'}), 400, "bad_request"),
+        (client.post(url, json={"move": "take 1", "version": v}), 401, "unauthorized"),
+        (client.post(url, json={"move": "take 1", "version": v},
+                     headers=auth("not-a-token")), 401, "invalid_token"),
+        (client.post(url, json={"move": "take 1", "version": v},
+                     headers={"Authorization": "Basic abc"}), 401, "unauthorized"),
+        (client.post(url, json={"move": "take 1", "version": v},
+                     headers=auth(game.host_token)), 403, "forbidden"),
+        (client.post(url, json={"move": "take 1", "version": v},
+                     headers=auth(game.tokens[other])), 403, "not_your_turn"),
+        (client.post("/games/0000000000000000/moves", json={"move": "take 1", "version": v},
+                     headers=tok), 404, "game_not_found"),
+        (client.put(url, json={}), 405, "method_not_allowed"),
+    ]
+    for r, status, code in cases:
+        check_problem(r, status, code)
+    assert counted() == before
+    r = client.delete(f"/games/{game.id}")
+    check_problem(r, 405, "method_not_allowed")
+    assert set(r.headers["Allow"].split(", ")) >= {"GET"}
+    # with If-Match instead of the body's version it works
+    ok = client.post(url, json={"move": "take 1"}, headers={**tok, "If-Match": f'"{v}"'})
+    assert ok.status_code == 201
+
+
+def test_another_games_token_is_refused(client, game, counted):
+    other = new_game(client, 2)
+    before = counted()
+    seat = game.get()["current_seat"]
+    v = game.get()["version"]
+    r = client.post(f"/games/{game.id}/moves", json={"move": "take 1", "version": v},
+                    headers=auth(other.tokens[0]))
+    check_problem(r, 403, "forbidden")
+    check_problem(client.get(f"/games/{game.id}", headers=auth(other.tokens[0])), 403)
+    check_problem(client.get(f"/games/{game.id}/legal-moves",
+                             headers=auth(other.tokens[0])), 403)
+    check_problem(client.get(f"/games/{game.id}/legal-moves"), 401, "unauthorized")
+    check_problem(client.get(f"/games/{game.id}/events?since=-1"), 422, "validation_error")
+    check_problem(client.get(f"/games/{game.id}/events?since=abc"), 422, "validation_error")
+    check_problem(client.get("/games?status=nope"), 422, "validation_error")
+    check_problem(client.get("/games/nope"), 404, "game_not_found")
+    check_problem(client.get("/nothing/here"), 404, "not_found")
+    assert counted() == before
+    assert seat is not None
+
+
+def test_bad_game_creation_and_join(client, counted):
+    before = counted()
+    cases = [
+        ({"variant": "chess", "players": 3}, "invalid_option", "variant"),
+        ({"players": 7}, "invalid_option", "players"),
+        ({"players": 1}, "invalid_option", "players"),
+        ({"players": 3, "options": {"nope": True}}, "invalid_option", "options.nope"),
+        ({"players": 2, "options": {"dirk_third_draw_cap": "yes"}}, "invalid_option",
+         "options.dirk_third_draw_cap"),
+        ({"players": 2, "seats": [{"name": "a"}] * 3}, "invalid_option", "seats"),
+        ({"players": "3"}, "validation_error", None),
+        ({"seats": [{"name": ""}]}, "validation_error", None),
+        ({"seats": [{"name": "a", "email": "not-an-email"}, None]}, "validation_error", None),
+        ({}, "validation_error", None),
+        ({"players": 3, "time_per_move": 1}, "validation_error", None),
+        ({"players": 3, "timeout_policy": "forfeit"}, "validation_error", None),
+    ]
+    for body, code, field in cases:
+        body = check_problem(client.post("/games", json=body), 422, code)
+        if field:
+            assert body["field"] == field
+    check_problem(client.post("/games", data="[", content_type="application/json"), 400,
+                  "malformed_json")
+    assert counted() == before
+
+    r = client.post("/games", json={"players": 2, "seats": [{"name": "A"}]})
+    created = r.get_json()
+    before = counted()
+    url = f"/games/{created['game_id']}/join"
+    check_problem(client.post(url, json={"invite_code": "wrong", "name": "B"}), 403,
+                  "invalid_invite")
+    check_problem(client.post(url, json={"invite_code": created["invite_code"]}), 422)
+    check_problem(client.post(url, json={"invite_code": created["invite_code"], "name": 3}),
+                  422)
+    check_problem(client.post("/games/0123456789abcdef/join",
+                              json={"invite_code": "x", "name": "B"}), 404)
+    check_problem(client.post(f"/games/{created['game_id']}/moves",
+                              json={"move": "take 1", "version": 0},
+                              headers=auth(created["seats"][0]["token"])),
+                  409, "game_not_started")
+    assert counted() == before
+
+
+def test_finished_game_and_bad_records(client, counted):
+    handle = new_game(client, 2)
+    final = play_random(handle, random.Random(11))
+    before = counted()
+    v = final["version"]
+    for seat in (0, 1):
+        check_problem(handle.submit(seat, "take 1", v), 409, "game_over")
+    assert handle.legal(0)["moves"] == []
+    record = client.get(f"/games/{handle.id}/record").get_json()
+    bad = [
+        ({**record, "format": "pgn"}, 422, "invalid_record"),
+        ({**record, "seats": ["only one"]}, 422, "invalid_record"),
+        ({**record, "moves": record["moves"][:-1]}, 422, "invalid_record"),
+        ({**record, "moves": record["moves"][:10]}, 422, "invalid_record"),  # unfinished
+        ({**record, "moves": [{"seat": 0, "move": "buy A99 pay X"}]}, 422, "invalid_record"),
+        ({**record, "result": {"scores": [1, 2], "winners": [1]}}, 422, "invalid_record"),
+        ({**record, "seed": "7"}, 422, "validation_error"),
+        ({**record, "moves": "take 1"}, 422, "validation_error"),
+    ]
+    for doc, status, code in bad:
+        check_problem(client.post("/records", json=doc), status, code)
+    broken = [dict(m) for m in record["moves"]]
+    broken[4]["move"] = "take 1,2,3,4"
+    body = check_problem(client.post("/records", json={**record, "moves": broken}), 422,
+                         "invalid_record")
+    assert body["move_number"] == 5
+    assert counted() == before
