@@ -1,0 +1,82 @@
+"""The move notation (engine/NOTATION.md): examples, round trips, errors with columns."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Move, NotationError, format_move, legal_moves, parse_move, parse_moves, play
+from engine.bots import random_move
+
+from .helpers import start
+
+EXAMPLES = {
+    "take 3": Move("take", positions=(3,)),
+    "take 1,4": Move("take", positions=(1, 4)),
+    "buy A17 pay DI3,DI5": Move("buy", tile="A17", cards=("DI5", "DI3")),
+    "end": Move("end"),
+    "place A17 at 1,-1": Move("place", tile="A17", to="city", at=(1, -1)),
+    "place A17 reserve": Move("place", tile="A17", to="reserve"),
+    "place A17 dirk": Move("place", tile="A17", to="neutral"),
+    "redesign A17 at 2,0": Move("redesign", tile="A17", to="city", at=(2, 0)),
+    "redesign A17 reserve": Move("redesign", tile="A17", to="reserve"),
+    "redesign swap A17 with A20": Move("redesign", tile="A17", to="swap", other="A20"),
+}
+
+
+@pytest.mark.parametrize("text", sorted(EXAMPLES))
+def test_examples_parse_and_format_back(text):
+    move = parse_move(text)
+    assert move == EXAMPLES[text]
+    assert parse_move(format_move(move)) == move
+
+
+def test_canonical_spelling_is_case_and_space_insensitive():
+    move = parse_move("  BUY a17   PAY di3 , di5 ")
+    assert format_move(move) == "buy A17 pay DI5,DI3"
+    assert format_move(parse_move("take 4,1")) == "take 1,4"
+
+
+def test_a_turn_is_moves_separated_by_semicolons_or_lines():
+    moves = parse_moves("buy A07 pay DE8; take 2\nplace A07 at 1,0")
+    assert [m.action for m in moves] == ["buy", "take", "place"]
+
+
+@pytest.mark.parametrize("text,column,expected", [
+    ("tak 1", 1, "'take'"),
+    ("take x", 6, "a money display position"),
+    ("buy Z99 pay DE1", 5, "a tile id"),
+    ("buy A17 pay XX1", 13, "a money card"),
+    ("buy A17 pay DE0", 13, "a money card"),
+    ("place A17 at 1", 15, "','"),
+    ("place A17 somewhere", 11, "'at'"),
+    ("redesign swap A17 for A20", 19, "'with'"),
+    ("end now", 5, "the end of the move"),
+    ("take 1 # 2", 8, "a word, a number"),
+])
+def test_errors_name_the_column_and_what_was_expected(text, column, expected):
+    with pytest.raises(NotationError) as err:
+        parse_move(text)
+    assert err.value.position == column
+    assert expected in err.value.expected
+    assert str(err.value).startswith(f"column {column}: expected")
+
+
+def test_empty_turn_is_an_error():
+    with pytest.raises(NotationError):
+        parse_moves(" ; ")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), steps=st.integers(0, 300))
+def test_every_legal_move_round_trips_through_text_and_json(seed, players, steps):
+    s = start(players, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.phase == "over":
+            break
+        play(s, s.current, random_move(s, s.current, rng))
+    for move in legal_moves(s, s.current):
+        assert parse_move(format_move(move)) == move
+        assert Move.from_json(move.to_json()) == move

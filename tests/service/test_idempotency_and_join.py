@@ -1,0 +1,103 @@
+"""Idempotent retries, open seats joined with an invite code, listing games."""
+
+from __future__ import annotations
+
+import threading
+
+from service import create_app
+
+from .conftest import auth, new_game
+
+
+def test_a_retry_with_the_same_key_returns_the_first_answer(client, game, games):
+    doc = game.get()
+    seat, v = doc["current_seat"], doc["version"]
+    key = {"Idempotency-Key": "k-1"}
+    first = game.submit(seat, "take 1", v, headers=key)
+    assert first.status_code == 201
+    outbox = games.store.count("outbox")
+    events = games.store.count("events")
+    again = game.submit(seat, "take 1", v, headers=key)
+    assert again.status_code == 201
+    assert again.get_json() == first.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert (games.store.count("outbox"), games.store.count("events")) == (outbox, events)
+    # the same key for another submission is an error, and writes nothing
+    other = game.submit(seat, "take 2", v, headers=key)
+    assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
+    # without the key, the same request is stale
+    assert game.submit(seat, "take 1", v).status_code == 409
+    assert games.store.count("events") == events
+
+
+def test_concurrent_retries_with_one_key_write_once(db_path):
+    apps = [create_app({"DATABASE": str(db_path)}) for _ in range(2)]
+    handle = new_game(apps[0].test_client(), 3)
+    doc = handle.get()
+    seat, v = doc["current_seat"], doc["version"]
+    barrier = threading.Barrier(4)
+    out = [None] * 4
+
+    def run(i):
+        c = apps[i % 2].test_client()
+        barrier.wait()
+        out[i] = c.post(f"/games/{handle.id}/moves", headers={
+            **auth(handle.tokens[seat]), "Idempotency-Key": "same"},
+            json={"move": "take 1", "version": v})
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.status_code for r in out] == [201] * 4
+    assert len({r.get_data() for r in out}) == 1
+    store = apps[0].extensions["alhambra"].store
+    assert store.count("outbox") == 2  # the setup batch and this one
+    assert store.count("idempotency") == 1
+
+
+def test_open_seats_are_joined_with_the_invite_code(client, games):
+    r = client.post("/games", json={"players": 3, "seats": [{"name": "Ann"}, None],
+                                    "time_per_move": 3600})
+    assert r.status_code == 201
+    created = r.get_json()
+    gid, invite = created["game_id"], created["invite_code"]
+    assert invite and [s["seat"] for s in created["seats"]] == [0]
+    assert created["game"]["status"] == "open" and created["game"]["view"] is None
+    assert created["seats"][0]["join_url"].endswith(f"/games/{gid}#token="
+                                                    f"{created['seats'][0]['token']}")
+    assert games.store.count("events") == 0
+    j1 = client.post(f"/games/{gid}/join", json={"invite_code": invite, "name": "Bob",
+                                                 "email": "Bob@Example.org"})
+    assert j1.status_code == 201 and j1.get_json()["seat"] == 1
+    assert client.get(f"/games/{gid}").get_json()["status"] == "open"
+    j2 = client.post(f"/games/{gid}/join", json={"invite_code": invite, "name": "Cy"})
+    assert j2.status_code == 201 and j2.get_json()["seat"] == 2
+    game = client.get(f"/games/{gid}", headers=auth(j2.get_json()["token"])).get_json()
+    assert game["status"] == "active" and game["your_seat"] == 2
+    assert [s["name"] for s in game["seats"]] == ["Ann", "Bob", "Cy"]
+    assert "hand" in game["view"]["seats"][2] and game["deadline"]
+    full = client.post(f"/games/{gid}/join", json={"invite_code": invite, "name": "Dee"})
+    assert full.status_code == 409 and full.get_json()["code"] == "game_full"
+    # the host sees e-mail addresses; others do not
+    hosted = client.get(f"/games/{gid}", headers=auth(created["host_token"])).get_json()
+    assert hosted["seats"][1]["email"] == "bob@example.org"
+    assert "email" not in game["seats"][1]
+
+
+def test_listing_games(client):
+    a = new_game(client, 2)
+    b = new_game(client, 3)
+    client.post("/games", json={"players": 2})
+    everything = client.get("/games").get_json()
+    assert everything["total"] == 3
+    assert client.get("/games?status=open").get_json()["total"] == 1
+    assert client.get("/games?status=active&limit=1").get_json()["total"] == 2
+    assert len(client.get("/games?status=active&limit=1").get_json()["games"]) == 1
+    # a seat token sees the games of its player (same e-mail): p0 plays in a and b
+    mine = client.get("/games", headers=auth(a.tokens[0])).get_json()
+    assert {g["game_id"] for g in mine["games"]} == {a.id, b.id}
+    assert {g["your_seat"] for g in mine["games"]} == {0, None}
+    hosted = client.get("/games", headers=auth(b.host_token)).get_json()
+    assert [g["game_id"] for g in hosted["games"]] == [b.id]
