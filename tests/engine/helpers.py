@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine import Event, State, decide, evolve, new_game, parse_moves, replay
+from engine.components import TILES
 
 
 def start(players: int = 3, seed: int = 1, variant: str = "alhambra", **options) -> State:
@@ -23,25 +24,32 @@ def set_hand(state: State, seat: int, cards: list[str]) -> None:
     state.hands[seat] = Counter(cards)
 
 
+def take_out(state: State, tile: str, face: int | None = None) -> str:
+    """Take ``tile`` out of the bag or the market (showing ``face`` if double-sided)."""
+    for place in (*state.bags.values(), *state.market):
+        if tile in place:
+            place.remove(tile)
+    if len(TILES[tile].faces) == 2:
+        state.faces[tile] = face if face is not None else state.faces.get(tile, 0)
+    return tile
+
+
 def set_market(state: State, tiles: list[str | None]) -> None:
     """Put ``tiles`` (None: empty) on spaces 1-4; tiles leave the bag, old ones go back."""
-    bag = state.bags["alhambra"]
     for space in state.market:
-        bag.extend(space)
+        for tile in space:
+            state.bags[TILES[tile].kind].append(tile)
         space.clear()
     for i, tile in enumerate(tiles):
         if tile is not None:
-            bag.remove(tile)
-            state.market[i].append(tile)
+            state.market[i].append(take_out(state, tile))
 
 
-def build(state: State, seat: int, layout: dict[tuple[int, int], str]) -> None:
+def build(state: State, seat: int, layout: dict[tuple[int, int], str],
+          faces: dict[str, int] | None = None) -> None:
     """Put tiles straight into a seat's grid (no rule checks), from the bag or market."""
     for pos, tile in layout.items():
-        for place in (state.bags["alhambra"], *state.market):
-            if tile in place:
-                place.remove(tile)
-        state.grids[seat].put(tile, pos)
+        state.grids[seat].put(take_out(state, tile, (faces or {}).get(tile)), pos)
 
 
 def types_of(events: list[Event]) -> list[str]:
