@@ -223,6 +223,20 @@ class Games:
             earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
             if earlier is not None:
                 return earlier, True
+        try:
+            return self._submit(game_id, seat, moves, expected, idempotency_key, fingerprint)
+        except ApiError:
+            # A concurrent request with the same key may have won meanwhile: its answer is
+            # this request's answer too.
+            if idempotency_key is not None:
+                earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+                if earlier is not None:
+                    return earlier, True
+            raise
+
+    def _submit(self, game_id: str, seat: int, moves: list[engine.Move], expected: int,
+                idempotency_key: str | None, fingerprint: str
+                ) -> tuple[dict[str, Any], bool]:
         game = self.game(game_id)
         if game.status == "open":
             raise ApiError(409, "game_not_started", "seats are still open: the game starts "
@@ -254,10 +268,6 @@ class Games:
             self.store.append(game_id, expected, events, self._summary(game, state, after, events),
                               idem)
         except VersionConflict as exc:
-            if idempotency_key is not None:
-                earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
-                if earlier is not None:
-                    return earlier, True
             raise self._conflict(exc.current) from None
         if self.cache:
             self.cache.put(game_id, after)

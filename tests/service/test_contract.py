@@ -1,0 +1,98 @@
+"""The contract: the committed OpenAPI document is the generated one, and the app keeps it
+(schemathesis, through WSGI: no 5xx, no status, content type, header or body outside it)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from service import create_app, openapi_document
+
+from .conftest import auth, new_game, play_random
+
+SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+# CI (and a plain run) use at least 50 examples per operation; SCHEMATHESIS_EXAMPLES overrides
+EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES") or 50)
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_headers_conformance, response_schema_conformance]
+
+
+def test_committed_openapi_document_is_the_generated_one(app):
+    generated = openapi_document(app)
+    committed = json.loads(SPEC.read_text())
+    assert committed == generated, (
+        "openapi/openapi.json is stale: run `alhambra-pbem openapi > openapi/openapi.json`")
+
+
+def test_openapi_and_docs_are_served(client):
+    r = client.get("/openapi.json")
+    assert r.status_code == 200 and r.get_json()["paths"] == json.loads(SPEC.read_text())[
+        "paths"]
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and b"redoc" in docs.data.lower()
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """An app with an open, an active and a finished game to aim the generated cases at."""
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("st") / "st.db")})
+    client = app.test_client()
+    active = new_game(client, 3)
+    over = new_game(client, 2)
+    play_random(over, random.Random(1))
+    open_ = client.post("/games", json={"players": 3, "seats": [{"name": "A"}]}).get_json()
+    targets = [
+        (None, None),  # whatever schemathesis generated
+        (active.id, None), (active.id, active.tokens[0]), (active.id, active.tokens[1]),
+        (active.id, active.tokens[2]), (active.id, active.host_token),
+        (over.id, over.tokens[0]), (over.id, None),
+        (open_["game_id"], open_["seats"][0]["token"]),
+    ]
+    yield app, itertools.cycle(targets)
+    app.extensions["alhambra"].store.close()
+
+
+def _call(case, world):
+    app, targets = world
+    game_id, token = next(targets)
+    if game_id and case.path_parameters and "game_id" in case.path_parameters:
+        case.path_parameters = {**case.path_parameters, "game_id": game_id}
+    if token:
+        case.headers = {**(case.headers or {}), **auth(token)}
+    case.call_and_validate(app=app, checks=CHECKS)
+
+
+schema = schemathesis.openapi.from_path(SPEC)
+negative = schemathesis.openapi.from_path(SPEC)
+negative.config.generation.update(modes=[GenerationMode.NEGATIVE])
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
+                    suppress_health_check=list(HealthCheck))
+
+
+@schema.parametrize()
+@SETTINGS
+def test_api_keeps_its_contract(case, world):
+    """Valid requests (by the spec): any answer is in the spec, never a 5xx."""
+    _call(case, world)
+
+
+@negative.parametrize()
+@SETTINGS
+def test_api_keeps_its_contract_on_bad_input(case, world):
+    """Requests that break the spec: a documented 4xx problem, never a 5xx."""
+    _call(case, world)
