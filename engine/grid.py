@@ -230,15 +230,24 @@ class Grid:
                 if other is not None and KIND[other] == kind:
                     yield npos
 
-    def _cut_tiles(self) -> set[str]:
-        """Tiles whose removal would cut others off their root (articulation points)."""
+    def _touching(self, pos: Pos) -> Iterable[Pos]:
+        """Occupied cells sharing a side with ``pos``."""
+        x, y = pos
+        for _, dx, dy, _ in SIDES:
+            if (x + dx, y + dy) in self.cells:
+                yield (x + dx, y + dy)
+
+    def _cut_tiles(self, links=None, roots=None) -> set[str]:
+        """Tiles whose removal would cut others off their root (articulation points of
+        the walks, or of ``links`` from ``roots``)."""
+        links = links or self._links
         cut: set[str] = set()
         disc: dict[Pos, int] = {}
         low: dict[Pos, int] = {}
 
         def dfs(pos: Pos, parent: Pos | None) -> None:
             disc[pos] = low[pos] = len(disc)
-            for npos in self._links(pos):
+            for npos in links(pos):
                 if npos not in disc:
                     dfs(npos, pos)
                     low[pos] = min(low[pos], low[npos])
@@ -247,14 +256,21 @@ class Grid:
                 elif npos != parent:
                     low[pos] = min(low[pos], disc[npos])
 
-        for root in self.roots.values():
+        for root in roots or self.roots.values():
             dfs(self.where[root], None)
         return cut
+
+    def _split_tiles(self) -> set[str]:
+        """Tiles whose removal would split the grid in pieces. Walks keep a grid of one
+        kind in one piece; with two kinds the touching sides must do it."""
+        if len(self.roots) < 2:
+            return set()
+        return self._cut_tiles(self._touching, [next(iter(self.roots.values()))])
 
     def removable(self) -> set[str]:
         """Tiles that may be moved to the reserve now (A-3.3 b)."""
         if self._removable is None:
-            cut = self._cut_tiles()
+            cut = self._cut_tiles() | self._split_tiles()
             roots = set(self.roots.values())
             cells = self.cells
             self._removable = {
@@ -278,6 +294,9 @@ class Grid:
         if tile in self._cut_tiles():
             return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
                                          f"could no longer be reached on foot from the start")
+        if tile in self._split_tiles():
+            return self.rules["adjacent"], (f"without {tile} at {fmt_pos(pos)}, the grid "
+                                            f"would fall apart in pieces")
         return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
 
     def _reachable_all(self, cells: dict[Pos, str]) -> bool:

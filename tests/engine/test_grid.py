@@ -101,12 +101,13 @@ def _checked_from_scratch(grid: Grid, change) -> bool:
     return trial.violations() == []
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), steps=st.integers(20, 400))
-def test_a4_fast_checks_agree_with_a_whole_grid_check(seed, players, steps):
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(3, 6), steps=st.integers(20, 400),
+       variant=st.sampled_from(["alhambra", "granada", "alhambra_granada"]))
+def test_a4_g4_c3_fast_checks_agree_with_a_whole_grid_check(seed, players, steps, variant):
     """Placements, removals and swaps found by the cached checks are exactly those after
-    which the whole grid obeys A-4 (checked from scratch)."""
-    s = start(players, seed)
+    which the whole grid obeys A-4 / G-4 / C-3 (checked from scratch)."""
+    s = start(players, seed, variant=variant)
     rng = random.Random(seed)
     for _ in range(steps):
         if s.phase == "over":
@@ -114,7 +115,8 @@ def test_a4_fast_checks_agree_with_a_whole_grid_check(seed, players, steps):
         play(s, s.current, random_move(s, s.current, rng))
     for seat, grid in enumerate(s.grids):
         reserve = s.reserves[seat]
-        probes = reserve[:3] + [t for t in ("A07", "A01", "A24", "A54") if t not in grid.where]
+        probes = reserve[:3] + [bag[i] for bag in s.bags.values() for i in (0, 5, 9)
+                                if len(bag) > i]
         for tile in probes:
             fast = set(grid.legal_positions(tile))
             cells = {(x + dx, y + dy) for x, y in grid.cells
