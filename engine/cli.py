@@ -102,6 +102,9 @@ def analyze(doc: Any) -> dict[str, Any]:
             raise InputError(f"tiles[{i}]: {tile!r} is not a tile of {name}")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
             raise InputError(f"tiles[{i}]: 'x' and 'y' must be integers")
+        if entry.get("face", "front") not in ("front", "back") or (
+                "face" in entry and len(TILES[tile].faces) == 1):
+            raise InputError(f"tiles[{i}]: 'face' is 'front' or 'back', for Granada tiles only")
         if tile in seen:
             raise InputError(f"tiles[{i}]: {tile} is listed twice")
         seen.add(tile)
@@ -111,13 +114,21 @@ def analyze(doc: Any) -> dict[str, Any]:
             continue
         grid.put(tile, (x, y))
     violations += [{"rule": r, "message": m} for r, m in grid.violations()]
-    return {
-        "valid": not violations,
-        "violations": violations,
-        "longest_wall": grid.longest_barrier(("alhambra",)),
-        "legal_positions": {t: [list(p) for p in grid.legal_positions(t)]
-                            for t in sorted(known - seen)},
-    }
+    out: dict[str, Any] = {"valid": not violations, "violations": violations}
+    lines = {kind: grid.longest_barrier(kinds) for kind, kinds in variant.barrier_lines}
+    if len(lines) == 1:
+        out["longest_wall"] = next(iter(lines.values()))  # Granada: the longest moat
+    else:
+        out.update({f"longest_{kind}": n for kind, n in lines.items()})
+    positions: dict[str, list] = {}
+    for tile in sorted(known - seen):
+        cells = [list(p) for p in grid.legal_positions(tile)]
+        if len(TILES[tile].faces) == 2:  # moats lie on the same sides of both faces
+            positions[f"{tile}:front"] = positions[f"{tile}:back"] = cells
+        else:
+            positions[tile] = cells
+    out["legal_positions"] = positions
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -79,3 +79,32 @@ def test_analyze_valid_grid_and_bad_input():
         out = run("analyze", stdin=bad)
         assert out.returncode == 2 and out.stdout == ""
         assert out.stderr.startswith("error: ") and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_granada_and_combined_simulate_replay_and_analyze(tmp_path):
+    for variant, players in (("granada", 2), ("alhambra_granada", 3)):
+        out = run("simulate", "--variant", variant, "--players", str(players), "--games", "1",
+                  "--records", str(tmp_path / variant))
+        assert out.returncode == 0, out.stderr
+        record = next((tmp_path / variant).glob("*.json"))
+        summary = json.loads(run("replay", str(record)).stdout)
+        assert summary["variant"] == variant
+        kinds = {a["kind"] for a in summary["awards"]}
+        assert "moat" in kinds and ("wall" not in kinds) == (variant == "granada")
+        granada_tiles = [c for city in summary["cities"] for c in city if c["id"][0] == "G"]
+        assert granada_tiles and all(c["face"] in ("front", "back") for c in granada_tiles)
+        if variant == "granada":
+            assert len(summary["neutral"]) >= 6  # Juan's tiles
+    grid = {"variant": "alhambra_granada", "tiles": [{"id": "A06", "x": 1, "y": 0},
+                                                     {"id": "G16", "x": 2, "y": 0}]}
+    result = json.loads(run("analyze", stdin=json.dumps(grid)).stdout)
+    assert result["valid"]
+    assert (result["longest_wall"], result["longest_moat"], result["longest_combined"]) == (
+        1, 1, 2)
+    assert result["legal_positions"]["G01:front"] == result["legal_positions"]["G01:back"]
+    granada = json.loads(run("analyze", stdin=json.dumps(
+        {"variant": "granada", "tiles": [{"id": "G23", "x": 0, "y": 1, "face": "back"}]})).stdout)
+    assert granada["longest_wall"] == 1 and "A07" not in granada["legal_positions"]
+    bad = run("analyze", stdin=json.dumps({"variant": "granada", "tiles": [
+        {"id": "G23", "x": 0, "y": 1, "face": "up"}]}))
+    assert bad.returncode == 2

@@ -6,23 +6,32 @@ import pytest
 
 from engine import new_game, replay
 from engine.record import RecordError, export_record, import_record
+from engine.variants import VARIANTS
 
 from .test_properties import play_random
 
+RUNS = [(v, p) for v in ("alhambra", "granada") for p in range(2, 7)] + [
+    ("alhambra_granada", p) for p in range(3, 7)]
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_sixty_complete_random_games_per_player_count(players):
-    for seed in range(60):
-        state, events = play_random(seed * 7 + players, players)
+
+@pytest.mark.parametrize("variant,players", RUNS)
+def test_300_complete_random_games_per_variant(variant, players):
+    """At least 300 games per variant across its player counts; Granada half of them with
+    simple scoring."""
+    games = 300 // (7 - VARIANTS[variant].min_players) + 1
+    for seed in range(games):
+        options = {"simple_scoring": bool(seed % 2)} if variant != "alhambra" else {}
+        state, events = play_random(seed * 7 + players, players, variant, options)
         assert state.phase == "over"
         assert state.scorings_done == 3
         assert state.winners and max(state.scores) == state.scores[state.winners[0]]
         assert events[-1]["type"] == "game_over"
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_a_record_replays_to_the_same_events(players):
-    state, events = play_random(11, players)
+@pytest.mark.parametrize("variant,players", [("alhambra", 2), ("alhambra", 6),
+                                             ("granada", 2), ("alhambra_granada", 4)])
+def test_a_record_replays_to_the_same_events(variant, players):
+    state, events = play_random(11, players, variant)
     doc = json.loads(json.dumps(export_record(events)))
     assert doc["result"] == {"scores": state.scores, "winners": state.winners}
     assert json.dumps(import_record(doc)) == json.dumps(events)
