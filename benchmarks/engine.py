@@ -1,8 +1,9 @@
 """Engine speed: replay of a complete game, legal_moves late in a game, random-bot games/s.
 
-Run: ``python benchmarks/engine.py [--variant alhambra] [--games 60]``. Prints one JSON
-object of figures; the goals (issue 2) are replay median <= 5 ms, late-game legal_moves
-median <= 2 ms and >= 30 complete 4-player games per second on one core.
+Run: ``python benchmarks/engine.py [--variant NAME ...] [--games 60]``. Prints one JSON
+object of figures per variant (all by default); the goals are replay median <= 5 ms,
+late-game legal_moves median <= 2 ms and >= 30 complete 4-player games per second on one
+core. Run it on an otherwise idle machine: the figures are wall-clock times.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import legal_moves, new_game, play, replay  # noqa: E402
 from engine.bots import random_move  # noqa: E402
+from engine.variants import VARIANTS  # noqa: E402
 
 
 def builder_move(state, seat, rng):
@@ -50,7 +52,7 @@ def late_states(variant: str, count: int) -> list:
         s = next(s for s in reversed(trail) if s.phase == "action"
                  and sum(len(b) for b in s.bags.values()) >= 12)
         s = s.copy()
-        seat, grid = s.current, s.grids[s.current]
+        grid = s.grids[s.current]
         bag = s.bags[s.variant.kinds[0]]
         for tile in list(bag):
             if len(grid.cells) > 20 or len(bag) <= 3:
@@ -86,16 +88,22 @@ def timed(fn, repeat: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--variant", default="alhambra")
+    parser.add_argument("--variant", nargs="*", default=sorted(VARIANTS))
     parser.add_argument("--games", type=int, default=60)
     args = parser.parse_args()
+    for variant in args.variant:
+        report(variant, args.games)
+
+
+def report(variant: str, games: int) -> None:
+    """Print the figures of one variant."""
 
     start = time.perf_counter()
-    logs = [random_game(args.variant, 4, seed)[1] for seed in range(args.games)]
-    games_per_second = args.games / (time.perf_counter() - start)
+    logs = [random_game(variant, 4, seed)[1] for seed in range(games)]
+    games_per_second = games / (time.perf_counter() - start)
 
     replay_ms = [t for events in logs for t in timed(lambda e=events: replay(e), 3)]
-    states = late_states(args.variant, 60)
+    states = late_states(variant, 60)
     place_ms = [t for s in states for t in timed(lambda s=s: legal_moves(cold(s), s.current), 5)]
     for s in states:
         s.phase, s.can_act, s.acted = "action", True, False
@@ -103,7 +111,7 @@ def main() -> None:
     action_ms = [t for s in states for t in
                  timed(lambda s=s: legal_moves(cold(s), s.current), 5)]
     print(json.dumps({
-        "variant": args.variant,
+        "variant": variant,
         "games_per_second_4p": round(games_per_second, 1),
         "events_per_game_median": statistics.median(len(e) for e in logs),
         "replay_ms_median": round(statistics.median(replay_ms), 3),
@@ -111,7 +119,7 @@ def main() -> None:
         "late_states": len(states),
         "legal_moves_placement_ms_median": round(statistics.median(place_ms), 3),
         "legal_moves_action_ms_median": round(statistics.median(action_ms), 3),
-    }, indent=1))
+    }))
 
 
 if __name__ == "__main__":

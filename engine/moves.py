@@ -39,8 +39,10 @@ class Move:
 
     def __post_init__(self) -> None:
         # One spelling per move: display positions ascending, cards by currency and value.
-        object.__setattr__(self, "positions", tuple(sorted(self.positions)))
-        object.__setattr__(self, "cards", tuple(sorted(self.cards, key=_card_order)))
+        if len(self.positions) > 1:
+            object.__setattr__(self, "positions", tuple(sorted(self.positions)))
+        if len(self.cards) > 1:
+            object.__setattr__(self, "cards", tuple(sorted(self.cards, key=_card_order)))
 
     def __str__(self) -> str:
         return format_move(self)
