@@ -199,7 +199,7 @@ def _advance(state: State, emit: Emit) -> None:
 
 # -- moves -------------------------------------------------------------------------------
 
-def _need_action(state: State, move: Move) -> None:
+def _need_action(state: State) -> None:
     if state.phase == "action" and state.can_act:
         return
     if state.phase == "distribution":
@@ -337,7 +337,7 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
         implicit_end = state.phase == "action"
         check = _place
     elif move.action in _ACTIONS:
-        _need_action(state, move)
+        _need_action(state)
         check = _ACTIONS[move.action]
     else:
         raise RuleViolation("A-3", f"unknown action {move.action!r}")
