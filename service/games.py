@@ -213,10 +213,11 @@ class Games:
 
     # -- moves ---------------------------------------------------------------------------
 
-    def submit(self, game_id: str, seat: int, moves: list[engine.Move], expected: int,
+    def submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
                idempotency_key: str | None) -> tuple[dict[str, Any], bool]:
         """Play ``moves`` for ``seat`` against version ``expected``. Returns the answer and
         whether it is a replay of an earlier answer to the same Idempotency-Key."""
+        game_id = game.id
         fingerprint = hashlib.sha256(json.dumps(
             [expected, [str(m) for m in moves]]).encode()).hexdigest()
         if idempotency_key is not None:
@@ -224,7 +225,7 @@ class Games:
             if earlier is not None:
                 return earlier, True
         try:
-            return self._submit(game_id, seat, moves, expected, idempotency_key, fingerprint)
+            return self._submit(game, seat, moves, expected, idempotency_key, fingerprint)
         except ApiError:
             # A concurrent request with the same key may have won meanwhile: its answer is
             # this request's answer too.
@@ -234,10 +235,10 @@ class Games:
                     return earlier, True
             raise
 
-    def _submit(self, game_id: str, seat: int, moves: list[engine.Move], expected: int,
+    def _submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
                 idempotency_key: str | None, fingerprint: str
                 ) -> tuple[dict[str, Any], bool]:
-        game = self.game(game_id)
+        game_id = game.id
         if game.status == "open":
             raise ApiError(409, "game_not_started", "seats are still open: the game starts "
                            "when every seat is taken")

@@ -220,14 +220,6 @@ class SubmitSchema(Strict):
             raise ma.ValidationError("give either move (notation) or moves (JSON)", "move")
 
 
-class SubmitHeadersSchema(ma.Schema):
-    if_match = fields.String(data_key="If-Match", metadata={
-        "description": "The game's ETag (its version) the move was made against"})
-    idempotency_key = fields.String(data_key="Idempotency-Key",
-                                    validate=validate.Length(1, 200), metadata={
-        "description": "A retry with the same key returns the first answer"})
-
-
 class SubmittedSchema(ma.Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)

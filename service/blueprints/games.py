@@ -32,7 +32,7 @@ blp = Blueprint("games", __name__, url_prefix="/games",
 
 
 @blp.route("", methods=["POST"])
-@blp.arguments(CreateGameSchema)
+@blp.arguments(CreateGameSchema())
 @blp.response(201, CreatedGameSchema)
 @errors(blp, 400, 415, 422)
 def create_game(body):
@@ -55,7 +55,7 @@ def create_game(body):
 
 
 @blp.route("", methods=["GET"])
-@blp.arguments(ListQuerySchema, location="query")
+@blp.arguments(ListQuerySchema(), location="query")
 @blp.response(200, GameListSchema)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 422)
@@ -97,7 +97,7 @@ def get_game(game_id):
 
 
 @blp.route("/<string:game_id>/join", methods=["POST"])
-@blp.arguments(JoinSchema)
+@blp.arguments(JoinSchema())
 @blp.response(201, JoinedSchema)
 @errors(blp, 400, 403, 404, 409, 415, 422)
 def join_game(body, game_id):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from flask import current_app, request
 from flask_smorest import Blueprint
 
 import engine
@@ -13,7 +14,6 @@ from ..schemas import (
     EventsQuerySchema,
     EventsSchema,
     LegalMovesSchema,
-    SubmitHeadersSchema,
     SubmitSchema,
     SubmittedSchema,
 )
@@ -34,7 +34,7 @@ blp = Blueprint("play", __name__, url_prefix="/games",
 
 
 @blp.route("/<string:game_id>/events", methods=["GET"])
-@blp.arguments(EventsQuerySchema, location="query")
+@blp.arguments(EventsQuerySchema(), location="query")
 @blp.response(200, EventsSchema)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404, 422)
@@ -75,9 +75,8 @@ def legal_moves(game_id):
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
 
 
-def _expected_version(body, headers) -> int:
+def _expected_version(body, header: str | None) -> int:
     body_version = body.get("version")
-    header = headers.get("if_match")
     header_version = None
     if header is not None:
         m = _ETAG.match(header)
@@ -116,15 +115,19 @@ def _moves(body) -> list[engine.Move]:
 
 
 @blp.route("/<string:game_id>/moves", methods=["POST"])
-@blp.arguments(SubmitHeadersSchema, location="headers")
-@blp.arguments(SubmitSchema)
+@blp.arguments(SubmitSchema())
 @blp.response(201, SubmittedSchema, headers={
     "ETag": {"description": "The game's new version", "schema": {"type": "string"}},
     "Idempotent-Replayed": {"description": "true when this is the stored first answer",
                             "schema": {"type": "string"}}})
-@blp.doc(security=BEARER_REQUIRED)
+@blp.doc(security=BEARER_REQUIRED, parameters=[
+    {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+     "description": "The game's ETag (its version) the move was made against"},
+    {"in": "header", "name": "Idempotency-Key", "required": False,
+     "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+     "description": "A retry with the same key returns the first answer"}])
 @errors(blp, 400, 401, 403, 404, 409, 415, 422, 428)
-def submit_moves(headers, body, game_id):
+def submit_moves(body, game_id):
     """Submit a move or a whole turn
 
     `move` in notation (a turn: moves separated by `;`) or `moves` as JSON, made against
@@ -134,11 +137,16 @@ def submit_moves(headers, body, game_id):
     error; a retry with the same `Idempotency-Key` returns the first answer."""
     game = game_or_404(game_id)
     seat = seat_of(caller(), game)
-    expected = _expected_version(body, headers)
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise ApiError(400, "bad_request", "Idempotency-Key must have 1 to 200 characters")
+    expected = _expected_version(body, request.headers.get("If-Match"))
     moves = _moves(body)
-    answer, replayed = service().submit(game.id, seat, moves, expected,
-                                        headers.get("idempotency_key"))
-    out_headers = {"ETag": etag(answer["version"])}
+    answer, replayed = service().submit(game, seat, moves, expected, key)
+    # The answer is built to SubmittedSchema already: skip the second serialisation pass.
+    resp = current_app.json.response(answer)
+    resp.status_code = 201
+    resp.headers["ETag"] = etag(answer["version"])
     if replayed:
-        out_headers["Idempotent-Replayed"] = "true"
-    return answer, 201, out_headers
+        resp.headers["Idempotent-Replayed"] = "true"
+    return resp

@@ -26,7 +26,7 @@ def get_record(game_id):
 
 
 @blp.route("/records", methods=["POST"])
-@blp.arguments(RecordInSchema)
+@blp.arguments(RecordInSchema())
 @blp.response(201, GameSchema)
 @errors(blp, 400, 415, 422)
 def import_record(doc):
