@@ -262,7 +262,8 @@ class EventStore:
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
                    email: str | None = None, limit: int = 50, offset: int = 0
                    ) -> tuple[list[Game], int]:
-        """Games, newest first, with the total count matching the filters."""
+        """Games, newest first, with the total count matching the filters. ``ids`` and
+        ``email`` restrict to those games or the games of seats with that address."""
         where, params = [], []
         if status:
             where.append("status = ?")
@@ -276,6 +277,8 @@ class EventStore:
             params.append(email)
         if scope:
             where.append("(" + " or ".join(scope) + ")")
+        elif ids is not None:
+            return [], 0
         clause = (" where " + " and ".join(where)) if where else ""
         total = self.conn.execute("select count(*) from games" + clause, params).fetchone()[0]
         rows = self.conn.execute(_GAME_SELECT + clause +

@@ -189,3 +189,21 @@ def test_finished_game_and_bad_records(client, counted):
                          "invalid_record")
     assert body["move_number"] == 5
     assert counted() == before
+
+
+def test_a_bug_is_a_500_problem_and_writes_nothing(app, client, game, counted, monkeypatch):
+    import engine
+    import service.games
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(service.games.engine, "decide", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    before = counted()
+    doc = game.get()
+    r = game.submit(doc["current_seat"], "take 1", doc["version"])
+    body = check_problem(r, 500, "internal_error")
+    assert "bug" not in body["detail"]
+    assert counted() == before
+    assert engine.decide is broken
