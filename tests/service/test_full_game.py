@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import engine
 from engine.record import import_record
 
@@ -61,3 +63,20 @@ def test_four_bots_play_a_whole_game_and_the_record_replays(client, games):
     assert [s["score"] for s in imported["view"]["seats"]] == scores
     again = client.get(f"/games/{imported['game_id']}/record").get_json()
     assert again["moves"] == doc["moves"] and again["result"] == doc["result"]
+
+
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
+def test_every_engine_variant_plays_through_the_api(client, variant):
+    """Variants come from the engine: a new one needs no service change."""
+    from .conftest import play_random
+    from .test_secrets import assert_no_secrets
+
+    listed = {v["name"] for v in client.get("/variants").get_json()["variants"]}
+    assert variant in listed
+    v = engine.VARIANTS[variant]
+    handle = new_game(client, max(3, v.min_players), variant=variant)
+    play_random(handle, random.Random(7), max_moves=40,
+                check=lambda h, seat, answer: assert_no_secrets(answer, seat))
+    assert handle.get()["variant"] == variant
+    too_few = client.post("/games", json={"variant": variant, "players": v.min_players - 1})
+    assert too_few.status_code == 422 and too_few.get_json()["field"] == "players"
