@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from .components import TILES
 from .errors import NotationError
@@ -58,17 +59,42 @@ class Move:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> Move:
-        at = data.get("at")
-        return cls(
-            action=data["action"], tile=data.get("tile"), cards=tuple(data.get("cards", ())),
-            positions=tuple(data.get("positions", ())), to=data.get("to"),
-            at=tuple(at) if at is not None else None, other=data.get("other"),
-            face=data.get("face"),
-        )
+    def from_json(cls, data: Any) -> Move:
+        """The move of a ``to_json`` dict; ValueError naming the first bad field."""
+        if not isinstance(data, dict):
+            raise ValueError("a move is a JSON object")
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown field(s) {sorted(unknown)}")
+        if data.get("action") not in ("take", "buy", "end", "place", "redesign"):
+            raise ValueError("'action' must be take, buy, end, place or redesign")
+        for key in ("tile", "other"):
+            if data.get(key) is not None and data[key] not in TILES:
+                raise ValueError(f"'{key}' must be a tile id like A17")
+        cards, positions, at = data.get("cards", []), data.get("positions", []), data.get("at")
+        if not isinstance(cards, list) or not all(isinstance(c, str) and _CARD.match(c)
+                                                  for c in cards):
+            raise ValueError("'cards' must be a list of money cards like DI5")
+        if not isinstance(positions, list) or not all(_int(p) for p in positions):
+            raise ValueError("'positions' must be a list of integers")
+        if at is not None and not (isinstance(at, list) and len(at) == 2 and
+                                   all(_int(v) for v in at)):
+            raise ValueError("'at' must be [x, y]")
+        if data.get("to") not in (None, "city", "reserve", "neutral", "swap"):
+            raise ValueError("'to' must be city, reserve, neutral or swap")
+        if data.get("face") not in (None, 0, 1) or isinstance(data.get("face"), bool):
+            raise ValueError("'face' must be 0 (front) or 1 (back)")
+        return cls(action=data["action"], tile=data.get("tile"), cards=tuple(cards),
+                   positions=tuple(positions), to=data.get("to"),
+                   at=tuple(at) if at is not None else None, other=data.get("other"),
+                   face=data.get("face"))
 
 
 FACE_WORDS = {0: "front", 1: "back"}
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _card_order(card: str) -> tuple[str, int]:

@@ -45,15 +45,6 @@ def check_variant(variant: str, players: int, options: dict[str, Any]) -> dict[s
         raise ApiError(422, "invalid_option", str(exc), field=exc.field) from None
 
 
-def redact(event: dict[str, Any], seat: int | None, over: bool) -> dict[str, Any]:
-    """An event as ``seat`` may see it. The seed decides every hand and draw, so it stays
-    hidden until the game is over (the engine's redaction leaves it in)."""
-    out = engine.redact_event(event, seat)
-    if out["type"] == "game_created" and not over:
-        out.pop("seed", None)
-    return out
-
-
 class StateCache:
     """The latest State of the most recently used games (read-only: copy to change)."""
 
@@ -120,7 +111,7 @@ class Games:
 
     def events(self, game: Game, seat: int | None, since: int) -> list[dict[str, Any]]:
         over = game.status == "over"
-        return [{"version": since + i, "event": redact(e, seat, over)}
+        return [{"version": since + i, "event": engine.redact_event(e, seat, over)}
                 for i, e in enumerate(self.store.read(game.id, since=since), start=1)]
 
     # -- creating and joining ------------------------------------------------------------
@@ -260,7 +251,7 @@ class Games:
         over = after.phase == "over"
         answer = {
             "game_id": game_id, "version": after.version,
-            "events": [{"version": expected + i, "event": redact(e, seat, over)}
+            "events": [{"version": expected + i, "event": engine.redact_event(e, seat, over)}
                        for i, e in enumerate(events, start=1)],
             "view": engine.view(after, seat),
         }

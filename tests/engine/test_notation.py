@@ -80,3 +80,19 @@ def test_every_legal_move_round_trips_through_text_and_json(seed, players, steps
     for move in legal_moves(s, s.current):
         assert parse_move(format_move(move)) == move
         assert Move.from_json(move.to_json()) == move
+
+
+@pytest.mark.parametrize("data,words", [
+    ([], "JSON object"),
+    ({"action": "jump"}, "'action'"),
+    ({"action": "buy", "tile": "Z1", "cards": ["DE1"]}, "'tile'"),
+    ({"action": "buy", "tile": "A17", "cards": "DE1"}, "'cards'"),
+    ({"action": "take", "positions": [1, True]}, "'positions'"),
+    ({"action": "place", "tile": "A17", "to": "city", "at": [1]}, "'at'"),
+    ({"action": "place", "tile": "A17", "to": "moon"}, "'to'"),
+    ({"action": "place", "tile": "G17", "to": "reserve", "face": 2}, "'face'"),
+    ({"action": "end", "colour": "red"}, "unknown field"),
+])
+def test_json_moves_are_checked_field_by_field(data, words):
+    with pytest.raises(ValueError, match=words):
+        Move.from_json(data)

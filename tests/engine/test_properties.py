@@ -127,6 +127,9 @@ def test_a7_a_seat_never_sees_other_hands_or_the_deck_and_bag_order(game, steps)
                 assert '"tiles"' not in r
             if e["type"] == "money_dealt" and e["seat"] != seat:
                 assert '"cards"' not in r
+            if e["type"] == "game_created":  # the seed would give away every draw
+                assert "seed" not in redact_event(e, seat)
+                assert redact_event(e, seat, over=True)["seed"] == e["seed"]
 
 
 def _candidates(state, seat, rng: random.Random) -> list[Move]:
