@@ -103,7 +103,7 @@ def _neutral_draw(state: State, emit: Emit, count: int) -> None:
 def refill_market(state: State, emit: Emit) -> None:
     """Fill each market space lacking a tile of a kind from that kind's bag (A-3.4 step 3)."""
     v = state.variant
-    placed = False
+    placed: set[str] = set()
     for i, space in enumerate(state.market):
         for kind in v.kinds:
             if any(TILES[t].kind == kind for t in space):
@@ -116,9 +116,9 @@ def refill_market(state: State, emit: Emit) -> None:
                 if face is not None:
                     event["face"] = face
                 emit(event)
-                placed = True
+                placed.add(kind)
     if placed:
-        v.after_refill(state, emit)
+        v.after_refill(state, emit, placed)
 
 
 def _refill_display(state: State, emit: Emit) -> None:

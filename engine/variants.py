@@ -113,8 +113,8 @@ class Alhambra:
         """The face a tile drawn now comes up on (None: single-faced)."""
         return None
 
-    def after_refill(self, state: State, emit) -> None:
-        """What follows a market refill that placed a tile (Granada's marker)."""
+    def after_refill(self, state: State, emit, placed: set[str]) -> None:
+        """What follows a market refill that placed tiles of the kinds ``placed``."""
 
     def neutral_draw(self, state: State) -> int:
         """How many tiles the neutral collector draws after the scoring just done (A-8)."""
@@ -198,9 +198,11 @@ class Granada(Alhambra):
         """New market tiles come up on the face the black marker shows (G-3)."""
         return state.marker if TILES[tile].kind == "granada" else None
 
-    def after_refill(self, state: State, emit) -> None:
-        """The marker switches after a refill that placed a tile (G-2, Decision G-3a)."""
-        emit({"type": "marker_switched", "marker": 1 - state.marker})
+    def after_refill(self, state: State, emit, placed: set[str]) -> None:
+        """The marker switches after a refill that placed a Granada tile (G-2, Decision
+        G-3a, C-2)."""
+        if "granada" in placed:
+            emit({"type": "marker_switched", "marker": 1 - state.marker})
 
     def neutral_faces(self, state: State, tiles: list[str]) -> list[int] | None:
         """Juan's first 6 tiles lie even side up, later ones on the marker's face (G-7)."""
@@ -301,7 +303,7 @@ class AlhambraGranada(Granada):
             emit({"type": "market_refilled", "space": i + 1, "tile": state.bags["alhambra"][0]})
             emit({"type": "market_refilled", "space": i + 1, "tile": granada,
                   "face": state.marker})
-        self.after_refill(state, emit)
+        self.after_refill(state, emit, {"alhambra", "granada"})
 
     def majority_points(self, state: State, scoring: int, type_: str,
                         counts: dict[Any, int], best: dict[Any, int]) -> dict[Any, int]:

@@ -159,3 +159,18 @@ def test_c_tiles_of_both_games_are_taken_out_by_kind():
     assert s.faces[taken] == 1
     with pytest.raises(RuleViolation):
         apply(s, s.current, f"place {taken} reserve")
+
+
+def test_c2_the_marker_switches_only_when_granada_tiles_are_refilled():
+    s = start(3, variant="alhambra_granada", seed=2)
+    assert s.marker == 1
+    seat = s.current
+    space = s.market[0]
+    a_tile = next(t for t in space if TILES[t].kind == "alhambra")
+    price = s.face(a_tile).value
+    pay = ["DE9", f"DE{price - 9}"] if price > 9 else [f"DE{price}"]
+    set_hand(s, seat, pay)
+    events = apply(s, seat, f"buy {a_tile} pay {','.join(pay)}; place {a_tile} reserve")
+    refills = [e for e in events if e["type"] == "market_refilled"]
+    assert [TILES[e["tile"]].kind for e in refills] == ["alhambra"]
+    assert "marker_switched" not in types_of(events) and s.marker == 1
