@@ -2,7 +2,15 @@
 
 import pytest
 
-from engine import NotYourTurn, RuleViolation, decide, legal_moves, parse_move, parse_moves
+from engine import (
+    NotYourTurn,
+    RuleViolation,
+    decide,
+    default_moves,
+    legal_moves,
+    parse_move,
+    parse_moves,
+)
 
 from .helpers import apply, build, set_hand, set_market, start, types_of
 
@@ -248,3 +256,21 @@ def test_a8_dirk_scores_majorities_but_cannot_win():
     towers = {a["seat"]: a["points"] for a in awards if a["building"] == "tower"}
     assert towers == {"neutral": 13, 0: 6}
     assert all(a["seat"] != "neutral" for a in awards if a["kind"] == "wall")
+
+
+def test_part_s_default_move_takes_the_highest_card_and_reserves_bought_tiles():
+    s = start(3)
+    seat = s.current
+    set_market(s, ["A07", "A14", "A22", "A50"])
+    set_hand(s, seat, ["DE8"])
+    s.display[:] = ["DI3", "DU7", "FL7", "DE2"]
+    apply(s, seat, "buy A07 pay DE8")
+    moves = default_moves(s, seat)
+    assert [str(m) for m in moves] == ["take 2", "place A07 reserve"]  # 7 at position 2
+    events = decide(s, seat, moves, timeout=True)
+    assert [e["move"] for e in events if "move" in e] == ["take 2", "place A07 reserve"]
+    assert all(e.get("timeout") for e in events if "move" in e)
+    s2 = start(3)
+    s2.display.clear()
+    assert [str(m) for m in default_moves(s2, s2.current)] == ["end"]
+    assert default_moves(s2, (s2.current + 1) % 3) == []
