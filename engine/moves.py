@@ -16,7 +16,7 @@ from .errors import NotationError
 Pos = tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Move:
     """One move. ``action`` is take, buy, end, place or redesign.
 
@@ -27,6 +27,8 @@ class Move:
       ``swap``: city tile ``tile`` goes to the reserve and reserve tile ``other`` takes its
       place. ``face`` (Granada: 0 front, 1 back) is the face to build on, None for the face
       it has; ``cards`` of a place move pay for flipping it (G-3).
+
+    Moves are hashable values: treat them as immutable (not frozen only for speed).
     """
 
     action: str
@@ -41,9 +43,9 @@ class Move:
     def __post_init__(self) -> None:
         # One spelling per move: display positions ascending, cards by currency and value.
         if len(self.positions) > 1:
-            object.__setattr__(self, "positions", tuple(sorted(self.positions)))
+            self.positions = tuple(sorted(self.positions))
         if len(self.cards) > 1:
-            object.__setattr__(self, "cards", tuple(sorted(self.cards, key=_card_order)))
+            self.cards = tuple(sorted(self.cards, key=_card_order))
 
     def __str__(self) -> str:
         return format_move(self)
