@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import NotationError, RuleViolation, legal_moves, new_game, parse_move, replay
+from engine import NotationError, RuleViolation, legal_moves, new_game, parse_move, replay, view
 from engine.components import GRANADA_TILES
 from engine.variants import VARIANTS
 
@@ -214,3 +214,16 @@ def test_g7_a_tile_given_to_juan_may_be_flipped_for_a_payment():
     apply(s, seat, "place G01:back juan pay DI4")
     assert "G01" in s.neutral and s.faces["G01"] == 1
     assert parse_move("place G02 juan") in legal_moves(s, seat)
+
+
+def test_g1_the_face_up_and_the_public_back_show_everywhere_in_the_view():
+    s, seat = _bought()
+    apply(s, seat, "place G01:back reserve")
+    v = view(s, seat)
+    reserve = v["seats"][seat]["reserve"][0]
+    assert reserve == {"id": "G01", "type": "bath_house", "value": 3, "moats": [],
+                       "face": "back", "other_side": {"type": "arena", "value": 2}}
+    assert v["pending"][0]["id"] == "G02" and v["pending"][0]["face"] == "front"
+    assert v["marker"] in ("front", "back")
+    market = [t for space in v["market"] for t in space["tiles"]]
+    assert all("other_side" in t for t in market)
