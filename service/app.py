@@ -12,6 +12,7 @@ from flask import Flask
 from flask_smorest.utils import prepare_response
 
 from . import __version__
+from .auth import load_secret_key
 from .errors import CODES, PROBLEM_TYPE, register_error_handlers
 from .games import Games
 from .schemas import ProblemSchema
@@ -70,24 +71,34 @@ DEFAULTS: dict[str, Any] = {
     "STATE_CACHE_SIZE": 512,
     "PUBLIC_URL": None,  # base of join links; default: the request's host URL
     "DATABASE": None,  # default: <ALHAMBRA_DATA or ./data>/alhambra.db
+    "SECRET_KEY": None,  # bytes; default: auth.load_secret_key beside the database
+    "MIN_TIME_PER_MOVE": None,  # seconds; default: $ALHAMBRA_MIN_TIME_PER_MOVE or 60
 }
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """A new application. ``config`` keys: DATABASE (path), STATE_CACHE_SIZE (0: no
-    cache), PUBLIC_URL, and Flask/flask-smorest settings."""
+    cache), PUBLIC_URL, SECRET_KEY (derives seat tokens), MIN_TIME_PER_MOVE, and
+    Flask/flask-smorest settings."""
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     app.json.sort_keys = False
     db = app.config["DATABASE"] or os.environ.get("ALHAMBRA_DB") or default_db_path()
     store = EventStore(Path(db) if str(db) != ":memory:" else db)
-    app.extensions["alhambra"] = Games(store, app.config["STATE_CACHE_SIZE"])
+    if app.config["MIN_TIME_PER_MOVE"] is None:
+        app.config["MIN_TIME_PER_MOVE"] = int(os.environ.get("ALHAMBRA_MIN_TIME_PER_MOVE")
+                                              or 60)
+    key = app.config["SECRET_KEY"]
+    if not isinstance(key, bytes):
+        key = key.encode() if key else load_secret_key(db)
+    app.extensions["alhambra"] = Games(store, app.config["STATE_CACHE_SIZE"], key,
+                                       app.config["MIN_TIME_PER_MOVE"])
 
     api = Api(app)
-    from .blueprints import games, meta, play, records
+    from .blueprints import games, meta, play, records, webhooks
 
-    for blp in (games.blp, play.blp, records.blp, meta.blp):
+    for blp in (games.blp, play.blp, webhooks.blp, records.blp, meta.blp):
         api.register_blueprint(blp)
     app.extensions["alhambra_api"] = api
     return app

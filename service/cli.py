@@ -1,10 +1,13 @@
-"""``alhambra-pbem``: serve the API, create games, print the OpenAPI document.
+"""``alhambra-pbem``: serve the API, run workers, create games, print the OpenAPI document.
 
-    alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2]
+    alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--no-worker]
+    alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
     alhambra-pbem create-game --seat Ann:ann@example.org --seat Bob --open 1
     alhambra-pbem openapi > openapi/openapi.json
 
 The data folder is ``$ALHAMBRA_DATA`` (default ``./data``); ``--db`` overrides the file.
+``serve`` also runs one worker (mail, reminders, deadlines, webhooks: see workers/) and,
+when ``REDIS_URL`` is unset, a private Redis server for it; both stop with the server.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from .app import create_app, openapi_document
@@ -27,7 +31,33 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+    import os
+
+    from workers.embedded import Background
+
     config = _config(args)
+    env = dict(os.environ)
+    if args.db:
+        env["ALHAMBRA_DB"] = str(Path(args.db).resolve())
+    if args.public_url:
+        env["PUBLIC_URL"] = args.public_url
+    elif not env.get("PUBLIC_URL"):
+        env["PUBLIC_URL"] = f"http://{args.host}:{args.port}"
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(process)d %(name)s "
+                        "%(levelname)s %(message)s")
+    # Create the schema before the worker and the API's processes open the database.
+    create_app(config).extensions["alhambra"].store.close()
+    background = Background(Path(env.get("ALHAMBRA_DATA") or "./data"), env,
+                            worker=not args.no_worker)
+    try:
+        background.start()
+        return _serve_api(args, config)
+    finally:
+        background.stop()
+
+
+def _serve_api(args: argparse.Namespace, config: dict[str, Any]) -> int:
     try:
         from gunicorn.app.base import BaseApplication
     except ImportError:  # pragma: no cover - gunicorn is a dependency
@@ -45,10 +75,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         def load(self):
             return create_app(config)
 
-    # Create the schema once before the workers fork.
-    create_app(config).extensions["alhambra"].store.close()
     Server().run()
     return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from workers.main import run_from_args
+
+    return run_from_args(args)
 
 
 def cmd_create_game(args: argparse.Namespace) -> int:
@@ -90,7 +124,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--public-url", help="base URL of join links")
     p.add_argument("--access-log", action="store_true")
     p.add_argument("--dev", action="store_true", help="Flask's development server instead")
+    p.add_argument("--no-worker", action="store_true",
+                   help="run no worker beside the API (run 'alhambra-pbem worker' elsewhere)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("worker", help="run a worker: mail, reminders, deadlines, webhooks "
+                       "(needs REDIS_URL)")
+    from workers.main import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=cmd_worker)
 
     p = sub.add_parser("create-game", help="create a game; prints ids, tokens and links")
     p.add_argument("--variant", default="alhambra")

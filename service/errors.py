@@ -26,6 +26,7 @@ CODES: dict[str, str] = {
     "invalid_invite": "403: the invite code is wrong",
     "not_found": "404: no such resource",
     "game_not_found": "404: no such game",
+    "webhook_not_found": "404: no such webhook of yours on this game",
     "method_not_allowed": "405: see the Allow header",
     "version_conflict": "409: the game moved on; current_version says where it is",
     "game_full": "409: every seat is taken",

@@ -20,7 +20,7 @@ from typing import Any
 import engine
 from engine.record import RecordError, export_record, import_record
 
-from .auth import hash_token, new_invite_code, new_token, same_hash
+from .auth import hash_token, new_invite_code, new_token, same_hash, seat_token
 from .errors import ApiError
 from .store import EventStore, Game, NotFound, Seat, VersionConflict, now
 
@@ -76,9 +76,16 @@ class StateCache:
 
 
 class Games:
-    def __init__(self, store: EventStore, cache_size: int = 512) -> None:
+    def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
+                 min_time_per_move: int = 60) -> None:
         self.store = store
         self.cache = StateCache(cache_size) if cache_size else None
+        self.secret_key = secret_key if secret_key is not None else secrets.token_bytes(32)
+        self.min_time_per_move = min_time_per_move
+
+    def seat_token(self, game_id: str, seat: int) -> str:
+        """The seat's secret token (derived, never stored: see auth.py)."""
+        return seat_token(self.secret_key, game_id, seat)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -120,6 +127,9 @@ class Games:
                seats: list[dict[str, Any] | None], time_per_move: int,
                timeout_policy: str) -> dict[str, Any]:
         opts = check_variant(variant, players, options)
+        if time_per_move < self.min_time_per_move:
+            raise ApiError(422, "invalid_option", f"time_per_move must be at least "
+                           f"{self.min_time_per_move} seconds", field="time_per_move")
         if len(seats) > players:
             raise ApiError(422, "invalid_option", f"{len(seats)} seats given for {players} "
                            "players", field="seats")
@@ -140,7 +150,7 @@ class Games:
             if spec is None:
                 rows.append(Seat(game_id, i, None, None, None, None))
                 continue
-            token = new_token()
+            token = self.seat_token(game_id, i)
             email = spec.get("email")
             rows.append(Seat(game_id, i, spec["name"], email.lower() if email else None,
                              hash_token(token), stamp))
@@ -161,7 +171,7 @@ class Games:
             open_seats = [s.seat for s in self.store.seats(game_id) if s.token_hash is None]
             if not open_seats:
                 raise ApiError(409, "game_full", "every seat of this game is taken")
-            token = new_token()
+            token = self.seat_token(game_id, open_seats[0])
             try:
                 self.store.join(game_id, open_seats[0], name,
                                 email.lower() if email else None, hash_token(token))
@@ -205,9 +215,12 @@ class Games:
     # -- moves ---------------------------------------------------------------------------
 
     def submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
-               idempotency_key: str | None) -> tuple[dict[str, Any], bool]:
+               idempotency_key: str | None, timeout: bool = False
+               ) -> tuple[dict[str, Any], bool]:
         """Play ``moves`` for ``seat`` against version ``expected``. Returns the answer and
-        whether it is a replay of an earlier answer to the same Idempotency-Key."""
+        whether it is a replay of an earlier answer to the same Idempotency-Key.
+        ``timeout``: the workers play the engine's default moves for a seat whose time ran
+        out (RULES.md Part S); the events are marked as such."""
         game_id = game.id
         fingerprint = hashlib.sha256(json.dumps(
             [expected, [str(m) for m in moves]]).encode()).hexdigest()
@@ -216,7 +229,8 @@ class Games:
             if earlier is not None:
                 return earlier, True
         try:
-            return self._submit(game, seat, moves, expected, idempotency_key, fingerprint)
+            return self._submit(game, seat, moves, expected, idempotency_key, fingerprint,
+                                timeout)
         except ApiError:
             # A concurrent request with the same key may have won meanwhile: its answer is
             # this request's answer too.
@@ -227,7 +241,7 @@ class Games:
             raise
 
     def _submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
-                idempotency_key: str | None, fingerprint: str
+                idempotency_key: str | None, fingerprint: str, timeout: bool = False
                 ) -> tuple[dict[str, Any], bool]:
         game_id = game.id
         if game.status == "open":
@@ -239,7 +253,7 @@ class Games:
         if expected != state.version:
             raise self._conflict(state.version)
         try:
-            events = engine.decide(state, seat, moves)
+            events = engine.decide(state, seat, moves, timeout=timeout)
         except engine.NotYourTurn as exc:
             raise ApiError(403, "not_your_turn", exc.message, rule=exc.rule,
                            current_seat=state.current) from None

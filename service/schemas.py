@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import email_validator
 import marshmallow as ma
+from flask import current_app, has_app_context
 from marshmallow import fields, validate
 
 from .games import TIMEOUT_POLICIES
@@ -46,9 +48,28 @@ class ProblemSchema(ma.Schema):
 
 # -- creating and joining ----------------------------------------------------------------
 
+class EmailAddress(fields.Email):
+    """An e-mail address checked by email-validator (syntax and domain form, no DNS look-up),
+    returned normalised. Mail to players goes to these addresses."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            checked = email_validator.validate_email(value, check_deliverability=False)
+        except email_validator.EmailNotValidError as exc:
+            raise ma.ValidationError(f"not a valid e-mail address: {exc}") from None
+        return checked.normalized
+
+
+def _min_time_per_move(value: int) -> None:
+    least = (current_app.config.get("MIN_TIME_PER_MOVE") or 60) if has_app_context() else 60
+    if value < least:
+        raise ma.ValidationError(f"must be at least {least} seconds")
+
+
 class SeatSpecSchema(Strict):
     name = fields.String(required=True, validate=validate.Length(1, 40))
-    email = fields.Email(load_default=None, allow_none=True)
+    email = EmailAddress(load_default=None, allow_none=True)
 
 
 class CreateGameSchema(Strict):
@@ -65,8 +86,10 @@ class CreateGameSchema(Strict):
                         metadata={"description": "Seats in order; null leaves a seat open "
                                                  "(as do seats beyond the list)"})
     time_per_move = fields.Integer(strict=True, load_default=72 * 3600,
-                                   validate=validate.Range(60, 90 * 24 * 3600),
-                                   metadata={"description": "Seconds per move"})
+                                   validate=[validate.Range(1, 90 * 24 * 3600),
+                                             _min_time_per_move],
+                                   metadata={"description": "Seconds per move: at least 60 "
+                                                            "(the server's MIN_TIME_PER_MOVE)"})
     timeout_policy = fields.String(load_default="default_move",
                                    validate=validate.OneOf(TIMEOUT_POLICIES))
 
@@ -96,7 +119,7 @@ class CreatedGameSchema(ma.Schema):
 class JoinSchema(Strict):
     invite_code = fields.String(required=True, validate=validate.Length(1, 100))
     name = fields.String(required=True, validate=validate.Length(1, 40))
-    email = fields.Email(load_default=None, allow_none=True)
+    email = EmailAddress(load_default=None, allow_none=True)
 
 
 class JoinedSchema(ma.Schema):
@@ -273,3 +296,35 @@ class VariantsSchema(ma.Schema):
 
 class HealthSchema(ma.Schema):
     status = fields.String(required=True)
+
+
+# -- webhooks ----------------------------------------------------------------------------
+
+class WebhookInSchema(Strict):
+    url = fields.URL(required=True, schemes={"http", "https"}, require_tld=False,
+                     validate=validate.Length(max=2000),
+                     metadata={"description": "Receives each new event as a signed JSON POST"})
+    secret = fields.String(load_default=None, allow_none=True,
+                           validate=validate.Length(16, 200),
+                           metadata={"description": "HMAC-SHA256 key of the signature "
+                                                    "header; default: a new random one"})
+
+
+class WebhookSchema(ma.Schema):
+    id = fields.Integer(required=True)
+    game_id = fields.String(required=True)
+    seat = fields.Integer(allow_none=True, required=True,
+                          metadata={"description": "Events are redacted for this seat; null: "
+                                                   "the game's host (spectator view)"})
+    url = fields.String(required=True)
+    created_at = fields.String(required=True)
+
+
+class WebhookCreatedSchema(WebhookSchema):
+    secret = fields.String(required=True, metadata={
+        "description": "Shown once. Each delivery carries X-Alhambra-Signature: "
+                       "sha256=<hex HMAC-SHA256 of the raw body with this key>"})
+
+
+class WebhookListSchema(ma.Schema):
+    webhooks = fields.List(fields.Nested(WebhookSchema), required=True)

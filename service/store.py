@@ -10,6 +10,9 @@ Tables:
 - ``outbox``: one row per appended batch, written in the same transaction, for the workers
   to drain (``delivered_at`` stays NULL until then).
 - ``idempotency``: the first answer to a submission made with an ``Idempotency-Key``.
+- ``notifications``: what the workers sent (mail, webhook calls), keyed by game, version,
+  recipient and kind, so that a job run twice sends once.
+- ``webhooks``: URLs registered by a seat (events redacted for it) or the game's host.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction; ``append`` checks the expected version
 inside it, so two writers racing for the same version cannot both succeed.
@@ -30,7 +33,7 @@ from typing import Any
 
 import sqlite_utils
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class VersionConflict(Exception):
@@ -48,6 +51,12 @@ class NotFound(Exception):
 def now() -> str:
     """The current UTC time as ISO 8601 with a Z."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _age(stamp: str) -> float:
+    """Seconds since ``stamp`` (as written by ``now``)."""
+    then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return (datetime.now(UTC) - then).total_seconds()
 
 
 def default_db_path() -> Path:
@@ -193,6 +202,21 @@ class EventStore:
                     "game_id": str, "seat": int, "key": str, "fingerprint": str,
                     "status": int, "response": str, "created_at": str,
                 }, pk=("game_id", "seat", "key"), foreign_keys=[("game_id", "games", "id")])
+            if "notifications" not in db.table_names():
+                db["notifications"].create({
+                    "game_id": str, "version": int, "recipient": str, "kind": str,
+                    "status": str, "attempts": int, "claimed_at": str, "sent_at": str,
+                    "error": str,
+                }, pk=("game_id", "version", "recipient", "kind"),
+                    not_null={"game_id", "version", "recipient", "kind", "status",
+                              "attempts"})
+            if "webhooks" not in db.table_names():
+                db["webhooks"].create({
+                    "id": int, "game_id": str, "seat": int, "url": str, "secret": str,
+                    "created_at": str,
+                }, pk="id", foreign_keys=[("game_id", "games", "id")],
+                    not_null={"game_id", "url", "secret", "created_at"})
+                db["webhooks"].create_index(["game_id"])
             self.conn.execute(f"pragma user_version={SCHEMA_VERSION}")
             # Events are facts: refuse any update or delete at the database level too.
             self.conn.execute(
@@ -353,6 +377,108 @@ class EventStore:
             return None
         return row[0], row[1], json.loads(row[2])
 
+    # -- the workers' side: outbox, deadlines, notifications, webhooks --------------------
+
+    def undelivered(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Outbox rows not yet handed to the workers, oldest first."""
+        rows = self.conn.execute(
+            "select id, game_id, from_version, to_version, created_at from outbox "
+            "where delivered_at is null order by id limit ?", (limit,)).fetchall()
+        return [dict(zip(("id", "game_id", "from_version", "to_version", "created_at"), r,
+                         strict=True)) for r in rows]
+
+    def mark_delivered(self, ids: list[int]) -> None:
+        if not ids:
+            return
+        with self.transaction() as conn:
+            conn.execute(f"update outbox set delivered_at = ? where delivered_at is null and "
+                         f"id in ({', '.join('?' * len(ids))})", [now(), *ids])
+
+    def overdue(self, before: str, limit: int = 100) -> list[Game]:
+        """Active games whose deadline is at or before ``before`` (ISO 8601 UTC)."""
+        rows = self.conn.execute(_GAME_SELECT + " where deadline is not null and deadline <= ? "
+                                 "and status = 'active' order by deadline limit ?",
+                                 (before, limit)).fetchall()
+        return [Game.from_row(r, GAME_COLUMNS) for r in rows]
+
+    def events_with_times(self, game_id: str, since: int = 0, until: int | None = None
+                          ) -> list[tuple[int, str, dict[str, Any]]]:
+        """``(version, created_at, event)`` after ``since`` up to ``until`` (inclusive)."""
+        rows = self.conn.execute(
+            "select version, created_at, payload from events where game_id = ? and "
+            "version > ? and version <= ? order by version",
+            (game_id, since, until if until is not None else 1 << 62)).fetchall()
+        return [(v, t, json.loads(p)) for v, t, p in rows]
+
+    def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,
+                           lease_seconds: float = 300) -> bool:
+        """Take the right to send one notification: False if it was sent already or another
+        worker is sending it now (its claim younger than ``lease_seconds``)."""
+        stamp = now()
+        with self.transaction() as conn:
+            row = conn.execute("select status, claimed_at from notifications where "
+                               "game_id = ? and version = ? and recipient = ? and kind = ?",
+                               (game_id, version, recipient, kind)).fetchone()
+            if row is None:
+                conn.execute("insert into notifications (game_id, version, recipient, kind, "
+                             "status, attempts, claimed_at) values (?, ?, ?, ?, 'sending', 1, ?)",
+                             (game_id, version, recipient, kind, stamp))
+                return True
+            status, claimed = row
+            if status == "sent":
+                return False
+            if status == "sending" and claimed and _age(claimed) < lease_seconds:
+                return False
+            conn.execute("update notifications set status = 'sending', claimed_at = ?, "
+                         "attempts = attempts + 1 where game_id = ? and version = ? and "
+                         "recipient = ? and kind = ?", (stamp, game_id, version, recipient, kind))
+            return True
+
+    def finish_notification(self, game_id: str, version: int, recipient: str, kind: str,
+                            error: str | None = None) -> None:
+        """Record the outcome of a claimed notification: sent, or failed (to retry)."""
+        with self.transaction() as conn:
+            conn.execute("update notifications set status = ?, sent_at = ?, error = ? where "
+                         "game_id = ? and version = ? and recipient = ? and kind = ?",
+                         ("failed" if error else "sent", None if error else now(), error,
+                          game_id, version, recipient, kind))
+
+    def notifications(self, game_id: str) -> list[dict[str, Any]]:
+        cols = ("version", "recipient", "kind", "status", "attempts", "sent_at", "error")
+        rows = self.conn.execute(f"select {', '.join(cols)} from notifications where "
+                                 "game_id = ? order by version, recipient, kind",
+                                 (game_id,)).fetchall()
+        return [dict(zip(cols, r, strict=True)) for r in rows]
+
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
+                    ) -> dict[str, Any]:
+        stamp = now()
+        with self.transaction() as conn:
+            cur = conn.execute("insert into webhooks (game_id, seat, url, secret, created_at) "
+                               "values (?, ?, ?, ?, ?)", (game_id, seat, url, secret, stamp))
+            hook_id = cur.lastrowid
+        return {"id": hook_id, "game_id": game_id, "seat": seat, "url": url,
+                "secret": secret, "created_at": stamp}
+
+    def webhooks(self, game_id: str) -> list[dict[str, Any]]:
+        cols = ("id", "game_id", "seat", "url", "secret", "created_at")
+        rows = self.conn.execute(f"select {', '.join(cols)} from webhooks where game_id = ? "
+                                 "order by id", (game_id,)).fetchall()
+        return [dict(zip(cols, r, strict=True)) for r in rows]
+
+    def webhook(self, hook_id: int) -> dict[str, Any] | None:
+        cols = ("id", "game_id", "seat", "url", "secret", "created_at")
+        row = self.conn.execute(f"select {', '.join(cols)} from webhooks where id = ?",
+                                (hook_id,)).fetchone()
+        return dict(zip(cols, row, strict=True)) if row else None
+
+    def delete_webhook(self, game_id: str, hook_id: int) -> bool:
+        with self.transaction() as conn:
+            cur = conn.execute("delete from webhooks where game_id = ? and id = ?",
+                               (game_id, hook_id))
+            return cur.rowcount == 1
+
     def count(self, table: str) -> int:
-        assert table in ("games", "seats", "events", "outbox", "idempotency")
+        assert table in ("games", "seats", "events", "outbox", "idempotency", "notifications",
+                         "webhooks")
         return self.conn.execute(f"select count(*) from {table}").fetchone()[0]

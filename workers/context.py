@@ -1,0 +1,63 @@
+"""What a job needs, built once per process from the settings: the store, the service's
+Games (the same submit path as the API), the mailer and the Redis connection."""
+
+from __future__ import annotations
+
+import threading
+
+from redis import Redis
+from rq import Queue
+
+from service.auth import load_secret_key
+from service.games import Games
+from service.store import EventStore
+
+from .mail import Mailer
+from .settings import Settings
+
+
+class Context:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.store = EventStore(settings.database)
+        self.games = Games(self.store, cache_size=64,
+                           secret_key=load_secret_key(settings.database))
+        self.mailer = Mailer(settings)
+        self._redis: Redis | None = None
+
+    @property
+    def redis(self) -> Redis:
+        if self._redis is None:
+            if not self.settings.redis_url:
+                raise RuntimeError("REDIS_URL is not set")
+            self._redis = Redis.from_url(self.settings.redis_url, socket_timeout=10,
+                                         socket_connect_timeout=5, health_check_interval=30)
+        return self._redis
+
+    def queue(self) -> Queue:
+        return Queue(self.settings.queue, connection=self.redis)
+
+    def close(self) -> None:
+        self.mailer.close()
+        self.store.close()
+        if self._redis is not None:
+            self._redis.close()
+
+
+_context: Context | None = None
+_lock = threading.Lock()
+
+
+def context() -> Context:
+    """This process's context (from the environment on first use)."""
+    global _context
+    with _lock:
+        if _context is None:
+            _context = Context(Settings.from_env())
+        return _context
+
+
+def set_context(ctx: Context | None) -> None:
+    global _context
+    with _lock:
+        _context = ctx

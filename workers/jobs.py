@@ -1,0 +1,238 @@
+"""The RQ jobs. Each is idempotent: every notification is claimed in the store under
+(game, version, recipient, kind) before it is sent, and a deadline re-checks the game's
+version, so running any job twice has the effect of running it once.
+
+- ``process_batch(game_id, from_version, to_version, created_at)``: one outbox row; sends
+  its mails, schedules the reminders and the deadline, enqueues the webhook deliveries.
+- ``send_reminder(game_id, seat, version, deadline, fraction)``
+- ``apply_deadline(game_id, version, seat)``: the timeout policy, through
+  ``service.games.Games.submit`` like any move.
+- ``deliver_webhook(hook_id, game_id, from_version, to_version)``
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from rq import Retry
+from rq.job import Job
+
+import engine
+from service.errors import ApiError
+from service.store import NotFound
+
+from . import notify, webhooks
+from .context import Context, context
+
+log = logging.getLogger("alhambra.jobs")
+
+JOB_TIMEOUT = 120
+
+
+def batch_job_id(game_id: str, from_version: int, to_version: int) -> str:
+    return f"batch-{game_id}-{from_version}-{to_version}"
+
+
+def _utc(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
+                created_at: str) -> notify.Batch | None:
+    store = ctx.store
+    try:
+        game = store.game(game_id)
+    except NotFound:
+        return None
+    log_ = store.read(game_id)[:to_version]
+    if len(log_) < to_version:
+        return None
+    if game.version == to_version:
+        state = ctx.games.state(game_id, to_version)
+    else:
+        state = engine.replay(log_)
+    return notify.Batch(game=game, seats=store.seats(game_id), log=log_,
+                        from_version=from_version, to_version=to_version, state=state,
+                        created_at=created_at, public_url=ctx.settings.public_url)
+
+
+def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, str]
+          ) -> str:
+    """Claim, send and record one mail. Returns sent / skipped / no-address."""
+    game_id, version, kind = key
+    recipient = f"seat:{recipient_seat}"
+    if mail_or_none is None:
+        return "no-address"
+    if not ctx.store.claim_notification(game_id, version, recipient, kind):
+        return "skipped"
+    try:
+        ctx.mailer.send(mail_or_none)
+    except Exception as exc:
+        ctx.store.finish_notification(game_id, version, recipient, kind,
+                                      error=f"{type(exc).__name__}: {exc}"[:500])
+        raise
+    ctx.store.finish_notification(game_id, version, recipient, kind)
+    return "sent"
+
+
+def process_batch(game_id: str, from_version: int, to_version: int, created_at: str
+                  ) -> dict[str, Any]:
+    ctx = context()
+    batch = _load_batch(ctx, game_id, from_version, to_version, created_at)
+    if batch is None:
+        return {"status": "missing"}
+    if from_version == 1:
+        batch.links = {s.seat: f"{ctx.settings.public_url}/games/{game_id}#token="
+                               f"{ctx.games.seat_token(game_id, s.seat)}"
+                       for s in batch.seats if s.email}
+    results: dict[str, str] = {}
+    failed: Exception | None = None
+    for kind, seat in notify.plan(batch):
+        try:
+            mail = notify.render(batch, kind, seat)
+            results[f"{kind}:{seat}"] = _send(ctx, mail, seat, (game_id, to_version, kind))
+        except Exception as exc:  # the others still go; the job is retried for this one
+            log.exception("mail %s to seat %s of %s v%s failed", kind, seat, game_id,
+                          to_version)
+            results[f"{kind}:{seat}"] = "failed"
+            failed = failed or exc
+    schedule_clock(ctx, batch)
+    enqueue_webhooks(ctx, game_id, from_version, to_version)
+    if failed is not None:
+        raise failed
+    return {"status": "done", "mails": results}
+
+
+def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
+    """The reminders and the deadline of the seat to act after this batch, if the game is
+    still at this batch's version (a later batch schedules its own)."""
+    game = batch.game
+    if batch.over or game.status != "active" or game.version != batch.to_version or \
+            not game.deadline:
+        return
+    queue = ctx.queue()
+    seat, deadline = game.current_seat, game.deadline
+    due = _utc(deadline)
+    now = datetime.now(UTC)
+    for fraction in ctx.settings.reminders:
+        at = due - timedelta(seconds=(1 - fraction) * game.time_per_move)
+        if at > now:
+            queue.enqueue_at(at, send_reminder, game.id, seat, batch.to_version, deadline,
+                             fraction, job_id=f"reminder-{game.id}-{seat}-"
+                                             f"{re.sub(r'[^0-9]', '', deadline)}-"
+                                             f"{round(fraction * 100)}",
+                             job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400)
+    if game.timeout_policy == "default_move":
+        queue.enqueue_at(due, apply_deadline, game.id, batch.to_version, seat,
+                         job_id=deadline_job_id(game.id, batch.to_version),
+                         job_timeout=JOB_TIMEOUT, result_ttl=86400, failure_ttl=86400 * 7,
+                         retry=Retry(max=5, interval=[5, 30, 120, 600, 1800]))
+
+
+def deadline_job_id(game_id: str, version: int) -> str:
+    return f"deadline-{game_id}-{version}"
+
+
+def enqueue_webhooks(ctx: Context, game_id: str, from_version: int, to_version: int) -> None:
+    hooks = ctx.store.webhooks(game_id)
+    if not hooks:
+        return
+    queue = ctx.queue()
+    intervals = list(ctx.settings.webhook_retries)
+    for hook in hooks:
+        job_id = f"hook-{hook['id']}-{game_id}-{from_version}-{to_version}"
+        if Job.exists(job_id, connection=ctx.redis):
+            continue  # enqueued by an earlier run of this batch (maybe waiting to retry)
+        queue.enqueue(deliver_webhook, hook["id"], game_id, from_version, to_version,
+                      job_id=job_id, job_timeout=60, result_ttl=3600,
+                      failure_ttl=86400 * 7,
+                      retry=Retry(max=len(intervals), interval=intervals) if intervals
+                      else None)
+
+
+def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction: float
+                  ) -> str:
+    """Remind ``seat`` unless it has moved since ``version`` (or the clock changed)."""
+    ctx = context()
+    try:
+        game = ctx.store.game(game_id)
+    except NotFound:
+        return "missing"
+    if game.status != "active" or game.version != version or game.current_seat != seat \
+            or game.deadline != deadline:
+        return "moved"
+    batch = _load_batch(ctx, game_id, version, version, game.updated_at)
+    if batch is None:
+        return "missing"
+    left = (_utc(deadline) - datetime.now(UTC)).total_seconds()
+    kind = f"reminder{round(fraction * 100)}"
+    mail = notify.render(batch, "reminder", seat, mail_kind=kind,
+                         left=notify.human_duration(max(0, left)))
+    return _send(ctx, mail, seat, (game_id, version, kind))
+
+
+def apply_deadline(game_id: str, version: int, seat: int) -> str:
+    """The timeout policy: the engine's default moves for ``seat``, submitted through the
+    service's path against ``version``. Does nothing if the game moved on: a move made in
+    time always wins (the store's version check settles a race at the last moment)."""
+    ctx = context()
+    try:
+        game = ctx.store.game(game_id)
+    except NotFound:
+        return "missing"
+    if game.status != "active" or game.version != version or game.current_seat != seat:
+        return "stale"
+    if game.timeout_policy != "default_move" or not game.deadline:
+        return "no-policy"
+    due = _utc(game.deadline)
+    if datetime.now(UTC) < due - timedelta(seconds=0.5):  # early (clocks): come back
+        ctx.queue().enqueue_at(due, apply_deadline, game_id, version, seat,
+                               job_id=deadline_job_id(game_id, version) + "-again",
+                               job_timeout=JOB_TIMEOUT)
+        return "early"
+    state = ctx.games.state(game_id, version)
+    moves = engine.default_moves(state, seat)
+    if not moves:
+        return "no-move"
+    try:
+        answer, _ = ctx.games.submit(game, seat, moves, version, f"timeout-{version}",
+                                     timeout=True)
+    except ApiError as exc:
+        if exc.status in (403, 409):
+            return "stale"
+        raise
+    log.info("game %s: time ran out for seat %s at version %s: %s -> version %s", game_id,
+             seat, version, "; ".join(map(str, moves)), answer["version"])
+    return "applied"
+
+
+def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: int) -> str:
+    ctx = context()
+    hook = ctx.store.webhook(hook_id)
+    if hook is None or hook["game_id"] != game_id:
+        return "gone"
+    recipient = f"hook:{hook_id}"
+    if not ctx.store.claim_notification(game_id, to_version, recipient, "webhook",
+                                        lease_seconds=120):
+        return "skipped"
+    try:
+        log_ = ctx.store.read(game_id)[:to_version]
+        over = any(e["type"] == "game_over" for e in log_)
+        payload = {
+            "game_id": game_id, "webhook_id": hook_id, "seat": hook["seat"],
+            "from_version": from_version, "to_version": to_version,
+            "events": [{"version": v,
+                        "event": engine.redact_event(log_[v - 1], hook["seat"], over)}
+                       for v in range(from_version, to_version + 1)],
+        }
+        webhooks.post(hook["url"], hook["secret"], payload,
+                      f"{game_id}:{from_version}-{to_version}:{hook_id}")
+    except Exception as exc:
+        ctx.store.finish_notification(game_id, to_version, recipient, "webhook",
+                                      error=f"{type(exc).__name__}: {exc}"[:500])
+        raise
+    ctx.store.finish_notification(game_id, to_version, recipient, "webhook")
+    return "sent"

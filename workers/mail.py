@@ -1,0 +1,155 @@
+"""Sending mail: stdlib ``smtplib`` and ``email.message``, or ``.eml`` files.
+
+With ``SMTP_URL`` set, messages go to that server (one connection kept per process,
+opened again when the server drops it). Without it, each message is written to
+``<data>/outbox/<game>-<version>-<kind>-seat<n>.eml`` and logged, so that a server with no
+mail set up still shows what it would have sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import smtplib
+import ssl
+import threading
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formataddr, formatdate, parseaddr
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from .settings import Settings
+
+log = logging.getLogger("alhambra.mail")
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str
+    port: int
+    user: str | None = None
+    password: str | None = None
+    starttls: bool = False
+    ssl: bool = False
+    timeout: float = 30.0
+
+
+def parse_smtp_url(url: str) -> SmtpConfig:
+    """``smtp://[user:password@]host[:port][?starttls=1]`` or ``smtps://…`` (implicit TLS)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps"):
+        raise ValueError(f"SMTP_URL must start with smtp:// or smtps://, not {url!r}")
+    if not parts.hostname:
+        raise ValueError(f"SMTP_URL has no host: {url!r}")
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    secure = parts.scheme == "smtps"
+    return SmtpConfig(
+        host=parts.hostname, port=parts.port or (465 if secure else 25),
+        user=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password else None,
+        starttls=query.get("starttls", "0").lower() in ("1", "true", "yes"),
+        ssl=secure, timeout=float(query.get("timeout", 30)))
+
+
+@dataclass
+class Mail:
+    """One message to one seat, about one version of one game."""
+
+    game_id: str
+    version: int
+    kind: str
+    seat: int
+    to_name: str
+    to_addr: str
+    subject: str
+    text: str
+    html: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.game_id}-{self.version:05d}-{self.kind}-seat{self.seat}"
+
+
+class Mailer:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.smtp = parse_smtp_url(settings.smtp_url) if settings.smtp_url else None
+        self._conn: smtplib.SMTP | None = None
+        self._lock = threading.Lock()
+        sender = parseaddr(settings.mail_from)[1] or "alhambra@localhost"
+        self.domain = sender.rpartition("@")[2] or "localhost"
+
+    def message(self, mail: Mail) -> EmailMessage:
+        msg = EmailMessage()
+        msg["Subject"] = mail.subject
+        msg["From"] = self.settings.mail_from
+        msg["To"] = formataddr((mail.to_name, mail.to_addr))
+        msg["Date"] = formatdate(usegmt=True)
+        # The same Message-ID on a resend lets the receiving side drop a duplicate too.
+        msg["Message-ID"] = f"<{mail.key}@{self.domain}>"
+        msg["X-Alhambra-Game"] = mail.game_id
+        msg["X-Alhambra-Version"] = str(mail.version)
+        msg["X-Alhambra-Kind"] = mail.kind
+        msg.set_content(mail.text)
+        msg.add_alternative(mail.html, subtype="html")
+        return msg
+
+    def send(self, mail: Mail) -> str:
+        """Send (or write) the mail; returns where it went."""
+        msg = self.message(mail)
+        if self.smtp is None:
+            return self._write(mail, msg)
+        with self._lock:
+            try:
+                self._connection().send_message(msg)
+            except (smtplib.SMTPServerDisconnected, ConnectionError):
+                # A kept connection may have been closed by the server: once more, anew.
+                self._drop()
+                self._connection().send_message(msg)
+        log.info("mail %s to %s: %s", mail.key, mail.to_addr, mail.subject)
+        return f"smtp://{self.smtp.host}:{self.smtp.port}"
+
+    def _write(self, mail: Mail, msg: EmailMessage) -> str:
+        folder = self.settings.outbox_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{mail.key}.eml"
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(bytes(msg))
+        tmp.replace(path)
+        log.info("mail %s to %s written to %s (no SMTP_URL): %s", mail.key, mail.to_addr,
+                 path, mail.subject)
+        return str(path)
+
+    def _connection(self) -> smtplib.SMTP:
+        if self._conn is not None:
+            return self._conn
+        cfg = self.smtp
+        assert cfg is not None
+        if cfg.ssl:
+            conn: smtplib.SMTP = smtplib.SMTP_SSL(cfg.host, cfg.port, timeout=cfg.timeout,
+                                                  context=ssl.create_default_context())
+        else:
+            conn = smtplib.SMTP(cfg.host, cfg.port, timeout=cfg.timeout)
+            if cfg.starttls:
+                conn.starttls(context=ssl.create_default_context())
+        if cfg.user:
+            conn.login(cfg.user, cfg.password or "")
+        self._conn = conn
+        return conn
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.quit()
+            except (smtplib.SMTPException, OSError):
+                conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._drop()
+
+
+def outbox_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.eml")) if folder.exists() else []

@@ -1,0 +1,247 @@
+"""Which mails a batch of new events calls for, and their content.
+
+Nothing here decides a rule: whose turn it is, the hand, the market and the legal moves
+all come from the engine (``engine.view``, ``engine.legal_moves``); events are shown as
+``engine.redact_event`` gives them to the recipient's seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+
+import engine
+from service.store import Game, Seat
+
+from .mail import Mail
+
+MAX_LEGAL_MOVES = 60
+SUBJECT_KINDS = {
+    "started": "the game has started",
+    "your_turn": "your turn",
+    "reminder": "reminder: your move",
+    "timeout": "your time ran out",
+    "game_over": "game over",
+}
+
+
+@lru_cache(maxsize=1)
+def templates() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("workers", "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html",),
+                                            default_for_string=False),
+        trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+
+def human_duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0 or seconds >= 2 * size:
+            n = round(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
+def parse_time(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def describe(event: dict[str, Any], names: list[str], neutral: str | None = None) -> str | None:
+    """One line for an event worth telling a player, None for the others (card draws and
+    refills show in the market and display of the mail instead)."""
+    kind = event["type"]
+
+    def who(seat: Any) -> str:
+        if seat == "neutral" or seat is None:
+            return neutral or "the neutral player"
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
+
+    if "move" in event:
+        line = f"{who(event.get('seat'))}: {event['move']}"
+        return line + " (time ran out: the default move)" if event.get("timeout") else line
+    if kind == "turn_started":
+        return f"{who(event['seat'])}'s turn"
+    if kind == "scoring_card_drawn":
+        return f"scoring card {event['scoring']} drawn"
+    if kind == "points_awarded":
+        what = " ".join(x for x in (event.get("building"), event.get("kind")) if x)
+        return f"scoring {event['scoring']}: {who(event['seat'])} +{event['points']} ({what})"
+    if kind == "game_ending":
+        return "the market cannot be refilled: the game ends"
+    if kind == "tile_awarded":
+        return f"{who(event['seat'])} receives {event['tile']} from market space {event['space']}"
+    if kind == "neutral_received":
+        return f"{neutral or 'the neutral player'} receives {', '.join(event['tiles'])}"
+    if kind == "game_over":
+        return "game over"
+    return None
+
+
+@dataclass
+class Batch:
+    """A batch of new events (versions ``from_version``..``to_version``) with what the
+    mails need: the game row, its seats, the whole log and the state after the batch."""
+
+    game: Game
+    seats: list[Seat]
+    log: list[dict[str, Any]]  # the events up to to_version (index i: version i + 1)
+    from_version: int
+    to_version: int
+    state: engine.State
+    created_at: str  # when the batch was appended
+    public_url: str
+    links: dict[int, str] = field(default_factory=dict)  # seat -> secret link (started)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return self.log[self.from_version - 1:self.to_version]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.state.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def deadline(self) -> str | None:
+        """The deadline set by (or running through) this batch."""
+        if self.over:
+            return None
+        if self.game.version == self.to_version:
+            return self.game.deadline
+        when = parse_time(self.created_at).timestamp() + self.game.time_per_move
+        return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds").replace(
+            "+00:00", "Z")
+
+    def mover(self) -> int | None:
+        for e in self.events:
+            if "move" in e:
+                return e.get("seat")
+        return None
+
+    def clock_started(self) -> bool:
+        """Did this batch hand the turn (or a tile to place) to the seat to act?"""
+        if self.from_version == 1:
+            return True
+        return any(e["type"] in ("turn_started", "tile_awarded") for e in self.events) or \
+            self.mover() != self.state.current
+
+
+def plan(batch: Batch) -> list[tuple[str, int]]:
+    """The (kind, seat) of each mail this batch calls for, in sending order."""
+    out: list[tuple[str, int]] = []
+    seats = range(len(batch.names))
+    if batch.from_version == 1:
+        out += [("started", s) for s in seats]
+    timed_out = sorted({e["seat"] for e in batch.events if e.get("timeout")})
+    out += [("timeout", s) for s in timed_out]
+    if batch.over:
+        out += [("game_over", s) for s in seats]
+    elif batch.clock_started():
+        out.append(("your_turn", batch.state.current))
+    return out
+
+
+def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
+    """The version of ``seat``'s last move (0: none yet) and the lines of what happened
+    since, as that seat may see it."""
+    last = 0
+    for i in range(len(batch.log) - 1, -1, -1):
+        e = batch.log[i]
+        if "move" in e and e.get("seat") == seat and not e.get("timeout"):
+            last = i + 1
+            break
+    neutral = batch.state.variant.neutral_name if batch.state.has_neutral else None
+    lines = []
+    for e in batch.log[last:]:
+        line = describe(engine.redact_event(e, seat, batch.over), batch.names, neutral)
+        if line is not None:
+            lines.append(line)
+    return last, lines
+
+
+def _awards(batch: Batch) -> list[dict[str, Any]]:
+    """Points per scoring and seat over the whole game."""
+    neutral = batch.state.variant.neutral_name if batch.state.has_neutral else "neutral"
+    names = batch.names
+    table: dict[tuple[int, Any], int] = {}
+    for e in batch.log:
+        if e["type"] == "points_awarded":
+            key = (e["scoring"], e["seat"])
+            table[key] = table.get(key, 0) + e["points"]
+    return [{"scoring": sc, "name": neutral if who == "neutral" else names[who],
+             "points": pts} for (sc, who), pts in sorted(table.items(), key=lambda kv: (
+                 kv[0][0], 99 if kv[0][1] == "neutral" else kv[0][1]))]
+
+
+def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, Any]:
+    """The template variables of one mail."""
+    state, game = batch.state, batch.game
+    view = engine.view(state, seat)
+    me = view["seats"][seat]
+    game_url = f"{batch.public_url}/games/{game.id}"
+    deadline = batch.deadline()
+    ctx: dict[str, Any] = {
+        "kind": kind, "game_id": game.id, "variant": state.variant.name,
+        "version": batch.to_version, "seat": seat, "name": me["name"],
+        "players": [{"seat": s["seat"], "name": s["name"], "score": s["score"]}
+                    for s in view["seats"]],
+        "game_url": game_url, "api_url": batch.public_url,
+        "time_per_move": human_duration(game.time_per_move),
+        "deadline": deadline, "current_name": (batch.names[state.current]
+                                               if not batch.over else None),
+        "hand": me.get("hand", []), "display": view["display"],
+        "market": [{"space": m["space"], "currency": m["currency"],
+                    "tiles": [f"{t['id']} ({t['type']} {t['value']})" for t in m["tiles"]]}
+                   for m in view["market"]],
+        "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
+        "city_size": len(me["city"]), "reserve": [t["id"] for t in me["reserve"]],
+        "link": batch.links.get(seat), "record_url": f"{game_url}/record",
+    }
+    if kind in ("your_turn", "reminder"):
+        moves = [str(m) for m in engine.legal_moves(state, seat)]
+        ctx["legal_moves"] = moves[:MAX_LEGAL_MOVES]
+        ctx["more_moves"] = max(0, len(moves) - MAX_LEGAL_MOVES)
+        last, ctx["changes"] = _since_last_move(batch, seat)
+        ctx["since_version"] = last
+    if kind == "timeout":
+        ctx["played"] = [e["move"] for e in batch.events
+                         if e.get("timeout") and e.get("seat") == seat and "move" in e]
+    if kind == "game_over":
+        over = next((e for e in batch.events if e["type"] == "game_over"), None) or {}
+        scores = over.get("scores", list(state.scores))
+        ctx["scores"] = sorted(({"name": n, "score": s} for n, s in zip(
+            batch.names, scores, strict=False)), key=lambda r: -r["score"])
+        ctx["winners"] = [batch.names[w] for w in over.get("winners", state.winners)]
+        ctx["neutral_score"] = over.get("neutral_score")
+        ctx["awards"] = _awards(batch)
+    ctx.update(extra)
+    return ctx
+
+
+def subject(ctx: dict[str, Any]) -> str:
+    what = SUBJECT_KINDS[ctx["kind"]]
+    return (f"[Alhambra {ctx['game_id']}] {what} - move {ctx['version']} "
+            f"({ctx['variant']})")
+
+
+def render(batch: Batch, kind: str, seat: int, version: int | None = None,
+           mail_kind: str | None = None, **extra: Any) -> Mail | None:
+    """The mail of ``kind`` to ``seat``, or None if that seat has no address."""
+    info = batch.seats[seat] if seat < len(batch.seats) else None
+    if info is None or not info.email:
+        return None
+    ctx = context_for(batch, kind, seat, **extra)
+    if version is not None:
+        ctx["version"] = version
+    env = templates()
+    return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,
+                seat=seat, to_name=info.name or "", to_addr=info.email,
+                subject=subject(ctx), text=env.get_template(f"{kind}.txt").render(ctx),
+                html=env.get_template(f"{kind}.html").render(ctx))

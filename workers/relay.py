@@ -1,0 +1,98 @@
+"""The outbox relay: moves the store's undelivered outbox rows into RQ.
+
+A row is marked delivered only after its job is in Redis, so a Redis outage (or a crash
+between the two steps) leaves it to the next pass: mail is late, never lost; a row
+relayed twice makes a job that runs twice, which sends once (see jobs.py). One relay runs
+at a time (a Redis lock); every worker process runs the loop, so any of them takes over.
+
+The relay also sweeps for overdue deadlines now and then: a game whose deadline passed
+more than ``sweep_grace`` seconds ago gets its deadline job again, in case the scheduled
+one was lost (a Redis without persistence restarted, say).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+from rq import Queue, Retry
+
+from .context import Context
+from .jobs import JOB_TIMEOUT, apply_deadline, batch_job_id, deadline_job_id, process_batch
+
+log = logging.getLogger("alhambra.relay")
+
+LOCK_NAME = "alhambra:relay"
+
+
+def relay_once(ctx: Context, limit: int = 200) -> int:
+    """Relay up to ``limit`` rows; returns how many. Raises if Redis cannot be reached."""
+    store = ctx.store
+    rows = store.undelivered(limit)
+    if not rows:
+        return 0
+    lock = ctx.redis.lock(LOCK_NAME, timeout=60, blocking=False)
+    if not lock.acquire(blocking=False):
+        return 0
+    try:
+        rows = store.undelivered(limit)  # another relay may have taken some meanwhile
+        intervals = list(ctx.settings.batch_retries)
+        jobs = [Queue.prepare_data(
+            process_batch, args=(r["game_id"], r["from_version"], r["to_version"],
+                                 r["created_at"]),
+            job_id=batch_job_id(r["game_id"], r["from_version"], r["to_version"]),
+            timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400 * 7,
+            retry=Retry(max=len(intervals), interval=intervals)) for r in rows]
+        ctx.queue().enqueue_many(jobs)
+        store.mark_delivered([r["id"] for r in rows])
+    finally:
+        try:
+            lock.release()
+        except Exception:  # noqa: BLE001 - expired or Redis gone: nothing to undo
+            pass
+    return len(rows)
+
+
+def sweep(ctx: Context) -> int:
+    """Enqueue the deadline job of each game overdue by more than the grace period."""
+    before = datetime.now(UTC) - timedelta(seconds=ctx.settings.sweep_grace)
+    stamp = before.isoformat(timespec="seconds").replace("+00:00", "Z")
+    n = 0
+    for game in ctx.store.overdue(stamp):
+        if game.timeout_policy != "default_move" or game.current_seat is None:
+            continue
+        marker = f"alhambra:swept:{game.id}:{game.version}"
+        if not ctx.redis.set(marker, 1, nx=True, ex=600):
+            continue
+        ctx.queue().enqueue(apply_deadline, game.id, game.version, game.current_seat,
+                            job_id=deadline_job_id(game.id, game.version) + "-swept",
+                            job_timeout=JOB_TIMEOUT)
+        n += 1
+    return n
+
+
+def run(ctx: Context, stop: threading.Event) -> None:
+    """Relay until ``stop`` is set, backing off while Redis cannot be reached."""
+    interval = ctx.settings.relay_interval
+    wait = interval
+    last_sweep = 0.0
+    down = False
+    while not stop.is_set():
+        try:
+            n = relay_once(ctx)
+            if time.monotonic() - last_sweep >= ctx.settings.sweep_interval:
+                sweep(ctx)
+                last_sweep = time.monotonic()
+            if down:
+                log.info("relay: Redis is back")
+            down, wait = False, interval
+            if n >= 200:
+                continue
+        except Exception as exc:  # noqa: BLE001 - keep relaying; rows stay in the outbox
+            if not down:
+                log.warning("relay: cannot hand the outbox to Redis (%s); retrying", exc)
+            down = True
+            wait = min(max(wait * 2, 0.5), 5.0)
+        stop.wait(wait)
