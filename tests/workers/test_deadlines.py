@@ -1,0 +1,121 @@
+"""Deadlines: the default move when the time runs out, through the service's submit path;
+a move made in time wins; reminders are skipped once the player has moved."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from rq.job import Job
+
+import engine
+from workers import jobs
+from workers.context import set_context
+
+from .conftest import make_stack, new_game, wait_until
+
+
+def _seconds_to(deadline: str) -> float:
+    due = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
+    return (due - datetime.now(UTC)).total_seconds()
+
+
+def _events(stack, game_id):
+    return stack.store.read(game_id)
+
+
+def test_time_runs_out_the_default_move_is_played_and_the_next_player_mailed(stack, smtp):
+    h = new_game(stack.client, 3, time_per_move=2)
+    doc = h.get()
+    seat, setup = doc["current_seat"], doc["version"]
+    expected = engine.default_moves(engine.replay(_events(stack, h.id)), seat)
+
+    (timeout_mail,) = smtp.wait(h.id, "timeout", timeout=20)
+    events = _events(stack, h.id)
+    played = [e for e in events[setup:] if "move" in e]
+    assert played[0]["seat"] == seat and played[0]["timeout"] is True
+    assert [e["move"] for e in played if e["seat"] == seat and e.get("timeout")][
+        :len(expected)] == [str(m) for m in expected]
+    version = timeout_mail.version
+    assert timeout_mail.rcpt == [f"p{seat}@example.org"]
+    text = timeout_mail.part("plain")
+    assert "ran out" in text and str(expected[0]) in text and f"move {version}" in \
+        timeout_mail.subject
+    nxt = (seat + 1) % 3
+    (turn,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
+    assert turn.rcpt == [f"p{nxt}@example.org"]
+    assert "(time ran out: the default move)" in turn.part("plain")
+    # the same path as an API move: the record lists it as a timeout
+    assert jobs.deadline_job_id(h.id, setup)
+    job = Job.fetch(jobs.deadline_job_id(h.id, setup), connection=stack.context().redis)
+    assert job.return_value() == "applied"
+
+
+def test_a_move_just_before_the_deadline_is_kept_and_reminders_stop(stack, smtp):
+    h = new_game(stack.client, 3, time_per_move=5)
+    doc = h.get()
+    seat, version = doc["current_seat"], doc["version"]
+    # the 50% reminder comes while the seat has not moved
+    (reminder,) = smtp.wait(h.id, "reminder50", timeout=10)
+    assert reminder.rcpt == [f"p{seat}@example.org"] and reminder.version == version
+    assert "still your turn" in reminder.part("plain")
+    # move one second before the deadline
+    wait = _seconds_to(doc["deadline"]) - 1.0
+    assert wait > 0, "the reminder came too late to test a move before the deadline"
+    time.sleep(wait)
+    r = h.move(seat, h.legal(seat)[0], version)
+    assert r.status_code == 201, r.get_json()
+    after = r.get_json()["version"]
+    # the deadline job fires and does nothing; so does the 90% reminder
+    redis = stack.context().redis
+    job = wait_until(lambda: (j := Job.fetch(jobs.deadline_job_id(h.id, version),
+                                             connection=redis)).is_finished and j,
+                     timeout=10, what="the deadline job")
+    assert job.return_value() == "stale"
+    events = _events(stack, h.id)
+    mine = [e for e in events[version:after] if "move" in e]
+    assert mine and not any(e.get("timeout") for e in mine)
+    assert not smtp.of(h.id, "timeout") or all(m.version > after
+                                                for m in smtp.of(h.id, "timeout"))
+    assert not smtp.of(h.id, "reminder90") or all(m.version != version
+                                                  for m in smtp.of(h.id, "reminder90"))
+    smtp.wait(h.id, "your_turn", where=lambda m: m.version == after)
+
+
+def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
+        tmp_path, redis_server, smtp):
+    """The deadline job has read the game when the player's move commits: the store's
+    version check refuses the default move, and the player's move stands."""
+    s = make_stack(tmp_path, redis_server.url, smtp.url, "idle")  # no worker: in-process
+    ctx = s.context()
+    set_context(ctx)
+    try:
+        h = new_game(s.client, 2, time_per_move=1)
+        doc = h.get()
+        seat, version = doc["current_seat"], doc["version"]
+        time.sleep(max(0.0, _seconds_to(doc["deadline"])) + 0.1)
+        move = h.legal(seat)[0]
+        real_state = ctx.games.state
+        calls = []
+
+        def state_then_player_moves(game_id, v=None):
+            state = real_state(game_id, v)
+            calls.append(v)
+            if len(calls) == 2:  # inside submit, after its checks, before the append
+                r = h.move(seat, move, version)  # the player's move commits now
+                assert r.status_code == 201, r.get_json()
+            return state
+
+        ctx.games.state = state_then_player_moves
+        assert jobs.apply_deadline(h.id, version, seat) == "stale"
+        ctx.games.state = real_state
+        assert len(calls) == 2
+        events = s.store.read(h.id)
+        assert [e["move"] for e in events[version:] if "move" in e][:1] == [move]
+        assert not any(e.get("timeout") for e in events)
+        # and run again later (a second delivery of the job): still nothing
+        assert jobs.apply_deadline(h.id, version, seat) == "stale"
+    finally:
+        set_context(None)
+        ctx.close()
+        s.store.close()

@@ -1,0 +1,116 @@
+"""A move leads to exactly one "your turn" mail, with the right content, even when the
+job runs twice; the "game started" mail carries the seat's working secret link."""
+
+from __future__ import annotations
+
+import re
+
+from rq import Queue
+from rq.job import Job
+
+from workers.jobs import batch_job_id, process_batch
+
+from .conftest import auth, new_game, wait_until
+
+
+def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(stack, smtp):
+    h = new_game(stack.client, 3)
+    doc = h.get()
+    first, setup = doc["current_seat"], doc["version"]
+    smtp.wait(h.id, "started", 3)
+    smtp.wait(h.id, "your_turn", where=lambda m: m.version == setup)
+
+    move = h.legal(first)[0]
+    r = h.move(first, move, setup)
+    assert r.status_code == 201, r.get_json()
+    version = r.get_json()["version"]
+    nxt = (first + 1) % 3
+    (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
+
+    # to the next seat, about this game and this move
+    assert mail.rcpt == [f"p{nxt}@example.org"]
+    assert h.id in mail.subject and f"move {version}" in mail.subject
+    assert mail.msg["Message-ID"].startswith(f"<{h.id}-{version:05d}-your_turn-seat{nxt}@")
+    text, html = mail.part("plain"), mail.part("html")
+    view = h.get(nxt)
+    assert view["current_seat"] == nxt and view["version"] == version
+    assert f"Deadline: {view['deadline']}" in text
+    hand = view["view"]["seats"][nxt]["hand"]
+    assert f"Your hand: {' '.join(hand)}" in text
+    assert f"P{first}: {move}" in text  # what changed since the seat's last move
+    for card in view["view"]["display"]:
+        assert card in text
+    for space in view["view"]["market"]:
+        for tile in space["tiles"]:
+            assert tile["id"] in text
+    legal = h.legal(nxt)
+    listed = re.findall(r"^  (\S.*)$", text.split("Your legal moves")[1].split("Play one")[0],
+                        re.M)
+    assert listed == legal[:60]
+    assert "your turn" in html and h.id in html and f"P{first}: {move}" in html
+    # nothing about another seat's hand
+    for other in range(3):
+        if other != nxt:
+            assert "hand" not in view["view"]["seats"][other]
+
+    # The same batch again, twice, through RQ and the real worker: nothing more is sent.
+    queue = Queue("main", connection=stack.context().redis)
+    jobs = [queue.enqueue(process_batch, h.id, setup + 1, version, "2020-01-01T00:00:00Z",
+                          job_id=f"{batch_job_id(h.id, setup + 1, version)}-again{i}")
+            for i in range(2)]
+
+    def done():
+        for job in jobs:
+            job.refresh()
+        return all(j.is_finished or j.is_failed for j in jobs)
+
+    wait_until(done, 15, what="the repeated jobs")
+    assert [j.return_value()["mails"] for j in jobs] == [{f"your_turn:{nxt}": "skipped"}] * 2
+    assert len(smtp.of(h.id, "your_turn")) == 2  # the first seat's, and this one
+    assert len([m for m in smtp.of(h.id) if m.version == version]) == 1
+    original = Job.fetch(batch_job_id(h.id, setup + 1, version), connection=queue.connection)
+    assert original.return_value()["mails"] == {f"your_turn:{nxt}": "sent"}
+    rows = [n for n in stack.store.notifications(h.id) if n["version"] == version]
+    assert rows == [{"version": version, "recipient": f"seat:{nxt}", "kind": "your_turn",
+                     "status": "sent", "attempts": 1, "sent_at": rows[0]["sent_at"],
+                     "error": None}]
+
+
+def test_started_mail_carries_each_seat_working_link(stack, smtp):
+    h = new_game(stack.client, 2, time_per_move=3600)
+    mails = smtp.wait(h.id, "started", 2)
+    for seat in range(2):
+        (mail,) = [m for m in mails if m.rcpt == [f"p{seat}@example.org"]]
+        text = mail.part("plain")
+        link = re.search(r"http://alhambra\.test/games/\S+#token=(\S+)", text)
+        assert link, text
+        assert link.group(1) == h.tokens[seat]
+        r = stack.client.get(f"/games/{h.id}/legal-moves", headers=auth(link.group(1)))
+        assert r.status_code == 200 and r.get_json()["seat"] == seat
+        assert "1 hour per move" in text
+        assert link.group(0) in mail.part("html")
+    # the tokens themselves are nowhere in the database
+    dump = "\n".join(stack.store.conn.iterdump())
+    assert not any(t in dump for t in h.tokens)
+
+
+def test_the_same_job_run_twice_in_process_sends_once(stack, smtp):
+    """Two runs of one job in a row, outside RQ: the second finds the claim."""
+    h = new_game(stack.client, 2)
+    smtp.wait(h.id, "started", 2)
+    doc = h.get()
+    r = h.move(doc["current_seat"], h.legal(doc["current_seat"])[0], doc["version"])
+    version = r.get_json()["version"]
+    smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
+    from workers.context import set_context
+
+    ctx = stack.context()
+    set_context(ctx)
+    try:
+        for _ in range(2):
+            out = process_batch(h.id, doc["version"] + 1, version, "2020-01-01T00:00:00Z")
+            assert set(out["mails"].values()) == {"skipped"}
+    finally:
+        set_context(None)
+        ctx.close()
+    assert len([m for m in smtp.of(h.id) if m.version == version]) == 1

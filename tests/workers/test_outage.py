@@ -1,0 +1,58 @@
+"""Redis stopped while moves are made, then started: every notification arrives, once."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from workers.redis_server import EmbeddedRedis, free_port
+
+from .conftest import make_stack, new_game, wait_until
+
+
+def test_redis_down_moves_still_accepted_and_every_mail_arrives_once(tmp_path, smtp):
+    redis = EmbeddedRedis(tmp_path / "redis", port=free_port(), persist=False)
+    redis.start()
+    s = make_stack(tmp_path, redis.url, smtp.url, "outage")
+    s.start_worker()
+    try:
+        h = new_game(s.client, 3)
+        smtp.wait(h.id, "started", 3)
+        setup = h.get()["version"]
+        smtp.wait(h.id, "your_turn", where=lambda m: m.version == setup)
+
+        redis.stop(cleanup=False)
+        versions = []
+        for _ in range(4):  # four moves while Redis is away: each is accepted
+            doc = h.get()
+            seat = doc["current_seat"]
+            r = h.move(seat, h.legal(seat)[0], doc["version"])
+            assert r.status_code == 201, r.get_json()
+            versions.append(r.get_json()["version"])
+        time.sleep(0.5)  # the relay tries meanwhile, and keeps the rows
+        assert len(s.store.undelivered()) == 4
+        assert not [m for m in smtp.of(h.id) if m.version in versions]
+
+        redis.start()  # the same port, empty: what was queued before is gone
+        wait_until(lambda: not s.store.undelivered(), 20, what="the relay to drain")
+        turns = smtp.wait(h.id, "your_turn", count=len(versions), timeout=20,
+                          where=lambda m: m.version in versions)
+        # once more round the relay and the worker: no late duplicate
+        time.sleep(1.0)
+        mails = [m for m in smtp.of(h.id) if m.version in versions]
+        counts = Counter((m.version, m.kind, tuple(m.rcpt)) for m in mails)
+        assert sorted(v for v, _, _ in counts) == versions, counts
+        assert set(counts.values()) == {1}, counts
+        assert {m.version for m in turns} == set(versions)
+        # each to the seat whose turn it was after that move
+        for m in turns:
+            state_seat = [e for e in s.store.read(h.id)[:m.version]
+                          if e["type"] == "turn_started"][-1]["seat"]
+            assert m.rcpt == [f"p{state_seat}@example.org"]
+        assert all(n["status"] == "sent" for n in s.store.notifications(h.id))
+    finally:
+        s.stop_worker()
+        s.store.close()
+        redis.stop()
+        if not redis.running:
+            pass

@@ -1,0 +1,86 @@
+"""``alhambra-pbem serve`` with no REDIS_URL: a private Redis and a worker beside the API,
+all stopped on SIGTERM; with no SMTP_URL, mail lands in <data>/outbox/ as .eml files."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+
+import psutil
+
+from workers.redis_server import free_port
+
+from .conftest import ROOT, wait_until
+
+
+def _post(url: str, body: dict) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def _healthy(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(base + "/health", timeout=2) as resp:
+            return resp.status == 200
+    except OSError:
+        return False
+
+
+def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path, smtp):
+    port = free_port()
+    data = tmp_path / "data"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
+    env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_RELAY_INTERVAL="0.05",
+               PYTHONPATH=str(ROOT))
+    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+                             "--workers", "1"], env=env, cwd=ROOT, stdout=log,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    children: list[psutil.Process] = []
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until(lambda: _healthy(base) or proc.poll() is not None, 30, 0.1, "the API")
+        assert proc.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
+        children = psutil.Process(proc.pid).children(recursive=True)
+        names = " ".join(" ".join(c.cmdline()) for c in children)
+        assert "valkey-server" in names and "-m workers" in names
+        created = _post(base + "/games", {"seats": [{"name": "Ann", "email": "a@example.org"},
+                                                    {"name": "Bob", "email": "b@example.org"}]})
+        gid = created["game_id"]
+        outbox = data / "outbox"
+        files = wait_until(lambda: len(list(outbox.glob(f"{gid}-*.eml"))) >= 3 and
+                           sorted(outbox.glob(f"{gid}-*.eml")), 20, what="the .eml files")
+        kinds = sorted(f.name.split("-")[2] for f in files)
+        assert kinds == ["started", "started", "your_turn"]
+        started = email.message_from_bytes(
+            next(f for f in files if "started-seat0" in f.name).read_bytes(),
+            policy=email.policy.default)
+        text = started.get_body(("plain",)).get_content()
+        assert f"{base}/games/{gid}#token={created['seats'][0]['token']}" in text
+        assert started["Subject"].startswith(f"[Alhambra {gid}] the game has started - move")
+        assert (data / "redis" / "appendonlydir").exists()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = proc.wait(5)
+        for child in children:  # nothing left behind, even on failure
+            if child.is_running() and child.status() != psutil.STATUS_ZOMBIE:
+                child.kill()
+        log.close()
+    assert code == 0, (tmp_path / "serve.log").read_text()[-3000:]
+    assert children and not any(c.is_running() and c.status() != psutil.STATUS_ZOMBIE
+                                for c in children)
+    text = (tmp_path / "serve.log").read_text()
+    assert "Traceback" not in text, text[-3000:]

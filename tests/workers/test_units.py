@@ -1,0 +1,87 @@
+"""Smaller parts: SMTP_URL, settings, the .eml fallback, signatures, address checks."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+
+import pytest
+
+from workers.mail import Mail, Mailer, parse_smtp_url
+from workers.notify import human_duration
+from workers.settings import Settings
+from workers.webhooks import sign, verify
+
+
+def test_smtp_url():
+    c = parse_smtp_url("smtp://user%40x:p%3Ass@mail.example.org:2525?starttls=1")
+    assert (c.host, c.port, c.user, c.password, c.starttls, c.ssl) == (
+        "mail.example.org", 2525, "user@x", "p:ss", True, False)
+    assert parse_smtp_url("smtps://h").port == 465 and parse_smtp_url("smtps://h").ssl
+    assert parse_smtp_url("smtp://h").port == 25
+    with pytest.raises(ValueError):
+        parse_smtp_url("http://h")
+
+
+def test_settings_from_env(tmp_path):
+    s = Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), "ALHAMBRA_REMINDERS": "0.25,0.75,2",
+                           "PUBLIC_URL": "https://x.test/", "ALHAMBRA_WEBHOOK_RETRIES": "1,2"})
+    assert s.database == tmp_path / "alhambra.db" and s.outbox_dir == tmp_path / "outbox"
+    assert s.reminders == (0.25, 0.75) and s.public_url == "https://x.test"
+    assert s.webhook_retries == (1, 2) and s.redis_url is None and s.smtp_url is None
+    assert Settings.from_env({}).reminders == (0.5, 0.9)
+
+
+def test_without_smtp_mail_is_written_to_the_outbox_folder(tmp_path):
+    mailer = Mailer(Settings(data_dir=tmp_path))
+    mail = Mail("g1", 7, "your_turn", 1, "Bob", "bob@example.org", "[Alhambra g1] move 7",
+                "text é", "<p>html</p>")
+    where = mailer.send(mail)
+    assert where == str(tmp_path / "outbox" / "g1-00007-your_turn-seat1.eml")
+    msg = email.message_from_bytes((tmp_path / "outbox" / "g1-00007-your_turn-seat1.eml")
+                                   .read_bytes(), policy=email.policy.default)
+    assert msg["To"] == "Bob <bob@example.org>" and msg["Subject"] == "[Alhambra g1] move 7"
+    assert msg.get_body(("plain",)).get_content().strip() == "text é"
+    assert msg.get_body(("html",)).get_content().strip() == "<p>html</p>"
+
+
+def test_signatures():
+    body = b'{"a":1}'
+    assert sign("k" * 16, body).startswith("sha256=")
+    assert verify("k" * 16, body, sign("k" * 16, body))
+    assert not verify("k" * 16, body + b" ", sign("k" * 16, body))
+    assert not verify("k" * 16, body, None)
+
+
+def test_human_duration():
+    assert human_duration(72 * 3600) == "3 days"
+    assert human_duration(3600) == "1 hour"
+    assert human_duration(90) == "90 seconds" or human_duration(90) == "2 minutes"
+    assert human_duration(1) == "1 second"
+
+
+@pytest.mark.parametrize("address", ["not-an-address", "a@b", "a@@example.org",
+                                     "a b@example.org"])
+def test_addresses_are_validated_on_game_creation(stack, address):
+    r = stack.client.post("/games", json={"seats": [{"name": "A", "email": address},
+                                                    {"name": "B"}]})
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["code"] == "validation_error"
+
+
+def test_addresses_are_normalised(stack):
+    r = stack.client.post("/games", json={"seats": [{"name": "A", "email": "Ann@Example.ORG"},
+                                                    {"name": "B"}]})
+    assert r.status_code == 201
+    seats = stack.store.seats(r.get_json()["game_id"])
+    assert seats[0].email == "ann@example.org"
+
+
+def test_minimum_time_per_move_is_the_servers(stack):
+    from service import create_app
+
+    r = stack.client.post("/games", json={"players": 2, "time_per_move": 1})
+    assert r.status_code == 201  # this app allows 1 s
+    app = create_app({"DATABASE": ":memory:"})
+    r = app.test_client().post("/games", json={"players": 2, "time_per_move": 59})
+    assert r.status_code == 422 and r.get_json()["code"] == "validation_error"
