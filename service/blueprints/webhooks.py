@@ -73,7 +73,7 @@ def delete_webhook(game_id, hook_id):
     """Remove one of the caller's webhooks"""
     game = game_or_404(game_id)
     seat = _owner(caller(), game)
-    hook = service().store.webhook(hook_id)
+    hook = service().store.webhook(hook_id) if hook_id < 1 << 62 else None
     if hook is None or hook["game_id"] != game.id or hook["seat"] != seat:
         raise ApiError(404, "webhook_not_found", f"this game has no webhook {hook_id} of yours")
     service().store.delete_webhook(game.id, hook_id)
