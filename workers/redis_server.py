@@ -59,7 +59,8 @@ class EmbeddedRedis:
     def __init__(self, folder: str | os.PathLike[str] | None = None, port: int | None = None,
                  persist: bool = True) -> None:
         self._tmp = None if folder else tempfile.mkdtemp(prefix="alhambra-redis-")
-        self.folder = Path(folder or self._tmp)
+        # Absolute: the server changes into --dir before it opens its log file.
+        self.folder = Path(folder or self._tmp).resolve()
         self.port = port
         self.persist = persist
         self.process: subprocess.Popen | None = None

@@ -6,9 +6,11 @@ import email
 import email.policy
 
 import pytest
+import redis
 
 from workers.mail import Mail, Mailer, parse_smtp_url
 from workers.notify import human_duration
+from workers.redis_server import EmbeddedRedis
 from workers.settings import Settings
 from workers.webhooks import sign, verify
 
@@ -85,3 +87,18 @@ def test_minimum_time_per_move_is_the_servers(stack):
     app = create_app({"DATABASE": ":memory:"})
     r = app.test_client().post("/games", json={"players": 2, "time_per_move": 59})
     assert r.status_code == 422 and r.get_json()["code"] == "validation_error"
+
+
+def test_the_embedded_server_starts_in_a_relative_data_folder(tmp_path, monkeypatch):
+    """The default data folder is ./data: a relative path must work (the server changes
+    into its folder before it opens its log)."""
+    monkeypatch.chdir(tmp_path)
+    server = EmbeddedRedis("data/redis")
+    try:
+        url = server.start()
+        client = redis.Redis.from_url(url)
+        assert client.ping() and client.set("k", "v")
+        client.close()
+    finally:
+        server.stop()
+    assert (tmp_path / "data" / "redis" / "redis.log").exists()
