@@ -26,7 +26,7 @@ RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reac
 # The 8 cells around a cell, clockwise from north: even indices are the side neighbours.
 _RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 MASK = {t.id: t.mask for t in TILES.values()}
-KIND = {t.id: t.kind for t in TILES.values()}
+KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
 
 
 def fmt_pos(pos: Pos) -> str:
@@ -217,18 +217,14 @@ class Grid:
                                    f"space inside the grid (a hole)")
         return None
 
-    def _links(self, pos: Pos) -> Iterable[Pos]:
+    def _links(self, pos: Pos) -> list[Pos]:
         """Cells one can walk to from the tile at ``pos`` (same kind, open sides)."""
         cells = self.cells
         tile = cells[pos]
         mask, kind = MASK[tile], KIND[tile]
         x, y = pos
-        for side, dx, dy, _ in SIDES:
-            if not mask & side:
-                npos = (x + dx, y + dy)
-                other = cells.get(npos)
-                if other is not None and KIND[other] == kind:
-                    yield npos
+        return [(x + dx, y + dy) for side, dx, dy, _ in SIDES
+                if not mask & side and KIND.get(cells.get((x + dx, y + dy))) == kind]
 
     def _touching(self, pos: Pos) -> Iterable[Pos]:
         """Occupied cells sharing a side with ``pos``."""

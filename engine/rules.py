@@ -404,14 +404,17 @@ def minimal_payments(values: Counter[int], price: int) -> list[tuple[int, ...]]:
     return out
 
 
+# Display positions (0-based) of every group of two or more cards, by display size.
+_GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(range(n), size)]
+           for n in range(DISPLAY_SIZE + 1)}
+
+
 def _take_moves(state: State) -> list[Move]:
-    n = len(state.display)
     values = [card_value(c) for c in state.display]
-    out = [Move("take", positions=(i + 1,)) for i in range(n)]
-    for size in range(2, n + 1):
-        for combo in itertools.combinations(range(n), size):
-            if sum(values[i] for i in combo) <= 5:
-                out.append(Move("take", positions=tuple(i + 1 for i in combo)))
+    out = [Move("take", positions=(i + 1,)) for i in range(len(values))]
+    for group in _GROUPS[len(values)]:
+        if sum(values[i] for i in group) <= 5:
+            out.append(Move("take", positions=tuple(i + 1 for i in group)))
     return out
 
 
