@@ -9,6 +9,7 @@ recorded in the events, so a log replays without them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -384,24 +385,34 @@ def play(state: State, seat: int, move: Move, timeout: bool = False) -> list[Eve
 
 # -- legal moves -------------------------------------------------------------------------
 
-def minimal_payments(values: Counter[int], price: int) -> list[tuple[int, ...]]:
-    """Every multiset of ``values`` reaching ``price`` from which no card can be left out."""
-    distinct = sorted(values, reverse=True)
-    out: list[tuple[int, ...]] = []
+@functools.lru_cache(maxsize=8192)
+def minimal_payments(cards: tuple[str, ...], price: int) -> tuple[tuple[str, ...], ...]:
+    """Every multiset of ``cards`` (one currency, sorted) reaching ``price`` from which no
+    card can be left out, each highest value first."""
+    counts = Counter(cards)
+    distinct = sorted(counts, key=card_value, reverse=True)
+    out: list[tuple[str, ...]] = []
 
-    def rec(i: int, chosen: list[int], total: int) -> None:
+    def rec(i: int, chosen: tuple[str, ...], total: int) -> None:
         if total >= price:
-            if total - chosen[-1] < price:
-                out.append(tuple(chosen))
+            if total - card_value(chosen[-1]) < price:
+                out.append(chosen)
             return
         if i == len(distinct):
             return
-        v = distinct[i]
-        for k in range(values[v], -1, -1):
-            rec(i + 1, chosen + [v] * k, total + v * k)
+        card = distinct[i]
+        value = card_value(card)
+        for k in range(counts[card], -1, -1):
+            rec(i + 1, chosen + (card,) * k, total + value * k)
 
-    rec(0, [], 0)
-    return out
+    rec(0, (), 0)
+    return tuple(out)
+
+
+def held(state: State, seat: int, code: str) -> tuple[str, ...]:
+    """The seat's cards of one currency (by its code, e.g. ``DI``), sorted."""
+    return tuple(sorted(c for c, n in state.hands[seat].items() if c[:2] == code
+                        for _ in range(n)))
 
 
 # Display positions (0-based) of every group of two or more cards, by display size.
@@ -419,18 +430,14 @@ def _take_moves(state: State) -> list[Move]:
 
 
 def _buy_moves(state: State, seat: int) -> list[Move]:
-    by_currency: dict[str, Counter[int]] = {}
-    for c, n in state.hands[seat].items():
-        by_currency.setdefault(c[:2], Counter())[card_value(c)] += n
     out = []
     for i, space in enumerate(state.market):
-        code = CURRENCY_CODES[SPACE_CURRENCY[i + 1]]
-        values = by_currency.get(code)
-        if not values:
+        if not space:
             continue
+        cards = held(state, seat, CURRENCY_CODES[SPACE_CURRENCY[i + 1]])
         for tile in space:
-            for pay in minimal_payments(values, state.face(tile).value):
-                out.append(Move("buy", tile=tile, cards=tuple(f"{code}{v}" for v in pay)))
+            out += [Move("buy", tile=tile, cards=pay)
+                    for pay in minimal_payments(cards, state.face(tile).value)]
     return out
 
 

@@ -9,7 +9,6 @@ Part C.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from .components import (
@@ -24,7 +23,6 @@ from .components import (
     GRANADA_TYPES,
     TILES,
     card_currency,
-    card_value,
     money_cards,
 )
 from .errors import RuleViolation
@@ -314,15 +312,11 @@ class AlhambraGranada(Granada):
 
 def flip_payments(state: State, seat: int) -> list[tuple[str, ...]]:
     """Every minimal payment of at least 3 in one currency from the seat's hand (G-3)."""
-    from .rules import minimal_payments
+    from .rules import held, minimal_payments
 
-    out = []
-    hand = state.hands[seat]
-    for currency in CURRENCIES:
-        code = CURRENCY_CODES[currency]
-        values = Counter({card_value(c): n for c, n in hand.items() if c[:2] == code})
-        out += [tuple(f"{code}{v}" for v in pay) for pay in minimal_payments(values, FLIP_PRICE)]
-    return out
+    return [pay for currency in CURRENCIES
+            for pay in minimal_payments(held(state, seat, CURRENCY_CODES[currency]),
+                                        FLIP_PRICE)]
 
 
 def _stack(cards: list[str], rng: random.Random, placements: dict[str, int]) -> list[str]:
