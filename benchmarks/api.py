@@ -276,8 +276,9 @@ def floor_job(game: str):
 def serve(db: Path, port: int) -> subprocess.Popen:
     exe = str(Path(sys.executable).with_name("alhambra-pbem"))
     cmd = [exe] if Path(exe).exists() else [sys.executable, "-m", "service.cli"]
+    # The API alone (no background worker), as the floor is a bare route.
     return start(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
-                        "2", "--db", str(db)], {}, port)
+                        "2", "--no-worker", "--db", str(db)], {}, port)
 
 
 def main() -> None:
