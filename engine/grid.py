@@ -78,17 +78,6 @@ class Grid:
     def tiles(self) -> Iterable[str]:
         return self.cells.values()
 
-    def frontier(self) -> set[Pos]:
-        """Empty cells sharing a side with a tile."""
-        cells = self.cells
-        out = set()
-        for x, y in cells:
-            for _, dx, dy, _ in SIDES:
-                p = (x + dx, y + dy)
-                if p not in cells:
-                    out.add(p)
-        return out
-
     def constraint(self, pos: Pos, kind: str) -> tuple[int, int, int] | None:
         """(constrained sides, sides that must carry a barrier, sides one could walk
         through) for a tile of ``kind`` at ``pos``; None if no tile of that kind fits."""
