@@ -5,6 +5,7 @@ State is a fold of events (``replay``); ``decide`` turns moves into events or ra
 do; ``view`` and ``redact_event`` hide what a seat may not see.
 """
 
+from .describe import clock_started, describe
 from .errors import NotationError, NotYourTurn, RuleViolation
 from .moves import Move, format_move, format_moves, parse_move, parse_moves
 from .rules import decide, default_moves, legal_moves, new_game, play
@@ -15,8 +16,8 @@ from .view import redact_event, view
 __version__ = "0.1.0"
 
 __all__ = [
-    "Event", "Move", "NotYourTurn", "NotationError", "OptionError", "RuleViolation", "State",
-    "VARIANTS", "decide", "default_moves", "evolve", "format_move", "format_moves",
-    "legal_moves", "new_game", "parse_move", "parse_moves", "play", "redact_event", "replay",
-    "view",
+    "Event", "Move", "NotYourTurn", "NotationError", "OptionError", "RuleViolation",
+    "State", "VARIANTS", "clock_started", "decide", "default_moves", "describe", "evolve",
+    "format_move", "format_moves", "legal_moves", "new_game", "parse_move", "parse_moves",
+    "play", "redact_event", "replay", "view",
 ]

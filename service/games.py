@@ -207,8 +207,8 @@ class Games:
                                    "current_seat": None if over else after.current}
         if over:
             updates["deadline"] = None
-        elif before is None or before.current != after.current or any(
-                e["type"] in ("turn_started", "tile_awarded") for e in events):
+        elif before is None or before.current != after.current or \
+                engine.clock_started(events):
             updates["deadline"] = _iso_in(game.time_per_move)
         return updates
 

@@ -51,37 +51,6 @@ def parse_time(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def describe(event: dict[str, Any], names: list[str], neutral: str | None = None) -> str | None:
-    """One line for an event worth telling a player, None for the others (card draws and
-    refills show in the market and display of the mail instead)."""
-    kind = event["type"]
-
-    def who(seat: Any) -> str:
-        if seat == "neutral" or seat is None:
-            return neutral or "the neutral player"
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
-
-    if "move" in event:
-        line = f"{who(event.get('seat'))}: {event['move']}"
-        return line + " (time ran out: the default move)" if event.get("timeout") else line
-    if kind == "turn_started":
-        return f"{who(event['seat'])}'s turn"
-    if kind == "scoring_card_drawn":
-        return f"scoring card {event['scoring']} drawn"
-    if kind == "points_awarded":
-        what = " ".join(x for x in (event.get("building"), event.get("kind")) if x)
-        return f"scoring {event['scoring']}: {who(event['seat'])} +{event['points']} ({what})"
-    if kind == "game_ending":
-        return "the market cannot be refilled: the game ends"
-    if kind == "tile_awarded":
-        return f"{who(event['seat'])} receives {event['tile']} from market space {event['space']}"
-    if kind == "neutral_received":
-        return f"{neutral or 'the neutral player'} receives {', '.join(event['tiles'])}"
-    if kind == "game_over":
-        return "game over"
-    return None
-
-
 @dataclass
 class Batch:
     """A batch of new events (versions ``from_version``..``to_version``) with what the
@@ -129,8 +98,7 @@ class Batch:
         """Did this batch hand the turn (or a tile to place) to the seat to act?"""
         if self.from_version == 1:
             return True
-        return any(e["type"] in ("turn_started", "tile_awarded") for e in self.events) or \
-            self.mover() != self.state.current
+        return engine.clock_started(self.events) or self.mover() != self.state.current
 
 
 def plan(batch: Batch) -> list[tuple[str, int]]:
@@ -160,7 +128,7 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
     neutral = batch.state.variant.neutral_name if batch.state.has_neutral else None
     lines = []
     for e in batch.log[last:]:
-        line = describe(engine.redact_event(e, seat, batch.over), batch.names, neutral)
+        line = engine.describe(engine.redact_event(e, seat, batch.over), batch.names, neutral)
         if line is not None:
             lines.append(line)
     return last, lines
