@@ -24,6 +24,7 @@ class State:
         "hands", "bags", "market", "faces", "marker", "grids", "reserves", "neutral",
         "scores", "neutral_score", "current", "phase", "can_act", "acted", "pending",
         "scorings_due", "scorings_done", "shuffles", "set_aside", "distribution", "winners",
+        "turn",
     )
 
     def __init__(self) -> None:
@@ -56,6 +57,7 @@ class State:
         self.set_aside: list[str] = []  # scoring cards kept out of the deck
         self.distribution: list[int] = []  # game end: spaces still to resolve
         self.winners: list[int] = []
+        self.turn = 0  # the turn number players count: 1 for the first turn
 
     @property
     def players(self) -> int:
@@ -184,6 +186,7 @@ def _scoring_card_drawn(s: State, e: Event) -> None:
 
 def _turn_started(s: State, e: Event) -> None:
     s.current = e["seat"]
+    s.turn += 1
     s.phase = "action"
     s.can_act = True
     s.acted = False

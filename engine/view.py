@@ -51,7 +51,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         seats.append(entry)
     out: dict[str, Any] = {
         "variant": v.name, "options": dict(state.options), "version": state.version,
-        "phase": state.phase,
+        "phase": state.phase, "turn": state.turn,
         "current": None if state.phase == "over" else state.current,
         "can_act": state.can_act and state.phase == "action",
         "seats": seats,
