@@ -96,7 +96,9 @@ class Games:
             raise ApiError(404, "game_not_found", f"there is no game {game_id!r}") from None
 
     def state(self, game_id: str, version: int | None = None) -> engine.State:
-        """The game's current State, from the cache if it is up to date. Do not modify it."""
+        """The game's State at ``version`` (None: the latest), exactly that version for
+        every caller. The cache holds each game's latest State known here: a later version
+        is rolled forward from it, an earlier one replayed. Do not modify the result."""
         if version is None:
             version = self.store.version(game_id)
         cached = self.cache.get(game_id) if self.cache else None
@@ -104,10 +106,13 @@ class Games:
             return cached
         if cached is not None and cached.version < version:
             state = cached.copy()
-            for event in self.store.read(game_id, since=cached.version):
+            events = self.store.read(game_id, since=cached.version, until=version)
+            for event in events:
                 engine.evolve(state, event)
         else:
-            state = engine.replay(self.store.read(game_id))
+            state = engine.replay(self.store.read(game_id, until=version))
+        if state.version != version:
+            raise ValueError(f"game {game_id} has no version {version}")
         if self.cache:
             self.cache.put(game_id, state)
         return state

@@ -323,10 +323,14 @@ class EventStore:
 
     # -- events --------------------------------------------------------------------------
 
-    def read(self, game_id: str, since: int = 0) -> list[dict[str, Any]]:
-        """The events after version ``since`` (the event at index i has version i + 1)."""
+    def read(self, game_id: str, since: int = 0, until: int | None = None
+             ) -> list[dict[str, Any]]:
+        """The events after version ``since`` up to version ``until`` (inclusive; None: the
+        last), in order: the first has version ``since + 1``."""
         rows = self.conn.execute("select payload from events where game_id = ? and "
-                                 "version > ? order by version", (game_id, since)).fetchall()
+                                 "version > ? and version <= ? order by version",
+                                 (game_id, since, 1 << 62 if until is None else until)
+                                 ).fetchall()
         return [json.loads(r[0]) for r in rows]
 
     def append(self, game_id: str, expected_version: int, events: list[dict[str, Any]],

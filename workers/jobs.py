@@ -42,21 +42,21 @@ def _utc(stamp: str) -> datetime:
 
 def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
                 created_at: str) -> notify.Batch | None:
+    """The batch's events and the state at ``to_version`` exactly (the game may have moved
+    on since: the mails announce this version), reading only what is needed."""
     store = ctx.store
     try:
         game = store.game(game_id)
     except NotFound:
         return None
-    log_ = store.read(game_id)[:to_version]
-    if len(log_) < to_version:
+    if game.version < to_version:
         return None
-    if game.version == to_version:
-        state = ctx.games.state(game_id, to_version)
-    else:
-        state = engine.replay(log_)
-    return notify.Batch(game=game, seats=store.seats(game_id), log=log_,
+    events = store.read(game_id, since=from_version - 1, until=to_version)
+    state = ctx.games.state(game_id, to_version)
+    return notify.Batch(game=game, seats=store.seats(game_id), events=events,
                         from_version=from_version, to_version=to_version, state=state,
-                        created_at=created_at, public_url=ctx.settings.public_url)
+                        created_at=created_at, public_url=ctx.settings.public_url,
+                        read=lambda since, until: store.read(game_id, since, until))
 
 
 def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, str]
@@ -219,14 +219,13 @@ def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: i
                                         lease_seconds=120):
         return "skipped"
     try:
-        log_ = ctx.store.read(game_id)[:to_version]
-        over = any(e["type"] == "game_over" for e in log_)
+        events = ctx.store.read(game_id, since=from_version - 1, until=to_version)
+        over = any(e["type"] == "game_over" for e in events)
         payload = {
             "game_id": game_id, "webhook_id": hook_id, "seat": hook["seat"],
             "from_version": from_version, "to_version": to_version,
-            "events": [{"version": v,
-                        "event": engine.redact_event(log_[v - 1], hook["seat"], over)}
-                       for v in range(from_version, to_version + 1)],
+            "events": [{"version": v, "event": engine.redact_event(e, hook["seat"], over)}
+                       for v, e in enumerate(events, start=from_version)],
         }
         webhooks.post(hook["url"], hook["secret"], payload,
                       f"{game_id}:{from_version}-{to_version}:{hook_id}")

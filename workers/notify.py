@@ -7,6 +7,7 @@ all come from the engine (``engine.view``, ``engine.legal_moves``); events are s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -54,21 +55,19 @@ def parse_time(stamp: str) -> datetime:
 @dataclass
 class Batch:
     """A batch of new events (versions ``from_version``..``to_version``) with what the
-    mails need: the game row, its seats, the whole log and the state after the batch."""
+    mails need: the game row, its seats, the state after the batch and a reader of the
+    game's earlier events (``read(since, until)``)."""
 
     game: Game
     seats: list[Seat]
-    log: list[dict[str, Any]]  # the events up to to_version (index i: version i + 1)
+    events: list[dict[str, Any]]  # versions from_version..to_version
     from_version: int
     to_version: int
-    state: engine.State
+    state: engine.State  # at to_version
     created_at: str  # when the batch was appended
     public_url: str
+    read: Callable[[int, int], list[dict[str, Any]]]
     links: dict[int, str] = field(default_factory=dict)  # seat -> secret link (started)
-
-    @property
-    def events(self) -> list[dict[str, Any]]:
-        return self.log[self.from_version - 1:self.to_version]
 
     @property
     def names(self) -> list[str]:
@@ -118,16 +117,24 @@ def plan(batch: Batch) -> list[tuple[str, int]]:
 
 def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
     """The version of ``seat``'s last move (0: none yet) and the lines of what happened
-    since, as that seat may see it."""
-    last = 0
-    for i in range(len(batch.log) - 1, -1, -1):
-        e = batch.log[i]
-        if "move" in e and e.get("seat") == seat and not e.get("timeout"):
-            last = i + 1
-            break
+    since, as that seat may see it. Reads back from the batch in growing chunks, so a
+    mail reads about one round of events, not the whole log."""
+    until, events, last = batch.to_version, [], 0
+    chunk = 64
+    while until > 0 and not last:
+        since = max(0, until - chunk)
+        older = batch.read(since, until)
+        for i in range(len(older) - 1, -1, -1):
+            e = older[i]
+            if "move" in e and e.get("seat") == seat and not e.get("timeout"):
+                last = since + i + 1
+                older = older[i + 1:]
+                break
+        events = older + events
+        until, chunk = since, chunk * 2
     neutral = batch.state.variant.neutral_name if batch.state.has_neutral else None
     lines = []
-    for e in batch.log[last:]:
+    for e in events:
         line = engine.describe(engine.redact_event(e, seat, batch.over), batch.names, neutral)
         if line is not None:
             lines.append(line)
@@ -135,11 +142,11 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
 
 
 def _awards(batch: Batch) -> list[dict[str, Any]]:
-    """Points per scoring and seat over the whole game."""
+    """Points per scoring and seat over the whole game (read once, at the game's end)."""
     neutral = batch.state.variant.neutral_name if batch.state.has_neutral else "neutral"
     names = batch.names
     table: dict[tuple[int, Any], int] = {}
-    for e in batch.log:
+    for e in batch.read(0, batch.to_version):
         if e["type"] == "points_awarded":
             key = (e["scoring"], e["seat"])
             table[key] = table.get(key, 0) + e["points"]

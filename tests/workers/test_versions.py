@@ -1,0 +1,74 @@
+"""Issue 9 §1: every mail is built from the version it announces, even when the game has
+moved on by the time the job runs (a move lands between the outbox row and the mail)."""
+
+from __future__ import annotations
+
+import engine
+from workers import jobs
+from workers.context import set_context
+
+from .conftest import make_stack, new_game
+
+
+def test_state_at_a_version_is_that_version_for_every_caller(stack):
+    h = new_game(stack.client, 3)
+    games = stack.games
+    doc = h.get()
+    first = doc["current_seat"]
+    v1 = h.move(first, "take 1", doc["version"]).get_json()["version"]
+    latest = games.state(h.id)  # the cache now holds the latest state
+    second = (first + 1) % 3
+    v2 = h.move(second, "take 1", v1).get_json()["version"]
+    assert latest.version == v1
+    for version in (v1, v2, doc["version"], 1):
+        state = games.state(h.id, version)
+        assert state.version == version
+        fresh = engine.replay(stack.store.read(h.id)[:version])
+        assert engine.view(state, None) == engine.view(fresh, None)
+    assert games.state(h.id).version == v2
+
+
+def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands_meanwhile(
+        tmp_path, redis_server, smtp):
+    """The job reads the game row; then the next player's move commits; then the job
+    builds the mail of the first move: it must go to the seat to move after the first
+    move, with that seat's hand at that version."""
+    s = make_stack(tmp_path, redis_server.url, smtp.url, "versions-idle")  # no worker
+    ctx = s.context()
+    set_context(ctx)
+    try:
+        h = new_game(s.client, 3)
+        doc = h.get()
+        first, setup = doc["current_seat"], doc["version"]
+        second, third = (first + 1) % 3, (first + 2) % 3
+        v1 = h.move(first, "take 1", setup).get_json()["version"]
+        at_v1 = h.get(second)
+        assert at_v1["current_seat"] == second
+        hand_at_v1 = at_v1["view"]["seats"][second]["hand"]
+
+        real_game = ctx.store.game
+        landed = []
+
+        def game_then_a_move_lands(game_id):
+            row = real_game(game_id)
+            if not landed:  # the next player moves right after the job read the row
+                r = h.move(second, "take 1", v1)
+                assert r.status_code == 201, r.get_json()
+                landed.append(r.get_json()["version"])
+            return row
+
+        ctx.store.game = game_then_a_move_lands
+        out = jobs.process_batch(h.id, setup + 1, v1, "2020-01-01T00:00:00.000Z")
+        ctx.store.game = real_game
+        assert landed and h.get()["current_seat"] == third
+        assert out["mails"] == {f"your_turn:{second}": "sent"}, out
+        (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == v1)
+        assert mail.rcpt == [f"p{second}@example.org"]
+        text = mail.part("plain")
+        assert f"Your hand: {' '.join(hand_at_v1)}" in text
+        assert not smtp.of(h.id, "your_turn") or all(
+            m.rcpt != [f"p{third}@example.org"] for m in smtp.of(h.id, "your_turn"))
+    finally:
+        set_context(None)
+        ctx.close()
+        s.store.close()
