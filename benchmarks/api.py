@@ -147,9 +147,9 @@ def create_games(db: Path, count: int, base_seed: int) -> list[dict]:
     can precompute legal moves), each with its seat tokens and the moves to play."""
     import service.games as sg
     from service.games import Games
-    from service.store import EventStore
+    from service.store import SqliteStore
 
-    store = EventStore(db)
+    store = SqliteStore(db)
     games = Games(store, cache_size=0)
     out = []
     real = sg.secrets.randbits
@@ -180,9 +180,9 @@ def create_games(db: Path, count: int, base_seed: int) -> list[dict]:
 
 def fill(db: Path, count: int) -> None:
     """``count`` more games with real setup logs, inserted in bulk (for index size)."""
-    from service.store import EventStore
+    from service.store import SqliteStore
 
-    EventStore(db).close()
+    SqliteStore(db).close()
     template = engine.new_game("alhambra", ["a", "b", "c"], 1)
     payloads = [(i + 1, e["type"], json.dumps(e, separators=(",", ":")))
                 for i, e in enumerate(template)]

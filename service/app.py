@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http
 import os
-from pathlib import Path
 from typing import Any
 
 import flask_smorest
@@ -16,7 +15,7 @@ from .auth import load_secret_key
 from .errors import CODES, PROBLEM_TYPE, register_error_handlers
 from .games import Games
 from .schemas import ProblemSchema
-from .store import EventStore, default_db_path
+from .store import default_db_path, open_store
 
 DESCRIPTION = """\
 Play Alhambra by e-mail or through any HTTP client.
@@ -85,7 +84,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.json.sort_keys = False
     db = app.config["DATABASE"] or os.environ.get("ALHAMBRA_DB") or default_db_path()
-    store = EventStore(Path(db) if str(db) != ":memory:" else db)
+    store = open_store(db)
     if app.config["MIN_TIME_PER_MOVE"] is None:
         app.config["MIN_TIME_PER_MOVE"] = int(os.environ.get("ALHAMBRA_MIN_TIME_PER_MOVE")
                                               or 60)

@@ -22,7 +22,16 @@ from engine.record import RecordError, export_record, import_record
 
 from .auth import hash_token, new_invite_code, new_token, same_hash, seat_token
 from .errors import ApiError
-from .store import EventStore, Game, NotFound, Seat, VersionConflict, now
+from .store import (
+    Answer,
+    EventStore,
+    Game,
+    GameNotFound,
+    GameUpdate,
+    Seat,
+    VersionConflict,
+)
+from .store.sqlite import now
 
 TIMEOUT_POLICIES = ("default_move",)
 
@@ -92,7 +101,7 @@ class Games:
     def game(self, game_id: str) -> Game:
         try:
             return self.store.game(game_id)
-        except NotFound:
+        except GameNotFound:
             raise ApiError(404, "game_not_found", f"there is no game {game_id!r}") from None
 
     def state(self, game_id: str, version: int | None = None) -> engine.State:
@@ -177,10 +186,8 @@ class Games:
             if not open_seats:
                 raise ApiError(409, "game_full", "every seat of this game is taken")
             token = self.seat_token(game_id, open_seats[0])
-            try:
-                self.store.join(game_id, open_seats[0], name,
-                                email.lower() if email else None, hash_token(token))
-            except VersionConflict:
+            if not self.store.join(game_id, open_seats[0], name,
+                                   email.lower() if email else None, hash_token(token)):
                 continue  # someone took that seat meanwhile: try the next one
             if len(open_seats) == 1:
                 self._start(game_id)
@@ -204,18 +211,17 @@ class Games:
 
     @staticmethod
     def _summary(game: Game, before: engine.State | None, after: engine.State,
-                 events: list[dict[str, Any]]) -> dict[str, Any]:
+                 events: list[dict[str, Any]]) -> GameUpdate:
         """The game row's new fields; the deadline restarts when the seat to act changes."""
         over = after.phase == "over"
-        updates: dict[str, Any] = {"status": "over" if over else "active",
-                                   "phase": after.phase,
-                                   "current_seat": None if over else after.current}
+        deadline = game.deadline
         if over:
-            updates["deadline"] = None
+            deadline = None
         elif before is None or before.current != after.current or \
                 engine.clock_started(events):
-            updates["deadline"] = _iso_in(game.time_per_move)
-        return updates
+            deadline = _iso_in(game.time_per_move)
+        return GameUpdate(status="over" if over else "active", phase=after.phase,
+                          current_seat=None if over else after.current, deadline=deadline)
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -274,7 +280,8 @@ class Games:
                        for i, e in enumerate(events, start=1)],
             "view": engine.view(after, seat),
         }
-        idem = (seat, idempotency_key, fingerprint, 201, answer) if idempotency_key else None
+        idem = Answer(seat, idempotency_key, fingerprint, 201, answer) \
+            if idempotency_key else None
         try:
             self.store.append(game_id, expected, events, self._summary(game, state, after, events),
                               idem)
@@ -289,10 +296,10 @@ class Games:
         found = self.store.idempotent_answer(game_id, seat, key)
         if found is None:
             return None
-        if found[0] != fingerprint:
+        if found.fingerprint != fingerprint:
             raise ApiError(422, "idempotency_key_reused", "this Idempotency-Key was used "
                            "for a different submission")
-        return found[2]
+        return found.response
 
     @staticmethod
     def _conflict(current: int) -> ApiError:

@@ -10,7 +10,7 @@ from rq import Queue
 
 from service.auth import load_secret_key
 from service.games import Games
-from service.store import EventStore
+from service.store import open_store
 
 from .mail import Mailer
 from .settings import Settings
@@ -19,7 +19,7 @@ from .settings import Settings
 class Context:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = EventStore(settings.database)
+        self.store = open_store(settings.database)
         self.games = Games(self.store, cache_size=64,
                            secret_key=load_secret_key(settings.database))
         self.mailer = Mailer(settings)

@@ -22,7 +22,7 @@ from rq.job import Job
 
 import engine
 from service.errors import ApiError
-from service.store import NotFound
+from service.store import GameNotFound
 
 from . import notify, webhooks
 from .context import Context, context
@@ -47,7 +47,7 @@ def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     store = ctx.store
     try:
         game = store.game(game_id)
-    except NotFound:
+    except GameNotFound:
         return None
     if game.version < to_version:
         return None
@@ -143,10 +143,10 @@ def enqueue_webhooks(ctx: Context, game_id: str, from_version: int, to_version: 
     queue = ctx.queue()
     intervals = list(ctx.settings.webhook_retries)
     for hook in hooks:
-        job_id = f"hook-{hook['id']}-{game_id}-{from_version}-{to_version}"
+        job_id = f"hook-{hook.id}-{game_id}-{from_version}-{to_version}"
         if Job.exists(job_id, connection=ctx.redis):
             continue  # enqueued by an earlier run of this batch (maybe waiting to retry)
-        queue.enqueue(deliver_webhook, hook["id"], game_id, from_version, to_version,
+        queue.enqueue(deliver_webhook, hook.id, game_id, from_version, to_version,
                       job_id=job_id, job_timeout=60, result_ttl=3600,
                       failure_ttl=86400 * 7,
                       retry=Retry(max=len(intervals), interval=intervals) if intervals
@@ -159,7 +159,7 @@ def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction
     ctx = context()
     try:
         game = ctx.store.game(game_id)
-    except NotFound:
+    except GameNotFound:
         return "missing"
     if game.status != "active" or game.version != version or game.current_seat != seat \
             or game.deadline != deadline:
@@ -181,7 +181,7 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     ctx = context()
     try:
         game = ctx.store.game(game_id)
-    except NotFound:
+    except GameNotFound:
         return "missing"
     if game.status != "active" or game.version != version or game.current_seat != seat:
         return "stale"
@@ -212,7 +212,7 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
 def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: int) -> str:
     ctx = context()
     hook = ctx.store.webhook(hook_id)
-    if hook is None or hook["game_id"] != game_id:
+    if hook is None or hook.game_id != game_id:
         return "gone"
     recipient = f"hook:{hook_id}"
     if not ctx.store.claim_notification(game_id, to_version, recipient, "webhook",
@@ -222,12 +222,12 @@ def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: i
         events = ctx.store.read(game_id, since=from_version - 1, until=to_version)
         over = any(e["type"] == "game_over" for e in events)
         payload = {
-            "game_id": game_id, "webhook_id": hook_id, "seat": hook["seat"],
+            "game_id": game_id, "webhook_id": hook_id, "seat": hook.seat,
             "from_version": from_version, "to_version": to_version,
-            "events": [{"version": v, "event": engine.redact_event(e, hook["seat"], over)}
+            "events": [{"version": v, "event": engine.redact_event(e, hook.seat, over)}
                        for v, e in enumerate(events, start=from_version)],
         }
-        webhooks.post(hook["url"], hook["secret"], payload,
+        webhooks.post(hook.url, hook.secret, payload,
                       f"{game_id}:{from_version}-{to_version}:{hook_id}")
     except Exception as exc:
         ctx.store.finish_notification(game_id, to_version, recipient, "webhook",

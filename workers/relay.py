@@ -40,13 +40,12 @@ def relay_once(ctx: Context, limit: int = 200) -> int:
         rows = store.undelivered(limit)  # another relay may have taken some meanwhile
         intervals = list(ctx.settings.batch_retries)
         jobs = [Queue.prepare_data(
-            process_batch, args=(r["game_id"], r["from_version"], r["to_version"],
-                                 r["created_at"]),
-            job_id=batch_job_id(r["game_id"], r["from_version"], r["to_version"]),
+            process_batch, args=(r.game_id, r.from_version, r.to_version, r.created_at),
+            job_id=batch_job_id(r.game_id, r.from_version, r.to_version),
             timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400 * 7,
             retry=Retry(max=len(intervals), interval=intervals)) for r in rows]
         ctx.queue().enqueue_many(jobs)
-        store.mark_delivered([r["id"] for r in rows])
+        store.mark_delivered([r.id for r in rows])
     finally:
         try:
             lock.release()

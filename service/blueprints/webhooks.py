@@ -15,9 +15,6 @@ from .common import BEARER_REQUIRED, caller, errors, game_or_404, service
 blp = Blueprint("webhooks", __name__, url_prefix="/games",
                 description="Webhooks: new events POSTed to a URL, signed")
 
-_PUBLIC = ("id", "game_id", "seat", "url", "created_at")
-
-
 def _owner(c: Caller, game: Game) -> int | None:
     """The seat a webhook of the caller is for (None: the host's); 401/403 otherwise."""
     if c.anonymous:
@@ -49,7 +46,7 @@ def create_webhook(body, game_id):
     seat = _owner(caller(), game)
     secret = body["secret"] or secrets.token_urlsafe(24)
     hook = service().store.add_webhook(game.id, seat, body["url"], secret)
-    return hook, 201, {"Location": f"/games/{game.id}/webhooks/{hook['id']}"}
+    return hook, 201, {"Location": f"/games/{game.id}/webhooks/{hook.id}"}
 
 
 @blp.route("/<string:game_id>/webhooks", methods=["GET"])
@@ -60,8 +57,7 @@ def list_webhooks(game_id):
     """The caller's webhooks on this game (without their secrets)"""
     game = game_or_404(game_id)
     seat = _owner(caller(), game)
-    hooks = [{k: h[k] for k in _PUBLIC} for h in service().store.webhooks(game.id)
-             if h["seat"] == seat]
+    hooks = [h for h in service().store.webhooks(game.id) if h.seat == seat]
     return {"webhooks": hooks}
 
 
@@ -73,8 +69,8 @@ def delete_webhook(game_id, hook_id):
     """Remove one of the caller's webhooks"""
     game = game_or_404(game_id)
     seat = _owner(caller(), game)
-    hook = service().store.webhook(hook_id) if hook_id < 1 << 62 else None
-    if hook is None or hook["game_id"] != game.id or hook["seat"] != seat:
+    hook = service().store.webhook(hook_id)
+    if hook is None or hook.game_id != game.id or hook.seat != seat:
         raise ApiError(404, "webhook_not_found", f"this game has no webhook {hook_id} of yours")
     service().store.delete_webhook(game.id, hook_id)
     return None

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from service import create_app
-from service.store import VersionConflict
+from service.store import GameUpdate, VersionConflict
 
 from .conftest import auth, new_game
 
@@ -72,13 +72,14 @@ def test_store_append_checks_the_version_under_a_lock(games, client):
     handle = new_game(client, 2)
     store = games.store
     version = store.version(handle.id)
+    update = GameUpdate("active", "action", 0, None)
     barrier = threading.Barrier(8)
     outcomes = []
 
     def run(i):
         barrier.wait()
         try:
-            store.append(handle.id, version, [{"type": "actions_ended", "seat": i}], {})
+            store.append(handle.id, version, [{"type": "actions_ended", "seat": i}], update)
             outcomes.append("ok")
         except VersionConflict as exc:
             outcomes.append(exc.current)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from service.store import EventStore, default_db_path
+from service.store import SqliteStore, default_db_path
 
 from .conftest import new_game
 
@@ -64,7 +64,7 @@ def test_default_database_path(monkeypatch, tmp_path):
     assert default_db_path() == tmp_path / "d" / "alhambra.db"
     monkeypatch.delenv("ALHAMBRA_DATA")
     assert str(default_db_path()) == "data/alhambra.db"
-    store = EventStore(tmp_path / "x" / "y.db")
+    store = SqliteStore(tmp_path / "x" / "y.db")
     assert store.count("games") == 0
 
 

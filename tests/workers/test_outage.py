@@ -49,7 +49,7 @@ def test_redis_down_moves_still_accepted_and_every_mail_arrives_once(tmp_path, s
             state_seat = [e for e in s.store.read(h.id)[:m.version]
                           if e["type"] == "turn_started"][-1]["seat"]
             assert m.rcpt == [f"p{state_seat}@example.org"]
-        assert all(n["status"] == "sent" for n in s.store.notifications(h.id))
+        assert all(n.status == "sent" for n in s.store.notifications(h.id))
     finally:
         s.stop_worker()
         s.store.close()

@@ -108,10 +108,10 @@ def test_signed_redacted_events_and_a_receiver_failing_twice_gets_them_third(sta
         api = stack.client.get(f"/games/{h.id}/events?since={doc['version']}",
                                headers=auth(h.tokens[other]) if name == "other" else {})
         assert body["events"] == api.get_json()["events"]  # redacted for that viewer
-    rows = {n["recipient"]: n for n in stack.store.notifications(h.id)
-            if n["kind"] == "webhook" and n["version"] == version}
-    assert rows[f"hook:{hooks['seat']['id']}"]["attempts"] == 3
-    assert rows[f"hook:{hooks['seat']['id']}"]["status"] == "sent"
+    rows = {n.recipient: n for n in stack.store.notifications(h.id)
+            if n.kind == "webhook" and n.version == version}
+    assert rows[f"hook:{hooks['seat']['id']}"].attempts == 3
+    assert rows[f"hook:{hooks['seat']['id']}"].status == "sent"
 
 
 def test_webhook_endpoints(stack):

@@ -1,0 +1,229 @@
+"""What the service and the workers ask of a store: the ``EventStore`` protocol and the
+records it reads and writes.
+
+A game is an append-only log of events; its version is the number of events. Beside the
+log a store keeps a row per game (its summary: status, whose turn, the deadline), the
+seats (only hashes of their tokens), the first answer to each idempotent submission, the
+outbox (one row per appended batch, written in the append's transaction), the workers'
+notification claims and the webhooks. Any store that keeps these promises can replace the
+SQLite one (``sqlite.py``): PostgreSQL is next.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Event = dict[str, Any]
+
+
+class GameNotFound(Exception):
+    """No such game."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"there is no game {game_id!r}")
+        self.game_id = game_id
+
+
+class VersionConflict(Exception):
+    """The game's version is not the one expected: someone else wrote first."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at version {current}")
+        self.current = current
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer alhambra-pbem than this one."""
+
+
+@dataclass
+class Game:
+    """A game's row: what it is and where it stands (kept in step with its log)."""
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    players: int
+    status: str  # open (seats to fill), active, over
+    phase: str | None
+    version: int
+    current_seat: int | None
+    time_per_move: int
+    timeout_policy: str
+    deadline: str | None
+    imported: bool
+    created_at: str
+    updated_at: str
+    host_token_hash: str | None = None
+    invite_hash: str | None = None
+
+
+@dataclass
+class Seat:
+    game_id: str
+    seat: int
+    name: str | None
+    email: str | None
+    token_hash: str | None  # None: an open seat
+    joined_at: str | None
+
+
+@dataclass(frozen=True)
+class GameUpdate:
+    """The game row's fields that an append sets, with the events."""
+
+    status: str
+    phase: str | None
+    current_seat: int | None
+    deadline: str | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The first answer to a submission made with an Idempotency-Key."""
+
+    seat: int
+    key: str
+    fingerprint: str  # of the submission: the same key for another one is refused
+    status: int
+    response: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One appended batch (versions ``from_version``..``to_version``) for the workers."""
+
+    id: int
+    game_id: str
+    from_version: int
+    to_version: int
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Notification:
+    """A mail or webhook call the workers claimed, keyed by game, version, recipient and
+    kind; ``status`` is sending, sent or failed."""
+
+    version: int
+    recipient: str
+    kind: str
+    status: str
+    attempts: int
+    sent_at: str | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Webhook:
+    id: int
+    game_id: str
+    seat: int | None  # None: the game's host (the spectator's view)
+    url: str
+    secret: str
+    created_at: str
+
+
+#: What ``EventStore.count`` counts.
+TABLES = ("games", "seats", "events", "outbox", "idempotency", "notifications", "webhooks")
+
+
+class EventStore(Protocol):
+    """Games as append-only event logs, with what the service and the workers keep beside
+    them. Every write is atomic; ``append`` checks the expected version inside its
+    transaction, so of two writers racing for one version exactly one succeeds."""
+
+    # -- games and seats -----------------------------------------------------------------
+
+    def create_game(self, game: Game, seats: list[Seat]) -> None:
+        """Insert a new game (no events yet) and its seats."""
+
+    def create_finished_game(self, game: Game, seats: list[Seat],
+                             events: list[Event]) -> None:
+        """Insert an imported game with its whole log at once."""
+
+    def game(self, game_id: str) -> Game:
+        """The game's row; GameNotFound if there is none."""
+
+    def version(self, game_id: str) -> int:
+        """The game's version (its number of events); GameNotFound if there is none."""
+
+    def seats(self, game_id: str) -> list[Seat]:
+        """The game's seats, in order."""
+
+    def seat_by_token_hash(self, token_hash: str) -> Seat | None:
+        """The seat whose token has this hash."""
+
+    def games_hosted_by(self, token_hash: str) -> list[str]:
+        """The ids of the games whose host token has this hash."""
+
+    def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
+                   email: str | None = None, limit: int = 50, offset: int = 0
+                   ) -> tuple[list[Game], int]:
+        """Games, newest first, and how many match. ``ids``/``email`` restrict to those
+        games or to games with a seat of that address (either; ``ids=[]`` and no email:
+        none)."""
+
+    def join(self, game_id: str, seat: int, name: str, email: str | None,
+             token_hash: str) -> bool:
+        """Fill an open seat; False if it was taken meanwhile."""
+
+    # -- events --------------------------------------------------------------------------
+
+    def read(self, game_id: str, since: int = 0, until: int | None = None) -> list[Event]:
+        """The events after version ``since`` up to ``until`` (inclusive; None: the last),
+        in order: the first has version ``since + 1``."""
+
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               update: GameUpdate, answer: Answer | None = None) -> int:
+        """Append ``events`` after ``expected_version`` with the row's new fields, an
+        outbox row and the idempotent ``answer``, all or nothing. Returns the new version;
+        VersionConflict (nothing written) if the game is at another version."""
+
+    def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
+        """The stored first answer to ``seat``'s submission with this key."""
+
+    # -- the workers' side ---------------------------------------------------------------
+
+    def undelivered(self, limit: int = 100) -> list[OutboxRow]:
+        """Outbox rows not yet handed to the workers, oldest first."""
+
+    def mark_delivered(self, ids: list[int]) -> None:
+        """Mark outbox rows as handed to the workers."""
+
+    def overdue(self, before: str, limit: int = 100) -> list[Game]:
+        """Active games whose deadline is at or before ``before``, earliest first."""
+
+    def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,
+                           lease_seconds: float = 300) -> bool:
+        """Take the right to send one notification: False if it was sent already or
+        another worker holds it (a claim younger than ``lease_seconds``)."""
+
+    def finish_notification(self, game_id: str, version: int, recipient: str, kind: str,
+                            error: str | None = None) -> None:
+        """Record a claimed notification as sent, or as failed (to be claimed again)."""
+
+    def notifications(self, game_id: str) -> list[Notification]:
+        """The game's notifications, by version, recipient and kind."""
+
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
+                    ) -> Webhook:
+        """Register a webhook of ``seat`` (None: the host)."""
+
+    def webhooks(self, game_id: str) -> list[Webhook]:
+        """The game's webhooks, oldest first."""
+
+    def webhook(self, hook_id: int) -> Webhook | None:
+        """One webhook by id (None if there is none)."""
+
+    def delete_webhook(self, game_id: str, hook_id: int) -> bool:
+        """Remove a webhook of the game; False if it had none of that id."""
+
+    # -- upkeep --------------------------------------------------------------------------
+
+    def count(self, table: str) -> int:
+        """The number of rows of one of ``TABLES`` (health checks, tests)."""
+
+    def close(self) -> None:
+        """Release this process's (or thread's) connections."""

@@ -1,0 +1,447 @@
+"""The SQLite event store: the embedded default (WAL mode, one file).
+
+Tables: ``games`` (one row per game), ``seats`` (only the SHA-256 of a seat's token),
+``events`` (primary key ``(game_id, version)``, so a log has no duplicate; triggers refuse
+any update or delete), ``outbox`` (one row per appended batch), ``idempotency``,
+``notifications`` and ``webhooks`` (see base.py for what each holds).
+
+Every write is one ``BEGIN IMMEDIATE`` transaction; ``append`` checks the expected version
+inside it, so two writers racing for the same version cannot both succeed.
+
+The schema's version is the database's ``PRAGMA user_version``. Opening a database runs
+the migrations it lacks, one step at a time, each in its own transaction; a database of a
+newer schema than this code knows is refused (SchemaTooNew), never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import astuple
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .base import (
+    TABLES,
+    Answer,
+    Event,
+    Game,
+    GameNotFound,
+    GameUpdate,
+    Notification,
+    OutboxRow,
+    SchemaTooNew,
+    Seat,
+    VersionConflict,
+    Webhook,
+)
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 with a Z."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _age(stamp: str) -> float:
+    """Seconds since ``stamp`` (as written by ``now``)."""
+    then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    return (datetime.now(UTC) - then).total_seconds()
+
+
+# -- the schema, step by step --------------------------------------------------------------
+
+def _run(conn: sqlite3.Connection, script: str) -> None:
+    """Each statement of ``script``, inside the caller's transaction (unlike
+    ``executescript``, which commits first)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            conn.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"an incomplete statement: {statement!r}")
+
+
+def _v1(conn: sqlite3.Connection) -> None:
+    """Games, seats, the event log, the outbox and idempotent answers."""
+    _run(conn, """
+        create table games (
+           id text primary key, variant text not null, options text not null,
+           players integer not null, status text not null, phase text,
+           version integer not null, current_seat integer, time_per_move integer not null,
+           timeout_policy text not null, deadline text, imported integer not null,
+           created_at text not null, updated_at text not null, host_token_hash text,
+           invite_hash text);
+        create index idx_games_status_created_at on games (status, created_at);
+        create index idx_games_created_at on games (created_at);
+        create index idx_games_host_token_hash on games (host_token_hash);
+        create index idx_games_deadline on games (deadline);
+        create table seats (
+           game_id text not null references games(id), seat integer not null, name text,
+           email text, token_hash text, joined_at text, primary key (game_id, seat));
+        create unique index idx_seats_token_hash on seats (token_hash);
+        create index idx_seats_email on seats (email);
+        create table events (
+           game_id text not null references games(id), version integer not null,
+           type text not null, payload text not null, created_at text not null,
+           primary key (game_id, version));
+        create table outbox (
+           id integer primary key, game_id text not null references games(id),
+           from_version integer not null, to_version integer not null,
+           created_at text not null, delivered_at text);
+        create index idx_outbox_delivered_at_id on outbox (delivered_at, id);
+        create table idempotency (
+           game_id text references games(id), seat integer, key text, fingerprint text,
+           status integer, response text, created_at text,
+           primary key (game_id, seat, key));
+        -- Events are facts: refuse any update or delete at the database level too.
+        create trigger events_no_update before update on events
+           begin select raise(abort, 'events are append-only'); end;
+        create trigger events_no_delete before delete on events
+           begin select raise(abort, 'events are append-only'); end;
+    """)
+
+
+def _v2(conn: sqlite3.Connection) -> None:
+    """The workers' notification claims and the webhooks."""
+    _run(conn, """
+        create table notifications (
+           game_id text not null, version integer not null, recipient text not null,
+           kind text not null, status text not null, attempts integer not null,
+           claimed_at text, sent_at text, error text,
+           primary key (game_id, version, recipient, kind));
+        create table webhooks (
+           id integer primary key, game_id text not null references games(id),
+           seat integer, url text not null, secret text not null,
+           created_at text not null);
+        create index idx_webhooks_game_id on webhooks (game_id);
+    """)
+
+
+#: MIGRATIONS[i] takes a database from schema version i to i + 1.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+GAME_COLUMNS = ["id", "variant", "options", "players", "status", "phase", "version",
+                "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
+                "created_at", "updated_at", "host_token_hash", "invite_hash"]
+_GAME_SELECT = "select " + ", ".join(GAME_COLUMNS) + " from games"
+SEAT_COLUMNS = ["game_id", "seat", "name", "email", "token_hash", "joined_at"]
+_SEAT_SELECT = "select " + ", ".join(SEAT_COLUMNS) + " from seats"
+_HOOK_SELECT = "select id, game_id, seat, url, secret, created_at from webhooks"
+
+
+def _game(row: tuple) -> Game:
+    d = dict(zip(GAME_COLUMNS, row, strict=True))
+    d["options"] = json.loads(d["options"])
+    d["imported"] = bool(d["imported"])
+    return Game(**d)
+
+
+class SqliteStore:
+    """The SQLite EventStore. One connection per thread (and per process after a fork)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self.migrate()
+
+    # -- connections ---------------------------------------------------------------------
+
+    def connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
+                               check_same_thread=False)
+        conn.execute("pragma journal_mode=wal")
+        conn.execute("pragma synchronous=normal")
+        conn.execute("pragma foreign_keys=on")
+        conn.execute("pragma busy_timeout=30000")
+        return conn
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        local = self._local
+        if getattr(local, "pid", None) != os.getpid():
+            local.conn = self.connect()
+            local.pid = os.getpid()
+        return local.conn
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+            self._local.pid = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception."""
+        conn = self.conn
+        conn.execute("begin immediate")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("rollback")
+            raise
+        conn.execute("commit")
+
+    # -- schema --------------------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        return self.conn.execute("pragma user_version").fetchone()[0]
+
+    def migrate(self) -> None:
+        """Bring the database to SCHEMA_VERSION, one migration (and transaction) a step;
+        SchemaTooNew if it is newer than this code."""
+        while True:
+            with self.transaction() as conn:  # one writer migrates; the others wait
+                version = conn.execute("pragma user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise SchemaTooNew(
+                        f"the database {self.path} has schema version {version}, newer "
+                        f"than this alhambra-pbem knows ({SCHEMA_VERSION}): upgrade "
+                        "alhambra-pbem, or restore a backup made for this version")
+                if version == SCHEMA_VERSION:
+                    return
+                MIGRATIONS[version](conn)
+                conn.execute(f"pragma user_version = {version + 1}")
+
+    # -- games and seats -----------------------------------------------------------------
+
+    def create_game(self, game: Game, seats: list[Seat]) -> None:
+        with self.transaction() as conn:
+            self._insert_game(conn, game, seats)
+
+    def _insert_game(self, conn: sqlite3.Connection, game: Game, seats: list[Seat]) -> None:
+        values = [getattr(game, c) for c in GAME_COLUMNS]
+        values[GAME_COLUMNS.index("options")] = json.dumps(game.options)
+        values[GAME_COLUMNS.index("imported")] = int(game.imported)
+        conn.execute(f"insert into games ({', '.join(GAME_COLUMNS)}) values "
+                     f"({', '.join('?' * len(GAME_COLUMNS))})", values)
+        conn.executemany(
+            f"insert into seats ({', '.join(SEAT_COLUMNS)}) values "
+            f"({', '.join('?' * len(SEAT_COLUMNS))})", [astuple(s) for s in seats])
+
+    def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
+                             ) -> None:
+        with self.transaction() as conn:
+            version = game.version
+            game.version = 0
+            self._insert_game(conn, game, seats)
+            game.version = version
+            self._append(conn, game.id, 0, events, GameUpdate(game.status, game.phase, None,
+                                                              None))
+
+    def game(self, game_id: str) -> Game:
+        row = self.conn.execute(_GAME_SELECT + " where id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return _game(row)
+
+    def version(self, game_id: str) -> int:
+        row = self.conn.execute("select version from games where id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(game_id)
+        return row[0]
+
+    def seats(self, game_id: str) -> list[Seat]:
+        rows = self.conn.execute(_SEAT_SELECT + " where game_id = ? order by seat",
+                                 (game_id,)).fetchall()
+        return [Seat(*r) for r in rows]
+
+    def seat_by_token_hash(self, token_hash: str) -> Seat | None:
+        row = self.conn.execute(_SEAT_SELECT + " where token_hash = ?",
+                                (token_hash,)).fetchone()
+        return Seat(*row) if row else None
+
+    def games_hosted_by(self, token_hash: str) -> list[str]:
+        rows = self.conn.execute("select id from games where host_token_hash = ?",
+                                 (token_hash,)).fetchall()
+        return [r[0] for r in rows]
+
+    def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
+                   email: str | None = None, limit: int = 50, offset: int = 0
+                   ) -> tuple[list[Game], int]:
+        where: list[str] = []
+        params: list[Any] = []
+        if status:
+            where.append("status = ?")
+            params.append(status)
+        scope = []
+        if ids:
+            scope.append(f"id in ({', '.join('?' * len(ids))})")
+            params.extend(ids)
+        if email:
+            scope.append("id in (select game_id from seats where email = ?)")
+            params.append(email)
+        if scope:
+            where.append("(" + " or ".join(scope) + ")")
+        elif ids is not None:
+            return [], 0
+        clause = (" where " + " and ".join(where)) if where else ""
+        total = self.conn.execute("select count(*) from games" + clause, params).fetchone()[0]
+        rows = self.conn.execute(_GAME_SELECT + clause +
+                                 " order by created_at desc, id limit ? offset ?",
+                                 [*params, limit, offset]).fetchall()
+        return [_game(r) for r in rows], total
+
+    def join(self, game_id: str, seat: int, name: str, email: str | None,
+             token_hash: str) -> bool:
+        with self.transaction() as conn:
+            cur = conn.execute("update seats set name = ?, email = ?, token_hash = ?, "
+                               "joined_at = ? where game_id = ? and seat = ? and "
+                               "token_hash is null", (name, email, token_hash, now(),
+                                                      game_id, seat))
+            return cur.rowcount == 1
+
+    # -- events --------------------------------------------------------------------------
+
+    def read(self, game_id: str, since: int = 0, until: int | None = None) -> list[Event]:
+        rows = self.conn.execute("select payload from events where game_id = ? and "
+                                 "version > ? and version <= ? order by version",
+                                 (game_id, since, 1 << 62 if until is None else until)
+                                 ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def append(self, game_id: str, expected_version: int, events: list[Event],
+               update: GameUpdate, answer: Answer | None = None) -> int:
+        with self.transaction() as conn:
+            row = conn.execute("select version from games where id = ?",
+                               (game_id,)).fetchone()
+            if row is None:
+                raise GameNotFound(game_id)
+            if row[0] != expected_version:
+                raise VersionConflict(row[0])
+            version = self._append(conn, game_id, expected_version, events, update)
+            if answer is not None:
+                conn.execute("insert into idempotency (game_id, seat, key, fingerprint, "
+                             "status, response, created_at) values (?, ?, ?, ?, ?, ?, ?)",
+                             (game_id, answer.seat, answer.key, answer.fingerprint,
+                              answer.status, json.dumps(answer.response), now()))
+        return version
+
+    def _append(self, conn: sqlite3.Connection, game_id: str, expected: int,
+                events: list[Event], update: GameUpdate) -> int:
+        stamp = now()
+        conn.executemany(
+            "insert into events (game_id, version, type, payload, created_at) "
+            "values (?, ?, ?, ?, ?)",
+            [(game_id, expected + i, e["type"], json.dumps(e, separators=(",", ":")), stamp)
+             for i, e in enumerate(events, start=1)])
+        version = expected + len(events)
+        conn.execute("update games set status = ?, phase = ?, current_seat = ?, deadline = ?, "
+                     "version = ?, updated_at = ? where id = ?",
+                     (update.status, update.phase, update.current_seat, update.deadline,
+                      version, stamp, game_id))
+        conn.execute("insert into outbox (game_id, from_version, to_version, created_at) "
+                     "values (?, ?, ?, ?)", (game_id, expected + 1, version, stamp))
+        return version
+
+    def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
+        row = self.conn.execute("select fingerprint, status, response from idempotency "
+                                "where game_id = ? and seat = ? and key = ?",
+                                (game_id, seat, key)).fetchone()
+        if row is None:
+            return None
+        return Answer(seat, key, row[0], row[1], json.loads(row[2]))
+
+    # -- the workers' side ---------------------------------------------------------------
+
+    def undelivered(self, limit: int = 100) -> list[OutboxRow]:
+        rows = self.conn.execute(
+            "select id, game_id, from_version, to_version, created_at from outbox "
+            "where delivered_at is null order by id limit ?", (limit,)).fetchall()
+        return [OutboxRow(*r) for r in rows]
+
+    def mark_delivered(self, ids: list[int]) -> None:
+        if not ids:
+            return
+        with self.transaction() as conn:
+            conn.execute(f"update outbox set delivered_at = ? where delivered_at is null and "
+                         f"id in ({', '.join('?' * len(ids))})", [now(), *ids])
+
+    def overdue(self, before: str, limit: int = 100) -> list[Game]:
+        rows = self.conn.execute(_GAME_SELECT + " where deadline is not null and deadline <= ? "
+                                 "and status = 'active' order by deadline limit ?",
+                                 (before, limit)).fetchall()
+        return [_game(r) for r in rows]
+
+    def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,
+                           lease_seconds: float = 300) -> bool:
+        stamp = now()
+        with self.transaction() as conn:
+            row = conn.execute("select status, claimed_at from notifications where "
+                               "game_id = ? and version = ? and recipient = ? and kind = ?",
+                               (game_id, version, recipient, kind)).fetchone()
+            if row is None:
+                conn.execute("insert into notifications (game_id, version, recipient, kind, "
+                             "status, attempts, claimed_at) values (?, ?, ?, ?, 'sending', 1, ?)",
+                             (game_id, version, recipient, kind, stamp))
+                return True
+            status, claimed = row
+            if status == "sent":
+                return False
+            if status == "sending" and claimed and _age(claimed) < lease_seconds:
+                return False
+            conn.execute("update notifications set status = 'sending', claimed_at = ?, "
+                         "attempts = attempts + 1 where game_id = ? and version = ? and "
+                         "recipient = ? and kind = ?", (stamp, game_id, version, recipient, kind))
+            return True
+
+    def finish_notification(self, game_id: str, version: int, recipient: str, kind: str,
+                            error: str | None = None) -> None:
+        with self.transaction() as conn:
+            conn.execute("update notifications set status = ?, sent_at = ?, error = ? where "
+                         "game_id = ? and version = ? and recipient = ? and kind = ?",
+                         ("failed" if error else "sent", None if error else now(), error,
+                          game_id, version, recipient, kind))
+
+    def notifications(self, game_id: str) -> list[Notification]:
+        rows = self.conn.execute("select version, recipient, kind, status, attempts, sent_at, "
+                                 "error from notifications where game_id = ? "
+                                 "order by version, recipient, kind", (game_id,)).fetchall()
+        return [Notification(*r) for r in rows]
+
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
+                    ) -> Webhook:
+        stamp = now()
+        with self.transaction() as conn:
+            cur = conn.execute("insert into webhooks (game_id, seat, url, secret, created_at) "
+                               "values (?, ?, ?, ?, ?)", (game_id, seat, url, secret, stamp))
+            hook_id = cur.lastrowid
+        assert hook_id is not None
+        return Webhook(hook_id, game_id, seat, url, secret, stamp)
+
+    def webhooks(self, game_id: str) -> list[Webhook]:
+        rows = self.conn.execute(_HOOK_SELECT + " where game_id = ? order by id",
+                                 (game_id,)).fetchall()
+        return [Webhook(*r) for r in rows]
+
+    def webhook(self, hook_id: int) -> Webhook | None:
+        if not -(1 << 63) <= hook_id < 1 << 63:  # beyond SQLite's integers: not there
+            return None
+        row = self.conn.execute(_HOOK_SELECT + " where id = ?", (hook_id,)).fetchone()
+        return Webhook(*row) if row else None
+
+    def delete_webhook(self, game_id: str, hook_id: int) -> bool:
+        if not -(1 << 63) <= hook_id < 1 << 63:
+            return False
+        with self.transaction() as conn:
+            cur = conn.execute("delete from webhooks where game_id = ? and id = ?",
+                               (game_id, hook_id))
+            return cur.rowcount == 1
+
+    # -- upkeep --------------------------------------------------------------------------
+
+    def count(self, table: str) -> int:
+        if table not in TABLES:
+            raise ValueError(f"unknown table {table!r}")
+        return self.conn.execute(f"select count(*) from {table}").fetchone()[0]
