@@ -12,8 +12,8 @@ from flask_smorest.utils import prepare_response
 
 from . import __version__
 from .auth import load_secret_key
-from .errors import CODES, PROBLEM_TYPE, register_error_handlers
 from .games import Games
+from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .schemas import ProblemSchema
 from .store import default_db_path, open_store
 

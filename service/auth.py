@@ -1,10 +1,13 @@
-"""Secret tokens: bearer tokens for seats and hosts, invite codes for open seats.
+"""Secret tokens and who a caller is: bearer tokens for seats and hosts, invite codes.
 
 Only the SHA-256 of a token is stored. A seat's token is derived from the server's secret
 key (HMAC of the game id and the seat), so that the workers can put the seat's secret link
 into the "game started" mail without any token being kept in the database. The key is
 ``ALHAMBRA_SECRET_KEY`` or, by default, a random key kept in ``secret.key`` beside the
 database (mode 0600).
+
+``Caller`` says what a request's token may do with a game; its checks raise the domain
+errors of ``errors.py``.
 """
 
 from __future__ import annotations
@@ -18,9 +21,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import request
-
-from .errors import ApiError
+from .errors import Forbidden, Unauthenticated
+from .store import Game
 
 
 def new_token() -> str:
@@ -70,6 +72,9 @@ def same_hash(token: str, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
 
 
+NEED_TOKEN = "use 'Authorization: Bearer <token>'"
+
+
 @dataclass(frozen=True)
 class Caller:
     """Who is asking: a seat of a game, the host of games, or nobody (a spectator)."""
@@ -84,31 +89,35 @@ class Caller:
     def anonymous(self) -> bool:
         return self.token_hash is None
 
+    def hosts(self, game: Game) -> bool:
+        return game.id in self.hosted
 
-def bearer_token() -> str | None:
-    """The bearer token of the request, None if there is no Authorization header."""
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, "unauthorized", "use 'Authorization: Bearer <token>'",
-                       headers={"WWW-Authenticate": 'Bearer realm="alhambra-pbem"'})
-    return token
+    def viewer(self, game: Game) -> int | None:
+        """The seat whose view of ``game`` the caller gets (None: a spectator's);
+        Forbidden for a token of another game."""
+        if self.anonymous or self.hosts(game):
+            return None
+        if self.game_id != game.id:
+            raise Forbidden("this token belongs to another game")
+        return self.seat
 
+    def player(self, game: Game) -> int:
+        """The caller's seat in ``game``, to play: a seat token of this game only."""
+        if self.anonymous:
+            raise Unauthenticated(f"a seat token is needed: {NEED_TOKEN}")
+        if self.game_id == game.id and self.seat is not None:
+            return self.seat
+        if self.hosts(game):
+            raise Forbidden("the host token cannot play; use a seat token")
+        raise Forbidden("this token is not a seat of this game")
 
-def current_caller(store) -> Caller:
-    """Resolve the request's bearer token (401 for a token nobody holds)."""
-    token = bearer_token()
-    if token is None:
-        return Caller()
-    h = hash_token(token)
-    seat = store.seat_by_token_hash(h)
-    if seat is not None:
-        return Caller(token_hash=h, game_id=seat.game_id, seat=seat.seat, email=seat.email)
-    hosted = store.games_hosted_by(h)
-    if hosted:
-        return Caller(token_hash=h, hosted=tuple(hosted))
-    raise ApiError(401, "invalid_token", "this token belongs to no seat and no game host",
-                   headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+    def owner(self, game: Game) -> int | None:
+        """Whose webhooks on ``game`` the caller manages: its seat's, or (None) the
+        host's."""
+        if self.anonymous:
+            raise Unauthenticated(f"a seat token or the host token is needed: {NEED_TOKEN}")
+        if self.game_id == game.id and self.seat is not None:
+            return self.seat
+        if self.hosts(game):
+            return None
+        raise Forbidden("this token is neither a seat nor the host of this game")

@@ -1,7 +1,9 @@
-"""What the API does with games, without HTTP: create, join, read, submit moves, records.
+"""The application layer: what the API (and the workers) do with games, without HTTP.
 
-The engine decides every rule; this module loads states, asks the engine, and appends the
-resulting events through the store. A small in-process cache keeps the latest State of
+Create, join, read, list, submit moves, records, webhooks. The engine decides every rule;
+this module checks who may do what (``auth.Caller``), loads states, asks the engine, and
+appends the resulting events through the store. Refusals are the domain errors of
+``errors.py`` (and the engine's own). A small in-process cache keeps the latest State of
 recently used games; it is refreshed from the store's version on every use, so several
 processes can share one database (``tests/service/test_cache.py`` checks it against a
 fresh replay).
@@ -20,17 +22,24 @@ from typing import Any
 import engine
 from engine.record import RecordError, export_record, import_record
 
-from .auth import hash_token, new_invite_code, new_token, same_hash, seat_token
-from .errors import ApiError
-from .store import (
-    Answer,
-    EventStore,
-    Game,
-    GameNotFound,
-    GameUpdate,
-    Seat,
+from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
+from .errors import (
+    DomainError,
+    GameFull,
+    GameNotStarted,
+    GameOver,
+    IdempotencyKeyReused,
+    InvalidInvite,
+    InvalidMove,
+    InvalidOption,
+    InvalidRecord,
+    InvalidToken,
+    NotYourTurn,
+    RecordUnavailable,
     VersionConflict,
+    WebhookNotFound,
 )
+from .store import Answer, EventStore, Game, GameUpdate, Seat, Webhook
 from .store.sqlite import now
 
 TIMEOUT_POLICIES = ("default_move",)
@@ -43,7 +52,7 @@ def _iso_in(seconds: int) -> str:
 
 def check_variant(variant: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
     """Validate through the engine's variants (no list of names here): the options with
-    their defaults, or ApiError 422 naming the field."""
+    their defaults, or InvalidOption naming the field."""
     v = engine.VARIANTS.get(variant)
     try:
         if v is None:
@@ -51,7 +60,30 @@ def check_variant(variant: str, players: int, options: dict[str, Any]) -> dict[s
                                      f"{sorted(engine.VARIANTS)}")
         return v.check(players, options)
     except engine.OptionError as exc:
-        raise ApiError(422, "invalid_option", str(exc), field=exc.field) from None
+        raise InvalidOption(exc.field, str(exc)) from None
+
+
+def variants() -> list[dict[str, Any]]:
+    """The variants the engine plays, with their player counts and option defaults."""
+    return [{"name": name, "min_players": v.min_players, "max_players": v.max_players,
+             "options": dict(v.options)} for name, v in sorted(engine.VARIANTS.items())]
+
+
+def read_moves(text: str | None, items: list[dict[str, Any]] | None) -> list[engine.Move]:
+    """The moves of a submission: notation ``text`` (NotationError) or structured
+    ``items`` (InvalidMove naming the first bad one)."""
+    if text is not None:
+        return engine.parse_moves(text)
+    out = []
+    for i, data in enumerate(items or []):
+        try:
+            move = engine.Move.from_json(data)
+            if engine.parse_move(str(move)) != move:
+                raise ValueError("fields that do not belong to this action")
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+            raise InvalidMove(i, str(exc)) from None
+        out.append(move)
+    return out
 
 
 class StateCache:
@@ -96,13 +128,28 @@ class Games:
         """The seat's secret token (derived, never stored: see auth.py)."""
         return seat_token(self.secret_key, game_id, seat)
 
+    def caller(self, token: str | None) -> Caller:
+        """Who holds ``token`` (None: nobody, a spectator); InvalidToken if no one."""
+        if token is None:
+            return Caller()
+        h = hash_token(token)
+        seat = self.store.seat_by_token_hash(h)
+        if seat is not None:
+            return Caller(token_hash=h, game_id=seat.game_id, seat=seat.seat, email=seat.email)
+        hosted = self.store.games_hosted_by(h)
+        if hosted:
+            return Caller(token_hash=h, hosted=tuple(hosted))
+        raise InvalidToken()
+
+    def health(self) -> None:
+        """Raises if the store cannot be read."""
+        self.store.count("games")
+
     # -- reading -------------------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
-        try:
-            return self.store.game(game_id)
-        except GameNotFound:
-            raise ApiError(404, "game_not_found", f"there is no game {game_id!r}") from None
+        """The game's row (GameNotFound)."""
+        return self.store.game(game_id)
 
     def state(self, game_id: str, version: int | None = None) -> engine.State:
         """The game's State at ``version`` (None: the latest), exactly that version for
@@ -130,10 +177,69 @@ class Games:
         """The state replayed from the log, bypassing the cache."""
         return engine.replay(self.store.read(game_id))
 
-    def events(self, game: Game, seat: int | None, since: int) -> list[dict[str, Any]]:
+    def summary(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The game's row as the caller may see it (e-mail addresses: its host only)."""
+        host = caller.hosts(game)
+        seats = []
+        for s in self.store.seats(game.id):
+            entry: dict[str, Any] = {"seat": s.seat, "name": s.name,
+                                     "joined": s.token_hash is not None}
+            if host:
+                entry["email"] = s.email
+            seats.append(entry)
+        return {
+            "game_id": game.id, "variant": game.variant, "options": game.options,
+            "status": game.status, "phase": game.phase, "version": game.version,
+            "players": game.players, "current_seat": game.current_seat,
+            "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
+            "deadline": game.deadline, "imported": game.imported,
+            "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
+            "your_seat": caller.seat if caller.game_id == game.id else None,
+        }
+
+    def document(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The summary and the engine's view for the caller (Forbidden: another game's
+        token); the view is None until the game starts."""
+        seat = caller.viewer(game)
+        doc = self.summary(game, caller)
+        doc["view"] = engine.view(self.state(game.id, game.version), seat) \
+            if game.version else None
+        return doc
+
+    def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
+                   ) -> dict[str, Any]:
+        """Newest first. Anonymous: every game; a seat token: the games of its player
+        (its seat's game and the games of seats with its e-mail address); a host token:
+        the games it hosts."""
+        ids: list[str] | None = None
+        email = None
+        if not caller.anonymous:
+            ids = ([caller.game_id] if caller.game_id else []) + list(caller.hosted)
+            email = caller.email
+        games, total = self.store.list_games(status=status, ids=ids, email=email,
+                                             limit=limit, offset=offset)
+        return {"total": total, "games": [self.summary(g, caller) for g in games]}
+
+    def events(self, game: Game, caller: Caller, since: int) -> dict[str, Any]:
+        """The events after version ``since``, redacted for the caller."""
+        seat = caller.viewer(game)
         over = game.status == "over"
-        return [{"version": since + i, "event": engine.redact_event(e, seat, over)}
-                for i, e in enumerate(self.store.read(game.id, since=since), start=1)]
+        events = [{"version": v, "event": engine.redact_event(e, seat, over)}
+                  for v, e in enumerate(self.store.read(game.id, since=since), start=since + 1)]
+        version = max(game.version, events[-1]["version"] if events else 0)
+        return {"game_id": game.id, "version": version, "events": events}
+
+    def legal_moves(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The caller's legal moves now, in notation and as JSON (none if not its turn)."""
+        seat = caller.player(game)
+        if not game.version:
+            return {"game_id": game.id, "version": 0, "seat": seat, "your_turn": False,
+                    "phase": None, "moves": []}
+        state = self.state(game.id, game.version)
+        moves = engine.legal_moves(state, seat)
+        return {"game_id": game.id, "version": state.version, "seat": seat,
+                "your_turn": bool(moves), "phase": state.phase,
+                "moves": [{"notation": str(m), "move": m.to_json()} for m in moves]}
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -142,11 +248,10 @@ class Games:
                timeout_policy: str) -> dict[str, Any]:
         opts = check_variant(variant, players, options)
         if time_per_move < self.min_time_per_move:
-            raise ApiError(422, "invalid_option", f"time_per_move must be at least "
-                           f"{self.min_time_per_move} seconds", field="time_per_move")
+            raise InvalidOption("time_per_move", f"time_per_move must be at least "
+                                f"{self.min_time_per_move} seconds")
         if len(seats) > players:
-            raise ApiError(422, "invalid_option", f"{len(seats)} seats given for {players} "
-                           "players", field="seats")
+            raise InvalidOption("seats", f"{len(seats)} seats given for {players} players")
         seats = list(seats) + [None] * (players - len(seats))
         game_id = secrets.token_hex(8)
         host_token = new_token()
@@ -179,12 +284,11 @@ class Games:
              ) -> dict[str, Any]:
         game = self.game(game_id)
         if not game.invite_hash or not same_hash(invite_code, game.invite_hash):
-            raise ApiError(403, "invalid_invite", "this invite code does not open a seat of "
-                           "this game")
+            raise InvalidInvite()
         for _ in range(game.players):
             open_seats = [s.seat for s in self.store.seats(game_id) if s.token_hash is None]
             if not open_seats:
-                raise ApiError(409, "game_full", "every seat of this game is taken")
+                break
             token = self.seat_token(game_id, open_seats[0])
             if not self.store.join(game_id, open_seats[0], name,
                                    email.lower() if email else None, hash_token(token)):
@@ -192,7 +296,7 @@ class Games:
             if len(open_seats) == 1:
                 self._start(game_id)
             return {"game_id": game_id, "seat": open_seats[0], "name": name, "token": token}
-        raise ApiError(409, "game_full", "every seat of this game is taken")
+        raise GameFull()
 
     def _start(self, game_id: str) -> None:
         """All seats are filled: record the setup events with a secret seed."""
@@ -242,7 +346,7 @@ class Games:
         try:
             return self._submit(game, seat, moves, expected, idempotency_key, fingerprint,
                                 timeout)
-        except ApiError:
+        except (DomainError, engine.RuleViolation):
             # A concurrent request with the same key may have won meanwhile: its answer is
             # this request's answer too.
             if idempotency_key is not None:
@@ -256,20 +360,16 @@ class Games:
                 ) -> tuple[dict[str, Any], bool]:
         game_id = game.id
         if game.status == "open":
-            raise ApiError(409, "game_not_started", "seats are still open: the game starts "
-                           "when every seat is taken")
+            raise GameNotStarted()
         if game.status == "over":
-            raise ApiError(409, "game_over", "the game is over", current_version=game.version)
+            raise GameOver(game.version)
         state = self.state(game_id, game.version)
         if expected != state.version:
-            raise self._conflict(state.version)
+            raise VersionConflict(state.version)
         try:
             events = engine.decide(state, seat, moves, timeout=timeout)
         except engine.NotYourTurn as exc:
-            raise ApiError(403, "not_your_turn", exc.message, rule=exc.rule,
-                           current_seat=state.current) from None
-        except engine.RuleViolation as exc:
-            raise ApiError(422, "rule_violation", exc.message, rule=exc.rule) from None
+            raise NotYourTurn(exc.message, exc.rule, state.current) from None
         after = state.copy()
         for event in events:
             engine.evolve(after, event)
@@ -282,11 +382,8 @@ class Games:
         }
         idem = Answer(seat, idempotency_key, fingerprint, 201, answer) \
             if idempotency_key else None
-        try:
-            self.store.append(game_id, expected, events, self._summary(game, state, after, events),
-                              idem)
-        except VersionConflict as exc:
-            raise self._conflict(exc.current) from None
+        self.store.append(game_id, expected, events, self._summary(game, state, after, events),
+                          idem)
         if self.cache:
             self.cache.put(game_id, after)
         return answer, False
@@ -297,37 +394,29 @@ class Games:
         if found is None:
             return None
         if found.fingerprint != fingerprint:
-            raise ApiError(422, "idempotency_key_reused", "this Idempotency-Key was used "
-                           "for a different submission")
+            raise IdempotencyKeyReused()
         return found.response
-
-    @staticmethod
-    def _conflict(current: int) -> ApiError:
-        return ApiError(409, "version_conflict", f"the game is at version {current}; read it "
-                        "again and submit against that version", current_version=current,
-                        headers={"ETag": f'"{current}"'})
 
     # -- records -------------------------------------------------------------------------
 
-    def record(self, game: Game) -> dict[str, Any]:
+    def record(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The engine's record of a finished game (RecordUnavailable before its end)."""
+        caller.viewer(game)
         if game.status != "over":
-            raise ApiError(409, "record_unavailable", "the record (with the seed that decides "
-                           "every hand) is served once the game is over")
+            raise RecordUnavailable()
         events = self.store.read(game.id)
         return export_record(events, self.state(game.id, game.version))
 
-    def import_record(self, doc: dict[str, Any]) -> str:
+    def import_record(self, doc: dict[str, Any]) -> Game:
+        """Replay and verify a finished game's record and keep it as a new game."""
         try:
             events = import_record(doc)
         except RecordError as exc:
-            extra = {"move_number": exc.move_number}
-            if exc.rule:
-                extra["rule"] = exc.rule
-            raise ApiError(422, "invalid_record", str(exc), **extra) from None
+            raise InvalidRecord(str(exc), exc.move_number, exc.rule) from None
         state = engine.replay(events)
         if state.phase != "over":
-            raise ApiError(422, "invalid_record", "only a finished game can be imported; this "
-                           "record stops before the end", move_number=len(doc["moves"]))
+            raise InvalidRecord("only a finished game can be imported; this record stops "
+                                "before the end", len(doc["moves"]))
         created = events[0]
         game_id = secrets.token_hex(8)
         stamp = now()
@@ -341,4 +430,23 @@ class Games:
         self.store.create_finished_game(game, seats, events)
         if self.cache:
             self.cache.put(game_id, state)
-        return game_id
+        return game
+
+    # -- webhooks ------------------------------------------------------------------------
+
+    def add_webhook(self, game: Game, caller: Caller, url: str, secret: str | None
+                    ) -> Webhook:
+        """Register a webhook of the caller's seat (or of the host: the spectator view)."""
+        owner = caller.owner(game)
+        return self.store.add_webhook(game.id, owner, url, secret or secrets.token_urlsafe(24))
+
+    def webhooks(self, game: Game, caller: Caller) -> list[Webhook]:
+        owner = caller.owner(game)
+        return [h for h in self.store.webhooks(game.id) if h.seat == owner]
+
+    def delete_webhook(self, game: Game, caller: Caller, hook_id: int) -> None:
+        owner = caller.owner(game)
+        hook = self.store.webhook(hook_id)
+        if hook is None or hook.game_id != game.id or hook.seat != owner or \
+                not self.store.delete_webhook(game.id, hook_id):
+            raise WebhookNotFound(hook_id)

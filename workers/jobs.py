@@ -21,8 +21,7 @@ from rq import Retry
 from rq.job import Job
 
 import engine
-from service.errors import ApiError
-from service.store import GameNotFound
+from service.errors import GameNotFound, GameOver, NotYourTurn, VersionConflict
 
 from . import notify, webhooks
 from .context import Context, context
@@ -200,10 +199,8 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     try:
         answer, _ = ctx.games.submit(game, seat, moves, version, f"timeout-{version}",
                                      timeout=True)
-    except ApiError as exc:
-        if exc.status in (403, 409):
-            return "stale"
-        raise
+    except (VersionConflict, GameOver, NotYourTurn):
+        return "stale"
     log.info("game %s: time ran out for seat %s at version %s: %s -> version %s", game_id,
              seat, version, "; ".join(map(str, moves)), answer["version"])
     return "applied"

@@ -14,18 +14,7 @@ from ..schemas import (
     JoinSchema,
     ListQuerySchema,
 )
-from .common import (
-    BEARER,
-    caller,
-    check_game_token,
-    errors,
-    etag,
-    game_document,
-    game_or_404,
-    game_summary,
-    join_url,
-    service,
-)
+from .common import BEARER, caller, errors, etag, join_url, service
 
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Games: create, list, read, join")
@@ -43,14 +32,15 @@ def create_game(body):
     seat is filled. An unknown variant, a bad option or a bad player count gets 422
     `invalid_option` naming the `field`."""
     players = body["players"] if body["players"] is not None else len(body["seats"])
-    created = service().create(
+    games = service()
+    created = games.create(
         variant=body["variant"], options=body["options"], players=players,
         seats=body["seats"], time_per_move=body["time_per_move"],
         timeout_policy=body["timeout_policy"])
     for s in created["seats"]:
         s["join_url"] = join_url(created["game_id"], s["token"])
-    game = game_or_404(created["game_id"])
-    created["game"] = game_document(game, Caller())
+    game = games.game(created["game_id"])
+    created["game"] = games.document(game, Caller())
     return created, 201, {"Location": f"/games/{game.id}", "ETag": etag(game.version)}
 
 
@@ -65,16 +55,8 @@ def list_games(query):
     Newest first. Without a token: every game. With a seat token: the games of that
     player (the seats with the same e-mail address, or just this seat's game). With a host
     token: the games it hosts."""
-    c = caller()
-    ids: list[str] | None = None
-    email = None
-    if not c.anonymous:  # a token sees its own games only
-        ids = ([c.game_id] if c.game_id else []) + list(c.hosted)
-        email = c.email
-    games, total = service().store.list_games(
-        status=query.get("status"), ids=ids, email=email, limit=query["limit"],
-        offset=query["offset"])
-    return {"total": total, "games": [game_summary(g, c) for g in games]}
+    return service().list_games(caller(), query.get("status"), query["limit"],
+                                query["offset"])
 
 
 @blp.route("/<string:game_id>", methods=["GET"])
@@ -87,10 +69,8 @@ def get_game(game_id):
 
     The view for the caller: a seat token sees its own hand; without a token, the spectator
     view. Also the version (also as `ETag`), whose turn it is and the deadline."""
-    game = game_or_404(game_id)
-    c = caller()
-    check_game_token(c, game)
-    doc = game_document(game, c)
+    games = service()
+    doc = games.document(games.game(game_id), caller())
     return doc, 200, {"ETag": etag(doc["version"])}
 
 
@@ -102,7 +82,8 @@ def join_game(body, game_id):
     """Join an open seat
 
     With the invite code from the game's creation. Returns the seat's secret token. The
-    last seat to be filled starts the game."""
+    last seat to be filled starts the game; a game whose seats are all taken answers 409
+    `game_full`."""
     joined = service().join(game_id, body["invite_code"], body["name"], body["email"])
     joined["join_url"] = join_url(game_id, joined["token"])
     return joined, 201

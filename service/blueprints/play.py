@@ -7,9 +7,8 @@ import re
 from flask import current_app, request
 from flask_smorest import Blueprint
 
-import engine
-
-from ..errors import ApiError
+from ..games import read_moves
+from ..problems import ApiError
 from ..schemas import (
     EventsQuerySchema,
     EventsSchema,
@@ -17,17 +16,7 @@ from ..schemas import (
     SubmitSchema,
     SubmittedSchema,
 )
-from .common import (
-    BEARER,
-    BEARER_REQUIRED,
-    caller,
-    check_game_token,
-    errors,
-    etag,
-    game_or_404,
-    seat_of,
-    service,
-)
+from .common import BEARER, BEARER_REQUIRED, caller, errors, etag, service
 
 blp = Blueprint("play", __name__, url_prefix="/games",
                 description="Playing: events, legal moves, moves")
@@ -43,13 +32,8 @@ def list_events(query, game_id):
 
     Redacted for the caller: other seats' hands, the deck and bag order (and the seed, until
     the game is over) are left out."""
-    game = game_or_404(game_id)
-    c = caller()
-    check_game_token(c, game)
-    seat = c.seat if c.game_id == game.id else None
-    events = service().events(game, seat, query["since"])
-    version = max(game.version, events[-1]["version"] if events else 0)
-    return {"game_id": game.id, "version": version, "events": events}
+    games = service()
+    return games.events(games.game(game_id), caller(), query["since"])
 
 
 @blp.route("/<string:game_id>/legal-moves", methods=["GET"])
@@ -60,16 +44,8 @@ def legal_moves(game_id):
     """The caller's legal moves now
 
     In notation and as structured JSON; empty when it is not the caller's turn."""
-    game = game_or_404(game_id)
-    seat = seat_of(caller(), game)
-    if not game.version:
-        return {"game_id": game.id, "version": 0, "seat": seat, "your_turn": False,
-                "phase": None, "moves": []}
-    state = service().state(game.id, game.version)
-    moves = engine.legal_moves(state, seat)
-    return {"game_id": game.id, "version": state.version, "seat": seat,
-            "your_turn": bool(moves), "phase": state.phase,
-            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves]}
+    games = service()
+    return games.legal_moves(games.game(game_id), caller())
 
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
@@ -94,26 +70,6 @@ def _expected_version(body, header: str | None) -> int:
     return expected
 
 
-def _moves(body) -> list[engine.Move]:
-    if "move" in body:
-        try:
-            return engine.parse_moves(body["move"])
-        except engine.NotationError as exc:
-            raise ApiError(422, "notation_error", str(exc), position=exc.position,
-                           expected=exc.expected) from None
-    out = []
-    for i, data in enumerate(body["moves"]):
-        try:
-            move = engine.Move.from_json(data)
-            if engine.parse_move(str(move)) != move:
-                raise ValueError("fields that do not belong to this action")
-        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
-            raise ApiError(422, "invalid_move", f"moves[{i}] is not a move: {exc}",
-                           move_index=i) from None
-        out.append(move)
-    return out
-
-
 @blp.route("/<string:game_id>/moves", methods=["POST"])
 @blp.arguments(SubmitSchema())
 @blp.response(201, SubmittedSchema, headers={
@@ -135,14 +91,15 @@ def submit_moves(body, game_id):
     version: 409 `version_conflict` with `current_version`. Not your turn or not your seat:
     403. A rule broken: 422 `rule_violation` with the `rule` id. Nothing is written on any
     error; a retry with the same `Idempotency-Key` returns the first answer."""
-    game = game_or_404(game_id)
-    seat = seat_of(caller(), game)
+    games = service()
+    game = games.game(game_id)
+    seat = caller().player(game)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise ApiError(400, "bad_request", "Idempotency-Key must have 1 to 200 characters")
     expected = _expected_version(body, request.headers.get("If-Match"))
-    moves = _moves(body)
-    answer, replayed = service().submit(game, seat, moves, expected, key)
+    moves = read_moves(body.get("move"), body.get("moves"))
+    answer, replayed = games.submit(game, seat, moves, expected, key)
     # The answer is built to SubmittedSchema already: skip the second serialisation pass.
     resp = current_app.json.response(answer)
     resp.status_code = 201

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from ..auth import Caller
 from ..schemas import GameSchema, RecordInSchema, RecordSchema
-from .common import caller, check_game_token, errors, game_document, game_or_404, service
+from .common import caller, errors, service
 
 blp = Blueprint("records", __name__, description="Game records: export and import")
 
@@ -20,9 +20,8 @@ def get_record(game_id):
     The engine's record: options, seed, seats and every move in notation, with the result.
     Served only once the game is over (409 `record_unavailable` before: the seed would
     reveal every hand and draw)."""
-    game = game_or_404(game_id)
-    check_game_token(caller(), game)
-    return service().record(game)
+    games = service()
+    return games.record(games.game(game_id), caller())
 
 
 @blp.route("/records", methods=["POST"])
@@ -34,6 +33,6 @@ def import_record(doc):
 
     The record is replayed and verified; 422 `invalid_record` names the first move that
     does not replay (`move_number`) and the rule it breaks."""
-    game_id = service().import_record(doc)
-    game = game_or_404(game_id)
-    return game_document(game, Caller()), 201, {"Location": f"/games/{game_id}"}
+    games = service()
+    game = games.import_record(doc)
+    return games.document(game, Caller()), 201, {"Location": f"/games/{game.id}"}

@@ -14,23 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..errors import GameNotFound, VersionConflict  # noqa: F401 - what stores raise
+
 Event = dict[str, Any]
-
-
-class GameNotFound(Exception):
-    """No such game."""
-
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"there is no game {game_id!r}")
-        self.game_id = game_id
-
-
-class VersionConflict(Exception):
-    """The game's version is not the one expected: someone else wrote first."""
-
-    def __init__(self, current: int) -> None:
-        super().__init__(f"the game is at version {current}")
-        self.current = current
 
 
 class SchemaTooNew(Exception):
