@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from service import create_app  # noqa: E402
+from service.settings import Settings  # noqa: E402
 from workers.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
 
@@ -121,7 +122,7 @@ def main() -> int:
     env = dict(os.environ, ALHAMBRA_DATA=str(tmp), REDIS_URL=redis.url,
                SMTP_URL=f"smtp://127.0.0.1:{smtp.port}", ALHAMBRA_RELAY_INTERVAL="0.05",
                ALHAMBRA_REMINDERS="", PYTHONPATH=str(ROOT))
-    app = create_app({"DATABASE": str(tmp / "alhambra.db"), "TESTING": True})
+    app = create_app(Settings.from_env(env))
     games = Games(app.test_client(), rng)
     worker = None
 

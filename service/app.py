@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import http
-import os
 from typing import Any
 
 import flask_smorest
@@ -11,11 +10,12 @@ from flask import Flask
 from flask_smorest.utils import prepare_response
 
 from . import __version__
-from .auth import load_secret_key
+from .blueprints import BLUEPRINTS
 from .games import Games
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .schemas import ProblemSchema
-from .store import default_db_path, open_store
+from .settings import Settings
+from .store import open_store
 
 DESCRIPTION = """\
 Play Alhambra by e-mail or through any HTTP client.
@@ -51,7 +51,7 @@ class Api(flask_smorest.Api):
         register_error_handlers(self._app)
 
 
-DEFAULTS: dict[str, Any] = {
+API_CONFIG: dict[str, Any] = {
     "API_TITLE": "alhambra-pbem",
     "API_VERSION": __version__,
     "OPENAPI_VERSION": "3.0.3",
@@ -66,41 +66,31 @@ DEFAULTS: dict[str, Any] = {
             "type": "http", "scheme": "bearer",
             "description": "A seat token (or a host token) from create or join"}}},
     },
-    "MAX_CONTENT_LENGTH": 1 << 20,
-    "STATE_CACHE_SIZE": 512,
-    "PUBLIC_URL": None,  # base of join links; default: the request's host URL
-    "DATABASE": None,  # default: <ALHAMBRA_DATA or ./data>/alhambra.db
-    "SECRET_KEY": None,  # bytes; default: auth.load_secret_key beside the database
-    "MIN_TIME_PER_MOVE": None,  # seconds; default: $ALHAMBRA_MIN_TIME_PER_MOVE or 60
 }
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """A new application. ``config`` keys: DATABASE (path), STATE_CACHE_SIZE (0: no
-    cache), PUBLIC_URL, SECRET_KEY (derives seat tokens), MIN_TIME_PER_MOVE, and
-    Flask/flask-smorest settings."""
+def create_app(settings: Settings | None = None) -> Flask:
+    """A new application with ``settings`` (default: from the environment)."""
+    settings = settings or Settings.from_env()
     app = Flask(__name__)
-    app.config.update(DEFAULTS)
-    app.config.update(config or {})
+    app.config.update(API_CONFIG, MAX_CONTENT_LENGTH=settings.max_content_length)
     app.json.sort_keys = False
-    db = app.config["DATABASE"] or os.environ.get("ALHAMBRA_DB") or default_db_path()
-    store = open_store(db)
-    if app.config["MIN_TIME_PER_MOVE"] is None:
-        app.config["MIN_TIME_PER_MOVE"] = int(os.environ.get("ALHAMBRA_MIN_TIME_PER_MOVE")
-                                              or 60)
-    key = app.config["SECRET_KEY"]
-    if not isinstance(key, bytes):
-        key = key.encode() if key else load_secret_key(db)
-    app.extensions["alhambra"] = Games(store, app.config["STATE_CACHE_SIZE"], key,
-                                       app.config["MIN_TIME_PER_MOVE"])
-
+    app.extensions["alhambra_settings"] = settings
+    app.extensions["alhambra"] = Games(open_store(settings.database),
+                                       settings.state_cache_size, settings.secret_key,
+                                       settings.min_time_per_move)
     api = Api(app)
-    from .blueprints import games, meta, play, records, webhooks
-
-    for blp in (games.blp, play.blp, webhooks.blp, records.blp, meta.blp):
+    for blp in BLUEPRINTS:
         api.register_blueprint(blp)
+    _document_settings(api, settings)
     app.extensions["alhambra_api"] = api
     return app
+
+
+def _document_settings(api: Api, settings: Settings) -> None:
+    """The document states this server's minimum time per move (the one it enforces)."""
+    prop = api.spec.components.schemas["CreateGame"]["properties"]["time_per_move"]
+    prop["minimum"] = settings.min_time_per_move
 
 
 def openapi_document(app: Flask) -> dict[str, Any]:

@@ -3,8 +3,7 @@
 Only the SHA-256 of a token is stored. A seat's token is derived from the server's secret
 key (HMAC of the game id and the seat), so that the workers can put the seat's secret link
 into the "game started" mail without any token being kept in the database. The key is
-``ALHAMBRA_SECRET_KEY`` or, by default, a random key kept in ``secret.key`` beside the
-database (mode 0600).
+``Settings.secret_key`` (settings.py).
 
 ``Caller`` says what a request's token may do with a game; its checks raise the domain
 errors of ``errors.py``.
@@ -15,11 +14,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import os
 import secrets
-import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import Forbidden, Unauthenticated
 from .store import Game
@@ -33,31 +29,6 @@ def seat_token(key: bytes, game_id: str, seat: int) -> str:
     """The secret bearer token of a seat: 32 URL-safe characters (192 bits)."""
     mac = hmac.new(key, f"alhambra-pbem seat {game_id} {seat}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
-
-
-def load_secret_key(db_path: str | os.PathLike[str] | None) -> bytes:
-    """The server's secret key: ``$ALHAMBRA_SECRET_KEY``, else ``secret.key`` beside the
-    database (created once), else (an in-memory database) a random key for this process."""
-    env = os.environ.get("ALHAMBRA_SECRET_KEY")
-    if env:
-        return hashlib.sha256(env.encode()).digest()
-    if db_path is None or str(db_path) == ":memory:":
-        return secrets.token_bytes(32)
-    path = Path(db_path).parent / "secret.key"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(32) + "\n")
-    for _ in range(50):  # another process may be writing it right now
-        text = path.read_text().strip()
-        if len(text) == 64:
-            return bytes.fromhex(text)
-        time.sleep(0.01)
-    raise RuntimeError(f"{path} does not hold a 64-digit hex key")
 
 
 def new_invite_code() -> str:

@@ -5,7 +5,8 @@
     alhambra-pbem create-game --seat Ann:ann@example.org --seat Bob --open 1
     alhambra-pbem openapi > openapi/openapi.json
 
-The data folder is ``$ALHAMBRA_DATA`` (default ``./data``); ``--db`` overrides the file.
+Settings come from the environment (service/settings.py, the README's table); ``--db``
+and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``.
 ``serve`` also runs one worker (mail, reminders, deadlines, webhooks: see workers/) and,
 when ``REDIS_URL`` is unset, a private Redis server for it; both stop with the server.
 """
@@ -15,19 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from .app import create_app, openapi_document
+from .settings import Settings, SettingsError
+from .store import SchemaTooNew
 
 
-def _config(args: argparse.Namespace) -> dict[str, Any]:
-    config: dict[str, Any] = {}
-    if getattr(args, "db", None):
-        config["DATABASE"] = args.db
-    if getattr(args, "public_url", None):
-        config["PUBLIC_URL"] = args.public_url
-    return config
+def _settings(args: argparse.Namespace) -> Settings:
+    """The environment's settings with the command line's --db and --public-url."""
+    return Settings.from_env(database=getattr(args, "db", None),
+                             public_url=getattr(args, "public_url", None))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -36,35 +35,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from workers.embedded import Background
 
-    config = _config(args)
-    env = dict(os.environ)
-    if args.db:
-        env["ALHAMBRA_DB"] = str(Path(args.db).resolve())
-    if args.public_url:
-        env["PUBLIC_URL"] = args.public_url
-    elif not env.get("PUBLIC_URL"):
-        env["PUBLIC_URL"] = f"http://{args.host}:{args.port}"
+    settings = _settings(args)
+    if not settings.public_url:
+        settings = settings.replace(public_url=f"http://{args.host}:{args.port}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(process)d %(name)s "
                         "%(levelname)s %(message)s")
-    # Create the schema before the worker and the API's processes open the database.
-    create_app(config).extensions["alhambra"].store.close()
-    background = Background(Path(env.get("ALHAMBRA_DATA") or "./data"), env,
+    # Create the schema and the secret key before the worker and the API's processes
+    # open them.
+    create_app(settings).extensions["alhambra"].store.close()
+    background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker)
     try:
         background.start()
-        return _serve_api(args, config)
+        return _serve_api(args, settings)
     finally:
         background.stop()
 
 
-def _serve_api(args: argparse.Namespace, config: dict[str, Any]) -> int:
-    try:
-        from gunicorn.app.base import BaseApplication
-    except ImportError:  # pragma: no cover - gunicorn is a dependency
-        BaseApplication = None
-    if BaseApplication is None or args.dev:
-        create_app(config).run(host=args.host, port=args.port, threaded=True)
+def _serve_api(args: argparse.Namespace, settings: Settings) -> int:
+    if args.dev:
+        create_app(settings).run(host=args.host, port=args.port, threaded=True)
         return 0
+    from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):
         def load_config(self):
@@ -73,7 +65,7 @@ def _serve_api(args: argparse.Namespace, config: dict[str, Any]) -> int:
             self.cfg.set("accesslog", "-" if args.access_log else None)
 
         def load(self):
-            return create_app(config)
+            return create_app(settings)
 
     Server().run()
     return 0
@@ -86,7 +78,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def cmd_create_game(args: argparse.Namespace) -> int:
-    app = create_app(_config(args))
+    app = create_app(_settings(args))
     seats: list[dict[str, Any] | None] = []
     for spec in args.seat:
         name, _, email = spec.partition(":")
@@ -107,7 +99,7 @@ def cmd_create_game(args: argparse.Namespace) -> int:
 
 
 def cmd_openapi(args: argparse.Namespace) -> int:
-    app = create_app({"DATABASE": ":memory:", "STATE_CACHE_SIZE": 0})
+    app = create_app(Settings(database=":memory:", state_cache_size=0))
     print(json.dumps(openapi_document(app), indent=2, sort_keys=True))
     return 0
 
@@ -150,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_openapi)
 
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (SettingsError, SchemaTooNew) as exc:
+        print(f"alhambra-pbem: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -10,5 +10,5 @@ One move, after the service has committed it with its outbox row:
 
 Every notification is claimed in the store's ``notifications`` table under (game,
 version, recipient, kind) before it is sent, so a job run twice sends once. Configuration
-is by environment: see settings.py.
+is by environment: see service/settings.py.
 """

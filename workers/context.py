@@ -8,20 +8,18 @@ import threading
 from redis import Redis
 from rq import Queue
 
-from service.auth import load_secret_key
 from service.games import Games
+from service.settings import Settings
 from service.store import open_store
 
 from .mail import Mailer
-from .settings import Settings
 
 
 class Context:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = open_store(settings.database)
-        self.games = Games(self.store, cache_size=64,
-                           secret_key=load_secret_key(settings.database))
+        self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key)
         self.mailer = Mailer(settings)
         self._redis: Redis | None = None
 

@@ -54,7 +54,7 @@ def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     state = ctx.games.state(game_id, to_version)
     return notify.Batch(game=game, seats=store.seats(game_id), events=events,
                         from_version=from_version, to_version=to_version, state=state,
-                        created_at=created_at, public_url=ctx.settings.public_url,
+                        created_at=created_at, public_url=ctx.settings.link_url,
                         read=lambda since, until: store.read(game_id, since, until))
 
 
@@ -84,7 +84,7 @@ def process_batch(game_id: str, from_version: int, to_version: int, created_at: 
     if batch is None:
         return {"status": "missing"}
     if from_version == 1:
-        batch.links = {s.seat: f"{ctx.settings.public_url}/games/{game_id}#token="
+        batch.links = {s.seat: f"{ctx.settings.link_url}/games/{game_id}#token="
                                f"{ctx.games.seat_token(game_id, s.seat)}"
                        for s in batch.seats if s.email}
     results: dict[str, str] = {}

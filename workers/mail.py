@@ -22,7 +22,7 @@ from email.utils import formataddr, formatdate, parseaddr
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .settings import Settings
+from service.settings import Settings
 
 log = logging.getLogger("alhambra.mail")
 

@@ -22,9 +22,10 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 
+from service.settings import Settings
+
 from . import relay
 from .context import Context, set_context
-from .settings import Settings
 
 log = logging.getLogger("alhambra.worker")
 

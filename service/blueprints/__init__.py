@@ -1,1 +1,5 @@
-"""One flask-smorest blueprint per resource."""
+"""One flask-smorest blueprint per resource; ``create_app`` registers ``BLUEPRINTS``."""
+
+from . import games, meta, play, records, webhooks
+
+BLUEPRINTS = [games.blp, play.blp, webhooks.blp, records.blp, meta.blp]

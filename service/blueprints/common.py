@@ -10,6 +10,7 @@ from flask import current_app, request
 from ..auth import NEED_TOKEN, Caller
 from ..errors import Unauthenticated
 from ..games import Games
+from ..settings import Settings
 
 BEARER = [{}, {"bearer": []}]  # the token is optional where this is the security
 BEARER_REQUIRED = [{"bearer": []}]
@@ -45,7 +46,9 @@ def errors(blp, *statuses: int) -> Callable:
 
 
 def base_url() -> str:
-    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+    """PUBLIC_URL, or the request's host URL."""
+    settings: Settings = current_app.extensions["alhambra_settings"]
+    return settings.public_url or request.host_url.rstrip("/")
 
 
 def join_url(game_id: str, token: str) -> str:

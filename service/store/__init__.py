@@ -4,7 +4,6 @@ implementation (sqlite.py), opened by ``open_store``."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from .base import (
     TABLES,
@@ -24,10 +23,6 @@ from .base import (
 from .sqlite import SqliteStore
 
 
-def default_db_path() -> Path:
-    return Path(os.environ.get("ALHAMBRA_DATA") or "./data") / "alhambra.db"
-
-
 def open_store(database: str | os.PathLike[str]) -> EventStore:
     """The store of ``database``: a SQLite file (or ``:memory:``)."""
     return SqliteStore(database)
@@ -36,5 +31,5 @@ def open_store(database: str | os.PathLike[str]) -> EventStore:
 __all__ = [
     "TABLES", "Answer", "Event", "EventStore", "Game", "GameNotFound", "GameUpdate",
     "Notification", "OutboxRow", "SchemaTooNew", "Seat", "SqliteStore", "VersionConflict",
-    "Webhook", "default_db_path", "open_store",
+    "Webhook", "open_store",
 ]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from service import create_app
+from service.settings import Settings
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def db_path(tmp_path):
 
 @pytest.fixture
 def app(db_path):
-    app = create_app({"DATABASE": str(db_path), "TESTING": True})
+    app = create_app(Settings(database=str(db_path)))
     yield app
     app.extensions["alhambra"].store.close()
 

@@ -133,7 +133,7 @@ def test_bad_game_creation_and_join(client, counted):
         ({"seats": [{"name": ""}]}, "validation_error", None),
         ({"seats": [{"name": "a", "email": "not-an-email"}, None]}, "validation_error", None),
         ({}, "validation_error", None),
-        ({"players": 3, "time_per_move": 1}, "validation_error", None),
+        ({"players": 3, "time_per_move": 59}, "invalid_option", "time_per_move"),
         ({"players": 3, "timeout_policy": "forfeit"}, "validation_error", None),
     ]
     for body, code, field in cases:

@@ -6,6 +6,7 @@ import random
 
 import engine
 from service import create_app
+from service.settings import Settings
 
 from .conftest import new_game, random_api_move
 
@@ -24,7 +25,7 @@ def same_state(a: engine.State, b: engine.State) -> None:
 def test_cached_state_equals_replay_after_random_games(db_path):
     # Two apps on one database, like two gunicorn workers: each has its own cache and
     # sees the other's moves only through the store.
-    apps = [create_app({"DATABASE": str(db_path), "STATE_CACHE_SIZE": 3}) for _ in range(2)]
+    apps = [create_app(Settings(database=str(db_path), state_cache_size=3)) for _ in range(2)]
     clients = [a.test_client() for a in apps]
     rng = random.Random(99)
     handles = [new_game(clients[0], n) for n in (2, 3, 4, 5, 6)]

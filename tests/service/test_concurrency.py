@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from service import create_app
+from service.settings import Settings
 from service.store import GameUpdate, VersionConflict
 
 from .conftest import auth, new_game
@@ -32,9 +33,9 @@ def _race(clients, handle, moves, version, seat):
 
 @pytest.mark.parametrize("separate_apps", [False, True], ids=["one-app", "two-apps"])
 def test_one_of_two_concurrent_submissions_wins(db_path, separate_apps):
-    apps = [create_app({"DATABASE": str(db_path), "TESTING": True})]
+    apps = [create_app(Settings(database=str(db_path)))]
     if separate_apps:  # like two gunicorn workers: separate caches, one database
-        apps.append(create_app({"DATABASE": str(db_path), "TESTING": True}))
+        apps.append(create_app(Settings(database=str(db_path))))
     clients = [apps[i % len(apps)].test_client() for i in range(2)]
     handle = new_game(clients[0], 3)
     store = apps[0].extensions["alhambra"].store

@@ -22,6 +22,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service import create_app, openapi_document
+from service.settings import Settings
 
 from .conftest import auth, new_game, play_random
 
@@ -50,7 +51,7 @@ def test_openapi_and_docs_are_served(client):
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     """An app with an open, an active and a finished game to aim the generated cases at."""
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("st") / "st.db")})
+    app = create_app(Settings(database=str(tmp_path_factory.mktemp("st") / "st.db")))
     client = app.test_client()
     active = new_game(client, 3)
     over = new_game(client, 2)

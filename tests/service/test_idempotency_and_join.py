@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from service import create_app
+from service.settings import Settings
 
 from .conftest import auth, new_game
 
@@ -31,7 +32,7 @@ def test_a_retry_with_the_same_key_returns_the_first_answer(client, game, games)
 
 
 def test_concurrent_retries_with_one_key_write_once(db_path):
-    apps = [create_app({"DATABASE": str(db_path)}) for _ in range(2)]
+    apps = [create_app(Settings(database=str(db_path))) for _ in range(2)]
     handle = new_game(apps[0].test_client(), 3)
     doc = handle.get()
     seat, v = doc["current_seat"], doc["version"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.auth import seat_token
+from service.settings import Settings
 from service.store import SchemaTooNew, SqliteStore
 from service.store.sqlite import MIGRATIONS, SCHEMA_VERSION
 
@@ -60,7 +61,8 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
     fresh = tmp_path / "fresh.db"
     SqliteStore(fresh).close()
 
-    app = create_app({"DATABASE": str(old), "SECRET_KEY": KEY})
+    (tmp_path / "secret.key").write_text(KEY.hex() + "\n")  # the key it was made with
+    app = create_app(Settings(database=str(old)))
     assert user_version(old) == SCHEMA_VERSION
     assert schema(old) == schema(fresh)
     client = app.test_client()

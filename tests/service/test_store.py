@@ -9,8 +9,6 @@ import sys
 
 import pytest
 
-from service.store import SqliteStore, default_db_path
-
 from .conftest import new_game
 
 
@@ -57,15 +55,6 @@ def test_only_token_hashes_are_stored(db_path, client):
     dump = "\n".join(sqlite3.connect(db_path).iterdump())
     for secret in secrets:
         assert secret not in dump
-
-
-def test_default_database_path(monkeypatch, tmp_path):
-    monkeypatch.setenv("ALHAMBRA_DATA", str(tmp_path / "d"))
-    assert default_db_path() == tmp_path / "d" / "alhambra.db"
-    monkeypatch.delenv("ALHAMBRA_DATA")
-    assert str(default_db_path()) == "data/alhambra.db"
-    store = SqliteStore(tmp_path / "x" / "y.db")
-    assert store.count("games") == 0
 
 
 def test_cli_create_game_and_openapi(tmp_path):

@@ -21,6 +21,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from service import create_app
+from service.settings import Settings
 from workers.redis_server import EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,8 +161,6 @@ class Stack:
     def context(self):
         """A workers Context on this stack (to run a job in the test's process)."""
         from workers.context import Context
-        from workers.settings import Settings
-
         return Context(Settings.from_env(self.env))
 
 
@@ -175,9 +174,9 @@ def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str)
         "PUBLIC_URL": "http://alhambra.test", "ALHAMBRA_QUEUE": queue,
         "ALHAMBRA_RELAY_INTERVAL": "0.05", "ALHAMBRA_WEBHOOK_RETRIES": "1,1,1",
         "ALHAMBRA_SWEEP_INTERVAL": "1", "ALHAMBRA_SWEEP_GRACE": "5",
+        "ALHAMBRA_MIN_TIME_PER_MOVE": "1",
         "PYTHONPATH": str(ROOT), **env})
-    app = create_app({"DATABASE": str(data / "alhambra.db"), "TESTING": True,
-                      "MIN_TIME_PER_MOVE": 1, "PUBLIC_URL": "http://alhambra.test"})
+    app = create_app(Settings.from_env(full))
     return Stack(data, full, app, app.test_client(), tmp / "worker.log")
 
 

@@ -8,10 +8,10 @@ import email.policy
 import pytest
 import redis
 
+from service.settings import Settings
 from workers.mail import Mail, Mailer, parse_smtp_url
 from workers.notify import human_duration
 from workers.redis_server import EmbeddedRedis
-from workers.settings import Settings
 from workers.webhooks import sign, verify
 
 
@@ -28,7 +28,7 @@ def test_smtp_url():
 def test_settings_from_env(tmp_path):
     s = Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), "ALHAMBRA_REMINDERS": "0.25,0.75,2",
                            "PUBLIC_URL": "https://x.test/", "ALHAMBRA_WEBHOOK_RETRIES": "1,2"})
-    assert s.database == tmp_path / "alhambra.db" and s.outbox_dir == tmp_path / "outbox"
+    assert s.database == str(tmp_path / "alhambra.db") and s.outbox_dir == tmp_path / "outbox"
     assert s.reminders == (0.25, 0.75) and s.public_url == "https://x.test"
     assert s.webhook_retries == (1, 2) and s.redis_url is None and s.smtp_url is None
     assert Settings.from_env({}).reminders == (0.5, 0.9)
@@ -84,9 +84,10 @@ def test_minimum_time_per_move_is_the_servers(stack):
 
     r = stack.client.post("/games", json={"players": 2, "time_per_move": 1})
     assert r.status_code == 201  # this app allows 1 s
-    app = create_app({"DATABASE": ":memory:"})
+    app = create_app(Settings(database=":memory:"))
     r = app.test_client().post("/games", json={"players": 2, "time_per_move": 59})
-    assert r.status_code == 422 and r.get_json()["code"] == "validation_error"
+    assert r.status_code == 422 and r.get_json()["code"] == "invalid_option"
+    assert r.get_json()["field"] == "time_per_move"
 
 
 def test_the_embedded_server_starts_in_a_relative_data_folder(tmp_path, monkeypatch):

@@ -1,0 +1,191 @@
+"""One configuration for the API, the workers and the CLI, read from the environment.
+
+``Settings.from_env()`` reads the variables below once; ``create_app(settings)`` and the
+workers' ``Context(settings)`` take the same object, so both derive seat tokens from the
+same key, open the same database and link to the same public URL. The README has the
+same table for operators.
+
+=============================  =========================================================
+``ALHAMBRA_DATA``              the data folder: database, secret key, outbox mails,
+                               embedded Redis (default ``./data``, made absolute once)
+``ALHAMBRA_DB``                the SQLite file (default ``$ALHAMBRA_DATA/alhambra.db``)
+``ALHAMBRA_SECRET_KEY``        the key seat tokens derive from (default: a random key kept
+                               in ``secret.key`` beside the database)
+``PUBLIC_URL``                 the base of links in mails and join links (the API
+                               defaults to the request's host; mails to
+                               ``http://127.0.0.1:8000``)
+``ALHAMBRA_MIN_TIME_PER_MOVE`` the least time per move a game may have, seconds (``60``)
+``ALHAMBRA_STATE_CACHE``       games whose latest state each process keeps (``512``;
+                               ``0``: none)
+``REDIS_URL``                  the Redis (or Valkey) of the queues; ``serve`` starts a
+                               private one when it is unset
+``SMTP_URL``                   ``smtp://[user:password@]host:port[?starttls=1]`` (or
+                               ``smtps://``); unset: mails are written to
+                               ``$ALHAMBRA_DATA/outbox/``
+``MAIL_FROM``                  the sender (``alhambra-pbem <alhambra@localhost>``)
+``ALHAMBRA_REMINDERS``         reminder times, fractions of the time per move
+                               (``0.5,0.9``)
+``ALHAMBRA_WEBHOOK_RETRIES``   seconds between webhook attempts (``10,60,300,1800,7200``)
+``ALHAMBRA_RELAY_INTERVAL``    seconds between outbox polls (``0.2``)
+``ALHAMBRA_SWEEP_INTERVAL``    seconds between checks for overdue deadlines (``30``)
+``ALHAMBRA_SWEEP_GRACE``       seconds a deadline may be overdue before the sweep acts
+                               (``10``)
+``ALHAMBRA_QUEUE``             the RQ queue name (``alhambra``)
+=============================  =========================================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+DEFAULT_MIN_TIME_PER_MOVE = 60
+LOCAL_URL = "http://127.0.0.1:8000"
+
+
+class SettingsError(ValueError):
+    """An environment variable that cannot be read: says which and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path = Path("data")
+    database: str = ""  # "": data_dir/alhambra.db; ":memory:" for a throwaway database
+    secret: str | None = None  # ALHAMBRA_SECRET_KEY; None: secret.key beside the database
+    public_url: str | None = None
+    min_time_per_move: int = DEFAULT_MIN_TIME_PER_MOVE
+    state_cache_size: int = 512
+    max_content_length: int = 1 << 20
+    redis_url: str | None = None
+    smtp_url: str | None = None
+    mail_from: str = "alhambra-pbem <alhambra@localhost>"
+    reminders: tuple[float, ...] = (0.5, 0.9)
+    webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
+    batch_retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)
+    relay_interval: float = 0.2
+    sweep_interval: float = 30.0
+    sweep_grace: float = 10.0
+    queue: str = "alhambra"
+
+    def __post_init__(self) -> None:
+        data = Path(self.data_dir).resolve()
+        object.__setattr__(self, "data_dir", data)
+        database = str(self.database or data / "alhambra.db")
+        if database != ":memory:":
+            database = str(Path(database).resolve())
+        object.__setattr__(self, "database", database)
+        if self.public_url:
+            object.__setattr__(self, "public_url", self.public_url.rstrip("/"))
+        if self.min_time_per_move < 1:
+            raise SettingsError("ALHAMBRA_MIN_TIME_PER_MOVE must be at least 1 second")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any
+                 ) -> Settings:
+        """The settings of ``environ`` (default: this process's environment); keyword
+        arguments override them (the CLI's options)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {
+            "data_dir": Path(env.get("ALHAMBRA_DATA") or "data"),
+            "database": env.get("ALHAMBRA_DB") or "",
+            "secret": env.get("ALHAMBRA_SECRET_KEY") or None,
+            "public_url": env.get("PUBLIC_URL") or None,
+            "redis_url": env.get("REDIS_URL") or None,
+            "smtp_url": env.get("SMTP_URL") or None,
+            "mail_from": env.get("MAIL_FROM") or cls.mail_from,
+            "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
+        }
+        numbers = {"min_time_per_move": ("ALHAMBRA_MIN_TIME_PER_MOVE", int),
+                   "state_cache_size": ("ALHAMBRA_STATE_CACHE", int),
+                   "relay_interval": ("ALHAMBRA_RELAY_INTERVAL", float),
+                   "sweep_interval": ("ALHAMBRA_SWEEP_INTERVAL", float),
+                   "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float)}
+        for name, (var, kind) in numbers.items():
+            if env.get(var):
+                values[name] = _number(var, env[var], kind)
+        if env.get("ALHAMBRA_REMINDERS") is not None:
+            values["reminders"] = tuple(f for f in _numbers("ALHAMBRA_REMINDERS",
+                                                            env["ALHAMBRA_REMINDERS"])
+                                        if 0 < f < 1)
+        if env.get("ALHAMBRA_WEBHOOK_RETRIES"):
+            values["webhook_retries"] = tuple(max(0, round(x)) for x in _numbers(
+                "ALHAMBRA_WEBHOOK_RETRIES", env["ALHAMBRA_WEBHOOK_RETRIES"]))
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    def environ(self) -> dict[str, str]:
+        """These settings as environment variables, for a child process (a worker)."""
+        env = {"ALHAMBRA_DATA": str(self.data_dir), "ALHAMBRA_DB": self.database,
+               "ALHAMBRA_MIN_TIME_PER_MOVE": str(self.min_time_per_move),
+               "ALHAMBRA_STATE_CACHE": str(self.state_cache_size),
+               "MAIL_FROM": self.mail_from,
+               "ALHAMBRA_REMINDERS": ",".join(map(str, self.reminders)),
+               "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
+               "ALHAMBRA_RELAY_INTERVAL": str(self.relay_interval),
+               "ALHAMBRA_SWEEP_INTERVAL": str(self.sweep_interval),
+               "ALHAMBRA_SWEEP_GRACE": str(self.sweep_grace), "ALHAMBRA_QUEUE": self.queue}
+        for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
+                           ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
+                           ("SMTP_URL", self.smtp_url)):
+            if value:
+                env[var] = value
+        return env
+
+    @property
+    def outbox_dir(self) -> Path:
+        return self.data_dir / "outbox"
+
+    @property
+    def link_url(self) -> str:
+        """The base of links in mails: PUBLIC_URL, or the local default."""
+        return self.public_url or LOCAL_URL
+
+    @cached_property
+    def secret_key(self) -> bytes:
+        """The key seat tokens derive from: ALHAMBRA_SECRET_KEY hashed, else the random key
+        in ``secret.key`` beside the database (created once, mode 0600), else (a
+        ``:memory:`` database) a random key for these settings."""
+        if self.secret:
+            return hashlib.sha256(self.secret.encode()).digest()
+        if self.database == ":memory:":
+            return secrets.token_bytes(32)
+        return _key_file(Path(self.database).parent / "secret.key")
+
+
+def _number(var: str, text: str, kind: type) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        raise SettingsError(f"{var} must be a number, not {text!r}") from None
+
+
+def _numbers(var: str, text: str) -> list[float]:
+    return [_number(var, x, float) for x in text.replace(";", ",").split(",") if x.strip()]
+
+
+def _key_file(path: Path) -> bytes:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32) + "\n")
+    for _ in range(50):  # another process may be writing it right now
+        text = path.read_text().strip()
+        if len(text) == 64:
+            return bytes.fromhex(text)
+        time.sleep(0.01)
+    raise SettingsError(f"{path} does not hold a 64-digit hex key")

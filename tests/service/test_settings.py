@@ -1,0 +1,73 @@
+"""One Settings object for the API, the workers and the CLI (issue 11.8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service import create_app
+from service.settings import Settings, SettingsError
+from workers.context import Context
+
+
+def test_from_the_environment_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    s = Settings.from_env({})
+    assert s.data_dir == tmp_path / "data" and s.database == str(tmp_path / "data" /
+                                                                  "alhambra.db")
+    assert (s.min_time_per_move, s.public_url, s.link_url) == (60, None,
+                                                               "http://127.0.0.1:8000")
+    s = Settings.from_env({"ALHAMBRA_DATA": "d", "ALHAMBRA_MIN_TIME_PER_MOVE": "5",
+                           "PUBLIC_URL": "https://x.test/", "ALHAMBRA_STATE_CACHE": "0",
+                           "ALHAMBRA_REMINDERS": "", "ALHAMBRA_WEBHOOK_RETRIES": "1,2",
+                           "ALHAMBRA_SWEEP_GRACE": "0.5", "SMTP_URL": "smtp://h:25"},
+                          database="other.db")
+    assert s.data_dir == tmp_path / "d" and s.database == str(tmp_path / "other.db")
+    assert (s.min_time_per_move, s.public_url, s.state_cache_size) == (5, "https://x.test", 0)
+    assert (s.reminders, s.webhook_retries, s.sweep_grace) == ((), (1, 2), 0.5)
+    # what a child process (the worker of `serve`) gets is the same settings
+    monkeypatch.chdir(tmp_path / "..")
+    assert Settings.from_env(s.environ()) == s
+
+
+@pytest.mark.parametrize("env, var", [
+    ({"ALHAMBRA_MIN_TIME_PER_MOVE": "soon"}, "ALHAMBRA_MIN_TIME_PER_MOVE"),
+    ({"ALHAMBRA_MIN_TIME_PER_MOVE": "0"}, "ALHAMBRA_MIN_TIME_PER_MOVE"),
+    ({"ALHAMBRA_REMINDERS": "0.5,half"}, "ALHAMBRA_REMINDERS"),
+    ({"ALHAMBRA_RELAY_INTERVAL": "fast"}, "ALHAMBRA_RELAY_INTERVAL"),
+])
+def test_a_bad_value_names_its_variable(env, var):
+    with pytest.raises(SettingsError, match=var):
+        Settings.from_env(env)
+
+
+def test_the_cli_says_which_variable_is_wrong(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "service.cli", "create-game", "--seat", "A",
+                          "--seat", "B"], capture_output=True, text=True,
+                         env={"ALHAMBRA_DATA": str(tmp_path), "ALHAMBRA_STATE_CACHE": "many"})
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("alhambra-pbem: ALHAMBRA_STATE_CACHE must be a number, "
+                                  "not 'many'")
+
+
+def test_the_api_and_the_workers_derive_tokens_from_one_key(tmp_path):
+    """The links in mails carry the tokens the API accepts: one key, read once."""
+    for s in (Settings(data_dir=tmp_path / "a", secret="a long secret"),
+              Settings(data_dir=tmp_path / "b")):  # the key file beside the database
+        app = create_app(s)
+        ctx = Context(s)
+        try:
+            assert app.extensions["alhambra"].secret_key == ctx.games.secret_key
+            created = app.test_client().post("/games", json={"players": 2, "seats": [
+                {"name": "A"}, {"name": "B"}]}).get_json()
+            assert created["seats"][1]["token"] == ctx.games.seat_token(
+                created["game_id"], 1)
+        finally:
+            ctx.close()
+            app.extensions["alhambra"].store.close()
+    assert (tmp_path / "b" / "secret.key").stat().st_mode & 0o777 == 0o600
+    assert not (tmp_path / "a" / "secret.key").exists()
+    assert Settings(data_dir=tmp_path / "b").secret_key == Settings(
+        database=str(tmp_path / "b" / "alhambra.db")).secret_key
