@@ -16,12 +16,12 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import engine
 from engine.record import RecordError, export_record, import_record
 
+from . import times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
 from .errors import (
     DomainError,
@@ -40,14 +40,8 @@ from .errors import (
     WebhookNotFound,
 )
 from .store import Answer, EventStore, Game, GameUpdate, Seat, Webhook
-from .store.sqlite import now
 
 TIMEOUT_POLICIES = ("default_move",)
-
-
-def _iso_in(seconds: int) -> str:
-    t = datetime.now(UTC) + timedelta(seconds=seconds)
-    return t.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def check_variant(variant: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -257,7 +251,7 @@ class Games:
         host_token = new_token()
         open_seats = sum(1 for s in seats if s is None)
         invite = new_invite_code() if open_seats else None
-        stamp = now()
+        stamp = times.now()
         game = Game(id=game_id, variant=variant, options=opts, players=players,
                     status="open", phase=None, version=0, current_seat=None,
                     time_per_move=time_per_move, timeout_policy=timeout_policy,
@@ -323,7 +317,7 @@ class Games:
             deadline = None
         elif before is None or before.current != after.current or \
                 engine.clock_started(events):
-            deadline = _iso_in(game.time_per_move)
+            deadline = times.later(game.time_per_move)
         return GameUpdate(status="over" if over else "active", phase=after.phase,
                           current_seat=None if over else after.current, deadline=deadline)
 
@@ -419,7 +413,7 @@ class Games:
                                 "before the end", len(doc["moves"]))
         created = events[0]
         game_id = secrets.token_hex(8)
-        stamp = now()
+        stamp = times.now()
         game = Game(id=game_id, variant=created["variant"], options=created["options"],
                     players=len(created["seats"]), status="over", phase="over",
                     version=len(events), current_seat=None, time_per_move=0,

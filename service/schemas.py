@@ -6,10 +6,18 @@ import email_validator
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from . import times
 from .games import TIMEOUT_POLICIES
 
 GAME_ID = r"^[0-9a-f]{16}$"
 STATUSES = ("open", "active", "over")
+
+
+class Timestamp(fields.DateTime):
+    """A time as the API writes it: ISO 8601 UTC with milliseconds and a Z."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return None if value is None else times.to_text(value)
 
 
 class Strict(ma.Schema):
@@ -144,12 +152,11 @@ class GameSummarySchema(ma.Schema):
     current_seat = fields.Integer(allow_none=True, required=True)
     time_per_move = fields.Integer(required=True)
     timeout_policy = fields.String(required=True)
-    deadline = fields.String(allow_none=True, required=True,
-                             metadata={"description": "When the current seat's time runs "
-                                                      "out (ISO 8601 UTC)"})
+    deadline = Timestamp(allow_none=True, required=True,
+                         metadata={"description": "When the current seat's time runs out"})
     imported = fields.Boolean(required=True)
-    created_at = fields.String(required=True)
-    updated_at = fields.String(required=True)
+    created_at = Timestamp(required=True)
+    updated_at = Timestamp(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     your_seat = fields.Integer(allow_none=True, required=True)
 
@@ -311,7 +318,7 @@ class WebhookSchema(ma.Schema):
                           metadata={"description": "Events are redacted for this seat; null: "
                                                    "the game's host (spectator view)"})
     url = fields.String(required=True)
-    created_at = fields.String(required=True)
+    created_at = Timestamp(required=True)
 
 
 class WebhookCreatedSchema(WebhookSchema):

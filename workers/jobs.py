@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from rq import Retry
 from rq.job import Job
 
 import engine
+from service import times
 from service.errors import GameNotFound, GameOver, NotYourTurn, VersionConflict
 
 from . import notify, webhooks
@@ -35,12 +36,8 @@ def batch_job_id(game_id: str, from_version: int, to_version: int) -> str:
     return f"batch-{game_id}-{from_version}-{to_version}"
 
 
-def _utc(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-
-
 def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
-                created_at: str) -> notify.Batch | None:
+                created_at: datetime) -> notify.Batch | None:
     """The batch's events and the state at ``to_version`` exactly (the game may have moved
     on since: the mails announce this version), reading only what is needed."""
     store = ctx.store
@@ -80,7 +77,7 @@ def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, 
 def process_batch(game_id: str, from_version: int, to_version: int, created_at: str
                   ) -> dict[str, Any]:
     ctx = context()
-    batch = _load_batch(ctx, game_id, from_version, to_version, created_at)
+    batch = _load_batch(ctx, game_id, from_version, to_version, times.from_text(created_at))
     if batch is None:
         return {"status": "missing"}
     if from_version == 1:
@@ -113,11 +110,11 @@ def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
             not game.deadline:
         return
     queue = ctx.queue()
-    seat, deadline = game.current_seat, game.deadline
-    due = _utc(deadline)
-    now = datetime.now(UTC)
+    seat, due = game.current_seat, game.deadline
+    deadline = times.to_text(due)
+    now = times.now()
     for fraction in ctx.settings.reminders:
-        at = due - timedelta(seconds=(1 - fraction) * game.time_per_move)
+        at = times.later(-(1 - fraction) * game.time_per_move, due)
         if at > now:
             queue.enqueue_at(at, send_reminder, game.id, seat, batch.to_version, deadline,
                              fraction, job_id=f"reminder-{game.id}-{seat}-"
@@ -161,12 +158,12 @@ def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction
     except GameNotFound:
         return "missing"
     if game.status != "active" or game.version != version or game.current_seat != seat \
-            or game.deadline != deadline:
+            or game.deadline is None or times.to_text(game.deadline) != deadline:
         return "moved"
     batch = _load_batch(ctx, game_id, version, version, game.updated_at)
     if batch is None:
         return "missing"
-    left = (_utc(deadline) - datetime.now(UTC)).total_seconds()
+    left = -times.seconds_since(game.deadline)
     kind = f"reminder{round(fraction * 100)}"
     mail = notify.render(batch, "reminder", seat, mail_kind=kind,
                          left=notify.human_duration(max(0, left)))
@@ -186,8 +183,8 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
         return "stale"
     if game.timeout_policy != "default_move" or not game.deadline:
         return "no-policy"
-    due = _utc(game.deadline)
-    if datetime.now(UTC) < due - timedelta(seconds=0.5):  # early (clocks): come back
+    due = game.deadline
+    if times.now() < times.later(-0.5, due):  # early (clocks): come back
         ctx.queue().enqueue_at(due, apply_deadline, game_id, version, seat,
                                job_id=deadline_job_id(game_id, version) + "-again",
                                job_timeout=JOB_TIMEOUT)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 import jinja2
 
 import engine
+from service import times
 from service.store import Game, Seat
 
 from .mail import Mail
@@ -48,10 +49,6 @@ def human_duration(seconds: float) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
-def parse_time(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-
-
 @dataclass
 class Batch:
     """A batch of new events (versions ``from_version``..``to_version``) with what the
@@ -64,7 +61,7 @@ class Batch:
     from_version: int
     to_version: int
     state: engine.State  # at to_version
-    created_at: str  # when the batch was appended
+    created_at: datetime  # when the batch was appended
     public_url: str
     read: Callable[[int, int], list[dict[str, Any]]]
     links: dict[int, str] = field(default_factory=dict)  # seat -> secret link (started)
@@ -77,15 +74,13 @@ class Batch:
     def over(self) -> bool:
         return self.state.phase == "over"
 
-    def deadline(self) -> str | None:
+    def deadline(self) -> datetime | None:
         """The deadline set by (or running through) this batch."""
         if self.over:
             return None
         if self.game.version == self.to_version:
             return self.game.deadline
-        when = parse_time(self.created_at).timestamp() + self.game.time_per_move
-        return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds").replace(
-            "+00:00", "Z")
+        return times.later(self.game.time_per_move, self.created_at)
 
     def mover(self) -> int | None:
         for e in self.events:
@@ -169,8 +164,8 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
                     for s in view["seats"]],
         "game_url": game_url, "api_url": batch.public_url,
         "time_per_move": human_duration(game.time_per_move),
-        "deadline": deadline, "current_name": (batch.names[state.current]
-                                               if not batch.over else None),
+        "deadline": times.to_text(deadline) if deadline else None,
+        "current_name": batch.names[state.current] if not batch.over else None,
         "hand": me.get("hand", []), "display": view["display"],
         "market": [{"space": m["space"], "currency": m["currency"],
                     "tiles": [f"{t['id']} ({t['type']} {t['value']})" for t in m["tiles"]]}

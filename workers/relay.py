@@ -15,9 +15,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from datetime import UTC, datetime, timedelta
 
 from rq import Queue, Retry
+
+from service import times
 
 from .context import Context
 from .jobs import JOB_TIMEOUT, apply_deadline, batch_job_id, deadline_job_id, process_batch
@@ -40,7 +41,8 @@ def relay_once(ctx: Context, limit: int = 200) -> int:
         rows = store.undelivered(limit)  # another relay may have taken some meanwhile
         intervals = list(ctx.settings.batch_retries)
         jobs = [Queue.prepare_data(
-            process_batch, args=(r.game_id, r.from_version, r.to_version, r.created_at),
+            process_batch, args=(r.game_id, r.from_version, r.to_version,
+                                 times.to_text(r.created_at)),
             job_id=batch_job_id(r.game_id, r.from_version, r.to_version),
             timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400 * 7,
             retry=Retry(max=len(intervals), interval=intervals)) for r in rows]
@@ -56,10 +58,8 @@ def relay_once(ctx: Context, limit: int = 200) -> int:
 
 def sweep(ctx: Context) -> int:
     """Enqueue the deadline job of each game overdue by more than the grace period."""
-    before = datetime.now(UTC) - timedelta(seconds=ctx.settings.sweep_grace)
-    stamp = before.isoformat(timespec="seconds").replace("+00:00", "Z")
     n = 0
-    for game in ctx.store.overdue(stamp):
+    for game in ctx.store.overdue(times.later(-ctx.settings.sweep_grace)):
         if game.timeout_policy != "default_move" or game.current_seat is None:
             continue
         marker = f"alhambra:swept:{game.id}:{game.version}"

@@ -12,6 +12,7 @@ SQLite one (``sqlite.py``): PostgreSQL is next.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from ..errors import GameNotFound, VersionConflict  # noqa: F401 - what stores raise
@@ -37,10 +38,10 @@ class Game:
     current_seat: int | None
     time_per_move: int
     timeout_policy: str
-    deadline: str | None
+    deadline: datetime | None
     imported: bool
-    created_at: str
-    updated_at: str
+    created_at: datetime
+    updated_at: datetime
     host_token_hash: str | None = None
     invite_hash: str | None = None
 
@@ -52,7 +53,7 @@ class Seat:
     name: str | None
     email: str | None
     token_hash: str | None  # None: an open seat
-    joined_at: str | None
+    joined_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class GameUpdate:
     status: str
     phase: str | None
     current_seat: int | None
-    deadline: str | None
+    deadline: datetime | None
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class OutboxRow:
     game_id: str
     from_version: int
     to_version: int
-    created_at: str
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class Notification:
     kind: str
     status: str
     attempts: int
-    sent_at: str | None
+    sent_at: datetime | None
     error: str | None
 
 
@@ -108,7 +109,7 @@ class Webhook:
     seat: int | None  # None: the game's host (the spectator's view)
     url: str
     secret: str
-    created_at: str
+    created_at: datetime
 
 
 #: What ``EventStore.count`` counts.
@@ -178,7 +179,7 @@ class EventStore(Protocol):
     def mark_delivered(self, ids: list[int]) -> None:
         """Mark outbox rows as handed to the workers."""
 
-    def overdue(self, before: str, limit: int = 100) -> list[Game]:
+    def overdue(self, before: datetime, limit: int = 100) -> list[Game]:
         """Active games whose deadline is at or before ``before``, earliest first."""
 
     def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,

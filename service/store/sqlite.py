@@ -22,10 +22,11 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import astuple
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .. import times
 from .base import (
     TABLES,
     Answer,
@@ -42,15 +43,18 @@ from .base import (
 )
 
 
-def now() -> str:
-    """The current UTC time as ISO 8601 with a Z."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def _text(t: datetime | None) -> str | None:
+    """A time as stored: ``times.to_text``, one width, so text order is time order."""
+    return None if t is None else times.to_text(t)
 
 
-def _age(stamp: str) -> float:
-    """Seconds since ``stamp`` (as written by ``now``)."""
-    then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    return (datetime.now(UTC) - then).total_seconds()
+def _time(text: str | None) -> datetime | None:
+    return None if text is None else times.from_text(text)
+
+
+def _stamp() -> str:
+    """Now, as stored."""
+    return times.to_text(times.now())
 
 
 # -- the schema, step by step --------------------------------------------------------------
@@ -124,8 +128,24 @@ def _v2(conn: sqlite3.Connection) -> None:
     """)
 
 
+#: Every column that holds a time.
+TIME_COLUMNS = {"games": ("deadline", "created_at", "updated_at"), "seats": ("joined_at",),
+                "outbox": ("created_at", "delivered_at"), "idempotency": ("created_at",),
+                "notifications": ("claimed_at", "sent_at"), "webhooks": ("created_at",)}
+
+
+def _v3(conn: sqlite3.Connection) -> None:
+    """Every time in one form (ISO 8601 UTC, milliseconds, Z): deadlines were written to
+    the second ('…:43Z' sorts after '…:43.500Z'). Events keep theirs: they are facts (and
+    were written in that form already)."""
+    for table, columns in TIME_COLUMNS.items():
+        for col in columns:
+            conn.execute(f"update {table} set {col} = strftime('%Y-%m-%dT%H:%M:%fZ', {col}) "
+                         f"where {col} is not null")
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -142,7 +162,17 @@ def _game(row: tuple) -> Game:
     d = dict(zip(GAME_COLUMNS, row, strict=True))
     d["options"] = json.loads(d["options"])
     d["imported"] = bool(d["imported"])
+    for col in TIME_COLUMNS["games"]:
+        d[col] = _time(d[col])
     return Game(**d)
+
+
+def _seat(row: tuple) -> Seat:
+    return Seat(*row[:-1], _time(row[-1]))
+
+
+def _webhook(row: tuple) -> Webhook:
+    return Webhook(*row[:-1], _time(row[-1]))
 
 
 class SqliteStore:
@@ -224,11 +254,14 @@ class SqliteStore:
         values = [getattr(game, c) for c in GAME_COLUMNS]
         values[GAME_COLUMNS.index("options")] = json.dumps(game.options)
         values[GAME_COLUMNS.index("imported")] = int(game.imported)
+        for col in TIME_COLUMNS["games"]:
+            values[GAME_COLUMNS.index(col)] = _text(getattr(game, col))
         conn.execute(f"insert into games ({', '.join(GAME_COLUMNS)}) values "
                      f"({', '.join('?' * len(GAME_COLUMNS))})", values)
         conn.executemany(
             f"insert into seats ({', '.join(SEAT_COLUMNS)}) values "
-            f"({', '.join('?' * len(SEAT_COLUMNS))})", [astuple(s) for s in seats])
+            f"({', '.join('?' * len(SEAT_COLUMNS))})",
+            [(*astuple(s)[:-1], _text(s.joined_at)) for s in seats])
 
     def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
                              ) -> None:
@@ -255,12 +288,12 @@ class SqliteStore:
     def seats(self, game_id: str) -> list[Seat]:
         rows = self.conn.execute(_SEAT_SELECT + " where game_id = ? order by seat",
                                  (game_id,)).fetchall()
-        return [Seat(*r) for r in rows]
+        return [_seat(r) for r in rows]
 
     def seat_by_token_hash(self, token_hash: str) -> Seat | None:
         row = self.conn.execute(_SEAT_SELECT + " where token_hash = ?",
                                 (token_hash,)).fetchone()
-        return Seat(*row) if row else None
+        return _seat(row) if row else None
 
     def games_hosted_by(self, token_hash: str) -> list[str]:
         rows = self.conn.execute("select id from games where host_token_hash = ?",
@@ -298,7 +331,7 @@ class SqliteStore:
         with self.transaction() as conn:
             cur = conn.execute("update seats set name = ?, email = ?, token_hash = ?, "
                                "joined_at = ? where game_id = ? and seat = ? and "
-                               "token_hash is null", (name, email, token_hash, now(),
+                               "token_hash is null", (name, email, token_hash, _stamp(),
                                                       game_id, seat))
             return cur.rowcount == 1
 
@@ -325,12 +358,12 @@ class SqliteStore:
                 conn.execute("insert into idempotency (game_id, seat, key, fingerprint, "
                              "status, response, created_at) values (?, ?, ?, ?, ?, ?, ?)",
                              (game_id, answer.seat, answer.key, answer.fingerprint,
-                              answer.status, json.dumps(answer.response), now()))
+                              answer.status, json.dumps(answer.response), _stamp()))
         return version
 
     def _append(self, conn: sqlite3.Connection, game_id: str, expected: int,
                 events: list[Event], update: GameUpdate) -> int:
-        stamp = now()
+        stamp = _stamp()
         conn.executemany(
             "insert into events (game_id, version, type, payload, created_at) "
             "values (?, ?, ?, ?, ?)",
@@ -339,7 +372,7 @@ class SqliteStore:
         version = expected + len(events)
         conn.execute("update games set status = ?, phase = ?, current_seat = ?, deadline = ?, "
                      "version = ?, updated_at = ? where id = ?",
-                     (update.status, update.phase, update.current_seat, update.deadline,
+                     (update.status, update.phase, update.current_seat, _text(update.deadline),
                       version, stamp, game_id))
         conn.execute("insert into outbox (game_id, from_version, to_version, created_at) "
                      "values (?, ?, ?, ?)", (game_id, expected + 1, version, stamp))
@@ -359,24 +392,24 @@ class SqliteStore:
         rows = self.conn.execute(
             "select id, game_id, from_version, to_version, created_at from outbox "
             "where delivered_at is null order by id limit ?", (limit,)).fetchall()
-        return [OutboxRow(*r) for r in rows]
+        return [OutboxRow(*r[:-1], times.from_text(r[-1])) for r in rows]
 
     def mark_delivered(self, ids: list[int]) -> None:
         if not ids:
             return
         with self.transaction() as conn:
             conn.execute(f"update outbox set delivered_at = ? where delivered_at is null and "
-                         f"id in ({', '.join('?' * len(ids))})", [now(), *ids])
+                         f"id in ({', '.join('?' * len(ids))})", [_stamp(), *ids])
 
     def overdue(self, before: str, limit: int = 100) -> list[Game]:
         rows = self.conn.execute(_GAME_SELECT + " where deadline is not null and deadline <= ? "
                                  "and status = 'active' order by deadline limit ?",
-                                 (before, limit)).fetchall()
+                                 (_text(before), limit)).fetchall()
         return [_game(r) for r in rows]
 
     def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,
                            lease_seconds: float = 300) -> bool:
-        stamp = now()
+        stamp = _stamp()
         with self.transaction() as conn:
             row = conn.execute("select status, claimed_at from notifications where "
                                "game_id = ? and version = ? and recipient = ? and kind = ?",
@@ -389,7 +422,8 @@ class SqliteStore:
             status, claimed = row
             if status == "sent":
                 return False
-            if status == "sending" and claimed and _age(claimed) < lease_seconds:
+            if status == "sending" and claimed and \
+                    times.seconds_since(times.from_text(claimed)) < lease_seconds:
                 return False
             conn.execute("update notifications set status = 'sending', claimed_at = ?, "
                          "attempts = attempts + 1 where game_id = ? and version = ? and "
@@ -401,21 +435,22 @@ class SqliteStore:
         with self.transaction() as conn:
             conn.execute("update notifications set status = ?, sent_at = ?, error = ? where "
                          "game_id = ? and version = ? and recipient = ? and kind = ?",
-                         ("failed" if error else "sent", None if error else now(), error,
+                         ("failed" if error else "sent", None if error else _stamp(), error,
                           game_id, version, recipient, kind))
 
     def notifications(self, game_id: str) -> list[Notification]:
         rows = self.conn.execute("select version, recipient, kind, status, attempts, sent_at, "
                                  "error from notifications where game_id = ? "
                                  "order by version, recipient, kind", (game_id,)).fetchall()
-        return [Notification(*r) for r in rows]
+        return [Notification(*r[:5], _time(r[5]), r[6]) for r in rows]
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
                     ) -> Webhook:
-        stamp = now()
+        stamp = times.now()
         with self.transaction() as conn:
             cur = conn.execute("insert into webhooks (game_id, seat, url, secret, created_at) "
-                               "values (?, ?, ?, ?, ?)", (game_id, seat, url, secret, stamp))
+                               "values (?, ?, ?, ?, ?)", (game_id, seat, url, secret,
+                                                          _text(stamp)))
             hook_id = cur.lastrowid
         assert hook_id is not None
         return Webhook(hook_id, game_id, seat, url, secret, stamp)
@@ -423,13 +458,13 @@ class SqliteStore:
     def webhooks(self, game_id: str) -> list[Webhook]:
         rows = self.conn.execute(_HOOK_SELECT + " where game_id = ? order by id",
                                  (game_id,)).fetchall()
-        return [Webhook(*r) for r in rows]
+        return [_webhook(r) for r in rows]
 
     def webhook(self, hook_id: int) -> Webhook | None:
         if not -(1 << 63) <= hook_id < 1 << 63:  # beyond SQLite's integers: not there
             return None
         row = self.conn.execute(_HOOK_SELECT + " where id = ?", (hook_id,)).fetchone()
-        return Webhook(*row) if row else None
+        return _webhook(row) if row else None
 
     def delete_webhook(self, game_id: str, hook_id: int) -> bool:
         if not -(1 << 63) <= hook_id < 1 << 63:

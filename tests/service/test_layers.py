@@ -48,3 +48,14 @@ def test_blueprints_call_the_application_layer_only():
                  or m == "service.games.Games.store"}
         assert not found, f"{path.relative_to(ROOT)} imports {sorted(found)}"
         assert ".store." not in path.read_text(), f"{path.relative_to(ROOT)} uses the store"
+
+
+def test_times_are_written_and_read_in_one_place():
+    """service/times.py alone turns times into text and back (issue 11.9)."""
+    for path in files("service/**/*.py", "workers/*.py"):
+        if path.name == "times.py":
+            continue
+        text = path.read_text()
+        for call in ("isoformat(", "fromisoformat(", "strptime(", "datetime.now(",
+                     "utcnow("):
+            assert call not in text, f"{path.relative_to(ROOT)} calls {call}"

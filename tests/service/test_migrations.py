@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from service import times
 from service.auth import seat_token
 from service.settings import Settings
 from service.store import SchemaTooNew, SqliteStore
@@ -57,7 +58,7 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
 
     old = tmp_path / "old.db"
     load_fixture(old)
-    assert user_version(old) == 2 <= SCHEMA_VERSION
+    assert user_version(old) == 2 < SCHEMA_VERSION
     fresh = tmp_path / "fresh.db"
     SqliteStore(fresh).close()
 
@@ -85,6 +86,29 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
     assert [n.status for n in store.notifications(GAME)] == ["sent"]
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         store.conn.execute("delete from events where game_id = ?", (GAME,))
+    store.close()
+
+
+def test_times_are_one_form_after_the_upgrade_and_compare_as_times(tmp_path):
+    """Schema 2 wrote deadlines to the second ('…:43Z'), other times to the millisecond;
+    as text, '…:43Z' sorts after '…:43.001Z', so a game a millisecond overdue was not."""
+    path = tmp_path / "old.db"
+    load_fixture(path)
+    conn = sqlite3.connect(path)
+    (deadline,) = conn.execute("select deadline from games where id = ?", (GAME,)).fetchone()
+    conn.close()
+    assert deadline == "2026-11-30T12:01:43Z"
+    store = SqliteStore(path)
+    game = store.game(GAME)
+    assert game.deadline == times.from_text(deadline)
+    assert [g.id for g in store.overdue(times.later(0.001, game.deadline))] == [GAME]
+    assert store.overdue(times.later(-0.001, game.deadline)) == []
+    texts = store.conn.execute(
+        "select deadline from games where deadline is not null union "
+        "select created_at from games union select updated_at from games union "
+        "select joined_at from seats where joined_at is not null union "
+        "select created_at from outbox union select created_at from webhooks").fetchall()
+    assert texts and all(times.to_text(times.from_text(t)) == t for (t,) in texts)
     store.close()
 
 

@@ -4,11 +4,11 @@ a move made in time wins; reminders are skipped once the player has moved."""
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 
 from rq.job import Job
 
 import engine
+from service import times
 from workers import jobs
 from workers.context import set_context
 
@@ -16,8 +16,7 @@ from .conftest import make_stack, new_game, wait_until
 
 
 def _seconds_to(deadline: str) -> float:
-    due = datetime.fromisoformat(deadline.replace("Z", "+00:00"))
-    return (due - datetime.now(UTC)).total_seconds()
+    return -times.seconds_since(times.from_text(deadline))
 
 
 def _events(stack, game_id):
