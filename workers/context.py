@@ -47,7 +47,8 @@ _lock = threading.Lock()
 
 
 def context() -> Context:
-    """This process's context (from the environment on first use)."""
+    """This process's context, for RQ's entry points (jobs.py): the one the worker set
+    at start, or (a job run by another RQ worker) one from the environment."""
     global _context
     with _lock:
         if _context is None:

@@ -2,12 +2,17 @@
 (game, version, recipient, kind) before it is sent, and a deadline re-checks the game's
 version, so running any job twice has the effect of running it once.
 
-- ``process_batch(game_id, from_version, to_version, created_at)``: one outbox row; sends
-  its mails, schedules the reminders and the deadline, enqueues the webhook deliveries.
-- ``send_reminder(game_id, seat, version, deadline, fraction)``
-- ``apply_deadline(game_id, version, seat)``: the timeout policy, through
+RQ runs the entry points below by name, with plain arguments (queued and scheduled jobs
+keep these names for months: they stay as they are). Each takes this process's context
+(``context.context()``, set by the worker at start) and hands it to the logic, which
+takes it explicitly:
+
+- ``process_batch(game_id, from_version, to_version, created_at)`` → ``handle_batch``:
+  one outbox row; its mails, the reminders and the deadline, the webhook deliveries.
+- ``send_reminder(game_id, seat, version, deadline, fraction)`` → ``remind``
+- ``apply_deadline(game_id, version, seat)`` → ``time_out``: the timeout policy, through
   ``service.games.Games.submit`` like any move.
-- ``deliver_webhook(hook_id, game_id, from_version, to_version)``
+- ``deliver_webhook(hook_id, game_id, from_version, to_version)`` → ``deliver``
 """
 
 from __future__ import annotations
@@ -74,9 +79,31 @@ def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, 
     return "sent"
 
 
+# -- RQ's entry points ---------------------------------------------------------------------
+
 def process_batch(game_id: str, from_version: int, to_version: int, created_at: str
                   ) -> dict[str, Any]:
-    ctx = context()
+    return handle_batch(context(), game_id, from_version, to_version, created_at)
+
+
+def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction: float
+                  ) -> str:
+    return remind(context(), game_id, seat, version, deadline, fraction)
+
+
+def apply_deadline(game_id: str, version: int, seat: int) -> str:
+    return time_out(context(), game_id, version, seat)
+
+
+def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: int) -> str:
+    return deliver(context(), hook_id, game_id, from_version, to_version)
+
+
+# -- the jobs' logic -----------------------------------------------------------------------
+
+def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
+                 created_at: str) -> dict[str, Any]:
+    """The mails of one appended batch, then its clock and its webhook deliveries."""
     batch = _load_batch(ctx, game_id, from_version, to_version, times.from_text(created_at))
     if batch is None:
         return {"status": "missing"}
@@ -149,10 +176,9 @@ def enqueue_webhooks(ctx: Context, game_id: str, from_version: int, to_version: 
                       else None)
 
 
-def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction: float
-                  ) -> str:
+def remind(ctx: Context, game_id: str, seat: int, version: int, deadline: str,
+           fraction: float) -> str:
     """Remind ``seat`` unless it has moved since ``version`` (or the clock changed)."""
-    ctx = context()
     try:
         game = ctx.store.game(game_id)
     except GameNotFound:
@@ -170,11 +196,10 @@ def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction
     return _send(ctx, mail, seat, (game_id, version, kind))
 
 
-def apply_deadline(game_id: str, version: int, seat: int) -> str:
+def time_out(ctx: Context, game_id: str, version: int, seat: int) -> str:
     """The timeout policy: the engine's default moves for ``seat``, submitted through the
     service's path against ``version``. Does nothing if the game moved on: a move made in
     time always wins (the store's version check settles a race at the last moment)."""
-    ctx = context()
     try:
         game = ctx.store.game(game_id)
     except GameNotFound:
@@ -203,8 +228,9 @@ def apply_deadline(game_id: str, version: int, seat: int) -> str:
     return "applied"
 
 
-def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: int) -> str:
-    ctx = context()
+def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_version: int
+            ) -> str:
+    """POST the batch's events, redacted for the hook's seat, signed."""
     hook = ctx.store.webhook(hook_id)
     if hook is None or hook.game_id != game_id:
         return "gone"

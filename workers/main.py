@@ -3,10 +3,11 @@
     alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
     python -m workers ...
 
-The worker runs jobs in its own process (rq's SimpleWorker: no fork per job, the SQLite
-connection and the templates stay warm); the relay runs in a thread beside it. When
-Redis goes away the worker waits and starts again, and the relay keeps the outbox rows
-until Redis is back. SIGTERM or SIGINT stops it after the current job.
+The worker runs jobs in its own process (RQ's SimpleWorker: no fork per job, the SQLite
+connection and the templates stay warm), through RQ's public API only; the relay runs in
+a thread beside it. When Redis goes away the worker waits and starts again, and the relay
+keeps the outbox rows until Redis is back. SIGTERM or SIGINT stops it after the current
+job.
 """
 
 from __future__ import annotations
@@ -31,14 +32,12 @@ log = logging.getLogger("alhambra.worker")
 
 
 class Worker(SimpleWorker):
-    """SimpleWorker that calls ``on_ready`` once its scheduler (a forked process) is up,
-    so that no thread of ours exists when it forks, and that stops on SIGTERM even while
-    Redis is away."""
+    """RQ's SimpleWorker that also stops ``stop_event`` (the relay, the restart loop) on
+    SIGTERM or SIGINT, and stops even while Redis is away."""
 
-    on_ready = None
     stop_event: threading.Event | None = None
 
-    def request_stop(self, signum=None, frame=None):
+    def request_stop(self, signum, frame):
         if self.stop_event is not None:
             self.stop_event.set()
         try:
@@ -46,35 +45,23 @@ class Worker(SimpleWorker):
         except (redis.ConnectionError, redis.TimeoutError):
             raise StopRequested() from None
 
-    def _start_scheduler(self, *args, **kwargs):
-        super()._start_scheduler(*args, **kwargs)
-        self._ready()
-
-    def dequeue_job_and_maintain_ttl(self, *args, **kwargs):
-        self._ready()
-        return super().dequeue_job_and_maintain_ttl(*args, **kwargs)
-
-    def _ready(self) -> None:
-        callback, self.on_ready = self.on_ready, None
-        if callback is not None:
-            callback()
-
 
 def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
         burst: bool = False, name: str | None = None) -> int:
+    """Work the queue (and relay the outbox) until SIGTERM or SIGINT; when Redis goes
+    away, start again with a growing pause. Jobs get this context (jobs.py)."""
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: the worker needs a Redis server")
     ctx = Context(settings)
     set_context(ctx)
     stop = threading.Event()
     relay_thread: threading.Thread | None = None
-
-    def start_relay() -> None:
-        nonlocal relay_thread
-        if relay_loop and relay_thread is None:
-            relay_thread = threading.Thread(target=relay.run, args=(ctx, stop),
-                                            name="outbox-relay", daemon=True)
-            relay_thread.start()
+    if relay_loop:
+        # The relay keeps trying on its own while Redis is away. (RQ forks its scheduler
+        # process while this thread runs; the child runs only the scheduler.)
+        relay_thread = threading.Thread(target=relay.run, args=(ctx, stop),
+                                        name="outbox-relay", daemon=True)
+        relay_thread.start()
 
     def on_signal(signum, frame):
         stop.set()
@@ -92,7 +79,6 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
                 worker = Worker([Queue(settings.queue, connection=connection)],
                                 connection=connection, name=name, worker_ttl=45,
                                 maintenance_interval=30)
-                worker.on_ready = start_relay
                 worker.stop_event = stop
                 worker.work(burst=burst, with_scheduler=scheduler, logging_level="INFO",
                             max_idle_time=None)
@@ -100,7 +86,6 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
                 log.warning("worker stopped: %s; starting again in %.0f s", exc, wait)
             if burst or stop.is_set():
                 break
-            start_relay()  # the relay keeps trying on its own while Redis is away
             stop.wait(wait)
             wait = min(wait * 2, 10.0)
             connection.close()

@@ -10,7 +10,6 @@ from rq.job import Job
 import engine
 from service import times
 from workers import jobs
-from workers.context import set_context
 
 from .conftest import make_stack, new_game, wait_until
 
@@ -87,7 +86,6 @@ def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
     version check refuses the default move, and the player's move stands."""
     s = make_stack(tmp_path, redis_server.url, smtp.url, "idle")  # no worker: in-process
     ctx = s.context()
-    set_context(ctx)
     try:
         h = new_game(s.client, 2, time_per_move=1)
         doc = h.get()
@@ -106,15 +104,14 @@ def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
             return state
 
         ctx.games.state = state_then_player_moves
-        assert jobs.apply_deadline(h.id, version, seat) == "stale"
+        assert jobs.time_out(ctx, h.id, version, seat) == "stale"
         ctx.games.state = real_state
         assert len(calls) == 2
         events = s.store.read(h.id)
         assert [e["move"] for e in events[version:] if "move" in e][:1] == [move]
         assert not any(e.get("timeout") for e in events)
         # and run again later (a second delivery of the job): still nothing
-        assert jobs.apply_deadline(h.id, version, seat) == "stale"
+        assert jobs.time_out(ctx, h.id, version, seat) == "stale"
     finally:
-        set_context(None)
         ctx.close()
         s.store.close()

@@ -8,7 +8,7 @@ import re
 from rq import Queue
 from rq.job import Job
 
-from workers.jobs import batch_job_id, process_batch
+from workers.jobs import batch_job_id, handle_batch, process_batch
 
 from .conftest import auth, new_game, wait_until
 
@@ -102,15 +102,12 @@ def test_the_same_job_run_twice_in_process_sends_once(stack, smtp):
     r = h.move(doc["current_seat"], h.legal(doc["current_seat"])[0], doc["version"])
     version = r.get_json()["version"]
     smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
-    from workers.context import set_context
-
     ctx = stack.context()
-    set_context(ctx)
     try:
         for _ in range(2):
-            out = process_batch(h.id, doc["version"] + 1, version, "2020-01-01T00:00:00Z")
+            out = handle_batch(ctx, h.id, doc["version"] + 1, version,
+                               "2020-01-01T00:00:00Z")
             assert set(out["mails"].values()) == {"skipped"}
     finally:
-        set_context(None)
         ctx.close()
     assert len([m for m in smtp.of(h.id) if m.version == version]) == 1

@@ -103,3 +103,31 @@ def test_the_embedded_server_starts_in_a_relative_data_folder(tmp_path, monkeypa
     finally:
         server.stop()
     assert (tmp_path / "data" / "redis" / "redis.log").exists()
+
+
+def test_the_workers_use_rqs_public_api_only():
+    """No override of RQ's private methods (issue 11.10); the tested major version of rq
+    is pinned."""
+    import ast
+    import re
+    import tomllib
+    from importlib.metadata import version
+    from pathlib import Path
+
+    import rq
+
+    root = Path(__file__).resolve().parents[2]
+    for path in (root / "workers").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
+            if not bases & {name for name in dir(rq) if not name.startswith("_")}:
+                continue
+            private = [f.name for f in node.body if isinstance(f, ast.FunctionDef)
+                       and f.name.startswith("_") and not f.name.startswith("__")]
+            assert not private, f"{path.name}: {node.name} overrides {private}"
+    deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    (pin,) = [d for d in deps if re.match(r"rq\b", d)]
+    major = int(version("rq").split(".")[0])
+    assert pin == f"rq>={major}.0,<{major + 1}", pin

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import engine
 from workers import jobs
-from workers.context import set_context
 
 from .conftest import make_stack, new_game
 
@@ -35,7 +34,6 @@ def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands
     move, with that seat's hand at that version."""
     s = make_stack(tmp_path, redis_server.url, smtp.url, "versions-idle")  # no worker
     ctx = s.context()
-    set_context(ctx)
     try:
         h = new_game(s.client, 3)
         doc = h.get()
@@ -58,7 +56,7 @@ def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands
             return row
 
         ctx.store.game = game_then_a_move_lands
-        out = jobs.process_batch(h.id, setup + 1, v1, "2020-01-01T00:00:00.000Z")
+        out = jobs.handle_batch(ctx, h.id, setup + 1, v1, "2020-01-01T00:00:00.000Z")
         ctx.store.game = real_game
         assert landed and h.get()["current_seat"] == third
         assert out["mails"] == {f"your_turn:{second}": "sent"}, out
@@ -69,6 +67,5 @@ def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands
         assert not smtp.of(h.id, "your_turn") or all(
             m.rcpt != [f"p{third}@example.org"] for m in smtp.of(h.id, "your_turn"))
     finally:
-        set_context(None)
         ctx.close()
         s.store.close()
