@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import http
 from typing import Any
 
@@ -25,9 +26,20 @@ move is submitted against the version it was made for (body `version` or `If-Mat
 game's `ETag`); a stale version gets 409 with `current_version`. Seats authenticate with
 the secret bearer token they receive when the game is created or when they join.
 
+Request bodies are JSON (`Content-Type: application/json`; anything else: 415), at most
+1 MiB (413).
+
 Errors are `application/problem+json` (RFC 9457) with a stable `code`:
 
-""" + "\n".join(f"- `{code}`: {text}" for code, text in CODES.items())
+""" + "\n".join(f"- `{code}`: {text}" for code, text in CODES.items()) + """
+
+A broken rule's `type` links to the rule in the players' rules page
+(`<server>/rules#<rule id>`).
+
+Requests the HTTP server itself cannot read never reach the API and are answered by
+gunicorn in `text/html`: 400 (a malformed request line or header), 414 (a request line
+over 4094 bytes), 431 (a header line over 8190 bytes, or more than 100 headers).
+"""
 
 
 class Api(flask_smorest.Api):
@@ -73,7 +85,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     """A new application with ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
     app = Flask(__name__)
-    app.config.update(API_CONFIG, MAX_CONTENT_LENGTH=settings.max_content_length)
+    # A copy: apispec merges the document into its options, which must not be shared.
+    app.config.update(copy.deepcopy(API_CONFIG),
+                      MAX_CONTENT_LENGTH=settings.max_content_length)
     app.json.sort_keys = False
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings.database),

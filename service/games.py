@@ -63,6 +63,23 @@ def variants() -> list[dict[str, Any]]:
              "options": dict(v.options)} for name, v in sorted(engine.VARIANTS.items())]
 
 
+def neutral_name(variant: str, players: int) -> str | None:
+    """Dirk's or Juan's name in a two-player game, None in the others."""
+    return engine.VARIANTS[variant].neutral_name if players == 2 else None
+
+
+def event_items(events: list[engine.Event], first_version: int, seat: int | None,
+                over: bool, names: list[str], neutral: str | None) -> list[dict[str, Any]]:
+    """Events as served (the API, webhooks): each with its version, redacted for ``seat``,
+    and the engine's words for it (``text``, None when not worth telling)."""
+    items = []
+    for version, event in enumerate(events, start=first_version):
+        shown = engine.redact_event(event, seat, over)
+        items.append({"version": version, "event": shown,
+                      "text": engine.describe(shown, names, neutral)})
+    return items
+
+
 def read_moves(text: str | None, items: list[dict[str, Any]] | None) -> list[engine.Move]:
     """The moves of a submission: notation ``text`` (NotationError) or structured
     ``items`` (InvalidMove naming the first bad one)."""
@@ -217,11 +234,20 @@ class Games:
     def events(self, game: Game, caller: Caller, since: int) -> dict[str, Any]:
         """The events after version ``since``, redacted for the caller."""
         seat = caller.viewer(game)
-        over = game.status == "over"
-        events = [{"version": v, "event": engine.redact_event(e, seat, over)}
-                  for v, e in enumerate(self.store.read(game.id, since=since), start=since + 1)]
+        events = self.event_items(game, self.store.read(game.id, since=since), since + 1,
+                                  seat)
         version = max(game.version, events[-1]["version"] if events else 0)
         return {"game_id": game.id, "version": version, "events": events}
+
+    def event_items(self, game: Game, events: list[engine.Event], first_version: int,
+                    seat: int | None) -> list[dict[str, Any]]:
+        """``event_items`` of a game's events (versions from ``first_version``), as
+        ``seat`` sees them at the last of them (the seed shows once the game is over)."""
+        last = first_version + len(events) - 1
+        over = game.status == "over" and last >= game.version
+        names = [s.name or "" for s in self.store.seats(game.id)]
+        return event_items(events, first_version, seat, over, names,
+                           neutral_name(game.variant, game.players))
 
     def legal_moves(self, game: Game, caller: Caller) -> dict[str, Any]:
         """The caller's legal moves now, in notation and as JSON (none if not its turn)."""
@@ -277,7 +303,9 @@ class Games:
     def join(self, game_id: str, invite_code: str, name: str, email: str | None
              ) -> dict[str, Any]:
         game = self.game(game_id)
-        if not game.invite_hash or not same_hash(invite_code, game.invite_hash):
+        if not game.invite_hash:  # every seat was named when the game was created
+            raise GameFull()
+        if not same_hash(invite_code, game.invite_hash):
             raise InvalidInvite()
         for _ in range(game.players):
             open_seats = [s.seat for s in self.store.seats(game_id) if s.token_hash is None]
@@ -370,8 +398,8 @@ class Games:
         over = after.phase == "over"
         answer = {
             "game_id": game_id, "version": after.version,
-            "events": [{"version": expected + i, "event": engine.redact_event(e, seat, over)}
-                       for i, e in enumerate(events, start=1)],
+            "events": event_items(events, expected + 1, seat, over, list(after.seats),
+                                  neutral_name(game.variant, game.players)),
             "view": engine.view(after, seat),
         }
         idem = Answer(seat, idempotency_key, fingerprint, 201, answer) \

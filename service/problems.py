@@ -1,5 +1,8 @@
 """Errors as ``application/problem+json`` (RFC 9457), each with a stable ``code``.
 
+A broken rule's problem ``type`` is the rule's place in the players' rules page
+(``<public URL>/rules#A-4.3``); the others' is ``urn:alhambra-pbem:problem:<code>``.
+
 ``PROBLEMS`` is the one table from the application's domain errors (``errors.py``) and
 the engine's errors to an HTTP status and code. ``ApiError`` is for what only HTTP knows
 (a bad ``If-Match``, a missing version, a body that is not JSON). HTTP errors from
@@ -12,7 +15,7 @@ import http
 import logging
 from typing import Any
 
-from flask import Flask, Response, json, request
+from flask import Flask, Response, current_app, json, request
 from werkzeug.exceptions import HTTPException
 
 import engine
@@ -94,8 +97,9 @@ _TITLES = {422: "Unprocessable Content", 413: "Content Too Large"}
 
 
 def problem(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
-            **extra: Any) -> Response:
-    body = {"type": f"urn:alhambra-pbem:problem:{code}",
+            type_: str | None = None, **extra: Any) -> Response:
+    """A problem+json answer; its ``type`` is ``type_`` or the code's URN."""
+    body = {"type": type_ or f"urn:alhambra-pbem:problem:{code}",
             "title": _TITLES.get(status) or http.HTTPStatus(status).phrase,
             "status": status, "code": code,
             "detail": detail}
@@ -133,7 +137,15 @@ def domain_problem(exc: Exception) -> Response:
         headers["WWW-Authenticate"] = 'Bearer error="invalid_token"'
     elif isinstance(exc, errors.VersionConflict):
         headers["ETag"] = f'"{exc.current}"'
-    return problem(status, code, detail, headers, **extra)
+    rule = extra.get("rule") if code in ("rule_violation", "not_your_turn") else None
+    return problem(status, code, detail, headers, type_=rule_link(rule) if rule else None,
+                   **extra)
+
+
+def rule_link(rule: str) -> str:
+    """Where the players' rules page explains ``rule``: ``<public URL>/rules#<rule id>``."""
+    settings = current_app.extensions["alhambra_settings"]
+    return f"{settings.public_url or request.host_url.rstrip('/')}/rules#{rule}"
 
 
 def _http_exception(exc: HTTPException) -> Response:
@@ -160,7 +172,8 @@ def _http_exception(exc: HTTPException) -> Response:
     if status == 413:
         return problem(413, "payload_too_large", "the request body is too large")
     if status == 415:
-        return problem(415, "unsupported_media_type", "send application/json")
+        return problem(415, "unsupported_media_type", "the body must be JSON: send "
+                       "'Content-Type: application/json'")
     if status == 400:
         return problem(400, "bad_request", exc.description or "bad request")
     if status >= 500:

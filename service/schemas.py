@@ -7,10 +7,12 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from . import times
-from .games import TIMEOUT_POLICIES
+from .engine_schemas import EventItemSchema, LegalMoveSchema, MoveJsonSchema, Shown, ViewSchema
+from .games import TIMEOUT_POLICIES, variants
 
 GAME_ID = r"^[0-9a-f]{16}$"
 STATUSES = ("open", "active", "over")
+VARIANT_NAMES = [v["name"] for v in variants()]
 
 
 class Timestamp(fields.DateTime):
@@ -33,8 +35,11 @@ class ProblemSchema(ma.Schema):
     class Meta:
         unknown = ma.INCLUDE
 
-    type = fields.String(required=True, metadata={"example": "urn:alhambra-pbem:problem:"
-                                                             "version_conflict"})
+    type = fields.String(required=True, metadata={
+        "example": "urn:alhambra-pbem:problem:version_conflict",
+        "description": "urn:alhambra-pbem:problem:<code>; for rule_violation and "
+                       "not_your_turn, the rule in the players' rules page: "
+                       "<server>/rules#<rule id>"})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     code = fields.String(required=True, metadata={"description": "Stable error code"})
@@ -75,17 +80,26 @@ class SeatSpecSchema(Strict):
 
 class CreateGameSchema(Strict):
     variant = fields.String(load_default="alhambra", validate=validate.Length(1, 40),
-                            metadata={"description": "A variant of GET /variants"})
+                            metadata={"enum": VARIANT_NAMES, "description":
+                                      "The variant (GET /variants); another name: 422 "
+                                      "invalid_option, field variant"})
     options = fields.Dict(keys=fields.String(), load_default=dict,
-                          metadata={"description": "Variant options (GET /variants)"})
+                          metadata={"description": "Variant options with their defaults: "
+                                                   "GET /variants"})
     players = fields.Integer(strict=True, load_default=None,
                              validate=validate.Range(1, 64),
-                             metadata={"description": "Number of seats; default: "
-                                                      "len(seats)"})
+                             metadata={"description": "The number of seats, within the "
+                                       "variant's min_players..max_players (GET /variants; "
+                                       "else 422 invalid_option, field players). Default: "
+                                       "the length of seats. Give players, seats or both."})
     seats = fields.List(fields.Nested(SeatSpecSchema, allow_none=True), load_default=list,
                         validate=validate.Length(max=64),
-                        metadata={"description": "Seats in order; null leaves a seat open "
-                                                 "(as do seats beyond the list)"})
+                        metadata={"description": "The seats in order, at most players "
+                                  "(else 422 invalid_option, field seats). A seat with a name "
+                                  "is filled now and gets its token in the answer; null "
+                                  "leaves it open, as do the seats beyond the list: open "
+                                  "seats are joined with the invite code. The game starts "
+                                  "when every seat is filled."})
     time_per_move = fields.Integer(strict=True, load_default=72 * 3600,
                                    validate=validate.Range(max=90 * 24 * 3600),
                                    metadata={"description": "Seconds per move: at least the "
@@ -162,9 +176,9 @@ class GameSummarySchema(ma.Schema):
 
 
 class GameSchema(GameSummarySchema):
-    view = fields.Dict(allow_none=True, required=True,
-                       metadata={"description": "The engine's view for the caller (its own "
-                                                "hand only); null until the game starts"})
+    view = Shown(ViewSchema, allow_none=True, required=True,
+                 metadata={"description": "The engine's view for the caller (its own hand "
+                                          "only); null until the game starts"})
 
 
 class GameListSchema(ma.Schema):
@@ -183,41 +197,13 @@ class EventsQuerySchema(Strict):
                            metadata={"description": "Events after this version"})
 
 
-class EventSchema(ma.Schema):
-    version = fields.Integer(required=True, metadata={"description": "The game's version "
-                                                                     "after this event"})
-    event = fields.Dict(required=True, metadata={"description": "The event, redacted for the "
-                                                                "caller"})
-
-
 class EventsSchema(ma.Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(fields.Nested(EventItemSchema), required=True)
 
 
 # -- moves -------------------------------------------------------------------------------
-
-class MoveJsonSchema(Strict):
-    """A move as structured JSON (the same fields as the notation)."""
-
-    action = fields.String(required=True, validate=validate.OneOf(
-        ("take", "buy", "end", "place", "redesign")))
-    tile = fields.String(validate=validate.Length(1, 10))
-    cards = fields.List(fields.String(validate=validate.Length(1, 10)),
-                        validate=validate.Length(max=40))
-    positions = fields.List(fields.Integer(strict=True), validate=validate.Length(max=10))
-    to = fields.String(validate=validate.OneOf(("city", "reserve", "neutral", "swap")))
-    at = fields.List(fields.Integer(strict=True, validate=validate.Range(-100, 100)),
-                     validate=validate.Length(2, 2))
-    other = fields.String(validate=validate.Length(1, 10))
-    face = fields.Integer(strict=True, validate=validate.OneOf((0, 1)))
-
-
-class LegalMoveSchema(ma.Schema):
-    notation = fields.String(required=True)
-    move = fields.Nested(MoveJsonSchema, required=True)
-
 
 class LegalMovesSchema(ma.Schema):
     game_id = fields.String(required=True)
@@ -247,8 +233,8 @@ class SubmitSchema(Strict):
 class SubmittedSchema(ma.Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
-    view = fields.Dict(required=True)
+    events = fields.List(fields.Nested(EventItemSchema), required=True)
+    view = Shown(ViewSchema, required=True)
 
 
 # -- records and variants ----------------------------------------------------------------
@@ -275,7 +261,7 @@ class RecordInSchema(ma.Schema):
 
     format = fields.String(required=True)
     format_version = fields.Integer(required=True)
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, metadata={"enum": VARIANT_NAMES})
     options = fields.Dict(allow_none=True)
     seed = fields.Integer(strict=True, required=True)
     seats = fields.List(fields.String(), required=True, validate=validate.Length(max=64))

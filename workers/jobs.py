@@ -240,12 +240,11 @@ def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_vers
         return "skipped"
     try:
         events = ctx.store.read(game_id, since=from_version - 1, until=to_version)
-        over = any(e["type"] == "game_over" for e in events)
         payload = {
             "game_id": game_id, "webhook_id": hook_id, "seat": hook.seat,
             "from_version": from_version, "to_version": to_version,
-            "events": [{"version": v, "event": engine.redact_event(e, hook.seat, over)}
-                       for v, e in enumerate(events, start=from_version)],
+            "events": ctx.games.event_items(ctx.store.game(game_id), events, from_version,
+                                            hook.seat),
         }
         webhooks.post(hook.url, hook.secret, payload,
                       f"{game_id}:{from_version}-{to_version}:{hook_id}")

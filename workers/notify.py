@@ -17,6 +17,7 @@ import jinja2
 
 import engine
 from service import times
+from service.games import event_items, neutral_name
 from service.store import Game, Seat
 
 from .mail import Mail
@@ -127,13 +128,9 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
                 break
         events = older + events
         until, chunk = since, chunk * 2
-    neutral = batch.state.variant.neutral_name if batch.state.has_neutral else None
-    lines = []
-    for e in events:
-        line = engine.describe(engine.redact_event(e, seat, batch.over), batch.names, neutral)
-        if line is not None:
-            lines.append(line)
-    return last, lines
+    items = event_items(events, last + 1, seat, batch.over, batch.names,
+                        neutral_name(batch.game.variant, batch.game.players))
+    return last, [item["text"] for item in items if item["text"] is not None]
 
 
 def _awards(batch: Batch) -> list[dict[str, Any]]:

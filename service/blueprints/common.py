@@ -5,12 +5,32 @@ from __future__ import annotations
 import http
 from collections.abc import Callable
 
+import flask_smorest
 from flask import current_app, request
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import UnsupportedMediaType
 
 from ..auth import NEED_TOKEN, Caller
 from ..errors import Unauthenticated
 from ..games import Games
 from ..settings import Settings
+
+
+class JsonBodyParser(FlaskParser):
+    """webargs' parser, but a body that is not JSON is refused (415) instead of being
+    read as no body at all."""
+
+    def load_json(self, req, schema):
+        if not req.is_json:
+            raise UnsupportedMediaType()
+        return super().load_json(req, schema)
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """The blueprints of this API: JSON bodies only."""
+
+    ARGUMENTS_PARSER = JsonBodyParser()
+
 
 BEARER = [{}, {"bearer": []}]  # the token is optional where this is the security
 BEARER_REQUIRED = [{"bearer": []}]

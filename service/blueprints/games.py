@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
-
 from ..auth import Caller
 from ..schemas import (
     CreatedGameSchema,
@@ -14,7 +12,7 @@ from ..schemas import (
     JoinSchema,
     ListQuerySchema,
 )
-from .common import BEARER, caller, errors, etag, join_url, service
+from .common import BEARER, Blueprint, caller, errors, etag, join_url, service
 
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Games: create, list, read, join")

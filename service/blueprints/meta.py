@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
-
 from .. import games
 from ..schemas import HealthSchema, VariantsSchema
-from .common import service
+from .common import Blueprint, service
 
 blp = Blueprint("meta", __name__, description="Variants and health")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from flask import current_app, request
-from flask_smorest import Blueprint
 
 from ..games import read_moves
 from ..problems import ApiError
@@ -16,7 +15,7 @@ from ..schemas import (
     SubmitSchema,
     SubmittedSchema,
 )
-from .common import BEARER, BEARER_REQUIRED, caller, errors, etag, service
+from .common import BEARER, BEARER_REQUIRED, Blueprint, caller, errors, etag, service
 
 blp = Blueprint("play", __name__, url_prefix="/games",
                 description="Playing: events, legal moves, moves")

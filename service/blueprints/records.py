@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
-
 from ..auth import Caller
 from ..schemas import GameSchema, RecordInSchema, RecordSchema
-from .common import caller, errors, service
+from .common import Blueprint, caller, errors, service
 
 blp = Blueprint("records", __name__, description="Game records: export and import")
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
-
 from ..schemas import WebhookCreatedSchema, WebhookInSchema, WebhookListSchema
-from .common import BEARER_REQUIRED, caller, errors, service
+from .common import BEARER_REQUIRED, Blueprint, caller, errors, service
 
 blp = Blueprint("webhooks", __name__, url_prefix="/games",
                 description="Webhooks: new events POSTed to a URL, signed")

@@ -1,0 +1,161 @@
+"""The contract says what the server does (issue 9 §3): content types, the minimum time
+per move, variant names, typed views, events and legal moves, the host token on /moves,
+full games, rule links."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from service import create_app, openapi_document
+from service.engine_schemas import (
+    CityTileSchema,
+    EventBodySchema,
+    MarketSpaceSchema,
+    SeatViewSchema,
+    TileSchema,
+    ViewSchema,
+)
+from service.settings import Settings
+
+from .conftest import auth, new_game, play_random
+from .test_bad_input import check_problem
+
+
+@pytest.mark.parametrize("content_type, data", [
+    ("text/plain", '{"players": 2}'), (None, '{"players": 2}'),
+    ("application/x-www-form-urlencoded", "players=2"), ("multipart/form-data", "")])
+def test_a_body_that_is_not_json_is_415(client, game, content_type, data, games):
+    before = games.store.count("games"), games.store.count("events")
+    doc = game.get()
+    for url, headers in (("/games", {}), (f"/games/{game.id}/moves",
+                                          auth(game.tokens[doc["current_seat"]])),
+                         ("/records", {}), (f"/games/{game.id}/webhooks",
+                                            auth(game.tokens[0]))):
+        r = client.post(url, data=data, content_type=content_type, headers=headers)
+        body = check_problem(r, 415, "unsupported_media_type")
+        assert "application/json" in body["detail"]
+    assert (games.store.count("games"), games.store.count("events")) == before
+    # JSON with a charset, or a +json type, is JSON
+    r = client.post("/games", data='{"players": 2}',
+                    content_type="application/json; charset=utf-8")
+    assert r.status_code == 201
+
+
+def test_a_body_over_a_mebibyte_is_413(client):
+    r = client.post("/games", json={"players": 2, "seats": [{"name": "x" * (1 << 20)}]})
+    check_problem(r, 413, "payload_too_large")
+
+
+def test_the_minimum_time_per_move_is_the_servers_in_the_document_too(tmp_path):
+    for least in (60, 1, 3600):
+        app = create_app(Settings(database=":memory:", min_time_per_move=least))
+        spec = openapi_document(app)
+        prop = spec["components"]["schemas"]["CreateGame"]["properties"]["time_per_move"]
+        assert prop["minimum"] == least
+        client = app.test_client()
+        r = client.post("/games", json={"players": 2, "time_per_move": least - 1})
+        body = check_problem(r, 422, "invalid_option")
+        assert body["field"] == "time_per_move" and str(least) in body["detail"]
+        if least < 3600:
+            assert client.post("/games", json={"players": 2, "time_per_move": least}
+                               ).status_code == 201
+
+
+def test_variant_names_are_an_enum_and_the_seat_rules_are_described(app):
+    schema = openapi_document(app)["components"]["schemas"]["CreateGame"]["properties"]
+    assert schema["variant"]["enum"] == sorted(engine.VARIANTS)
+    assert "min_players" in schema["players"]["description"]
+    assert "invite code" in schema["seats"]["description"]
+
+
+def _documented(schema_cls) -> set[str]:
+    return set(schema_cls().fields)
+
+
+def _check_tile(tile: dict, schema_cls=TileSchema) -> None:
+    assert set(tile) <= _documented(schema_cls), set(tile) - _documented(schema_cls)
+
+
+def test_every_member_of_views_and_events_is_documented(client):
+    """What the engine shows is what the document types (views of every variant, for a
+    seat and a spectator, and every event type met in play)."""
+    types_seen = set()
+    for variant, players in (("alhambra", 2), ("granada", 3), ("alhambra_granada", 4)):
+        h = new_game(client, players, variant=variant)
+        play_random(h, random.Random(3), max_moves=60)
+        for seat in (None, 0):
+            view = h.get(seat)["view"]
+            assert set(view) <= _documented(ViewSchema), set(view) - _documented(ViewSchema)
+            for s in view["seats"]:
+                assert set(s) <= _documented(SeatViewSchema)
+                for t in s["city"]:
+                    _check_tile(t, CityTileSchema)
+                for t in s["reserve"]:
+                    _check_tile(t)
+            for space in view["market"]:
+                assert set(space) <= _documented(MarketSpaceSchema)
+                for t in space["tiles"]:
+                    _check_tile(t)
+            for t in view["pending"] + ((view["neutral"] or {}).get("tiles") or []):
+                _check_tile(t)
+        events = client.get(f"/games/{h.id}/events").get_json()["events"]
+        types_seen |= {e["event"]["type"] for e in events}
+    description = EventBodySchema.__doc__
+    assert all(t in description for t in types_seen), types_seen
+
+
+def test_each_event_carries_the_engines_words(client, games):
+    h = new_game(client, 2)
+    doc = h.get()
+    seat = doc["current_seat"]
+    r = h.submit(seat, "take 1", doc["version"])
+    answer = r.get_json()
+    state = games.fresh_state(h.id)
+    neutral = engine.VARIANTS["alhambra"].neutral_name
+    for item in answer["events"]:
+        assert item["text"] == engine.describe(item["event"], list(state.seats), neutral)
+    assert answer["events"][0]["text"] == f"P{seat}: take 1"
+    listed = client.get(f"/games/{h.id}/events?since={doc['version']}",
+                        headers=auth(h.tokens[seat])).get_json()["events"]
+    assert listed == answer["events"]
+
+
+def test_the_host_token_cannot_play(client, game, games):
+    doc = game.get()
+    events = games.store.count("events")
+    for r in (client.post(f"/games/{game.id}/moves", headers=auth(game.host_token),
+                          json={"move": "take 1", "version": doc["version"]}),
+              client.get(f"/games/{game.id}/legal-moves", headers=auth(game.host_token))):
+        body = check_problem(r, 403, "forbidden")
+        assert body["detail"] == "the host token cannot play; use a seat token"
+    assert games.store.count("events") == events
+
+
+def test_joining_a_game_whose_seats_are_all_named_is_game_full(client, game, games):
+    before = games.store.count("seats")
+    for invite in ("anything", "x" * 12):
+        r = client.post(f"/games/{game.id}/join", json={"invite_code": invite, "name": "Z"})
+        check_problem(r, 409, "game_full")
+    assert games.store.count("seats") == before
+
+
+def test_a_broken_rule_links_to_the_rule(tmp_path):
+    for public, base in ((None, "http://localhost"), ("https://alhambra.example.org",
+                                                      "https://alhambra.example.org")):
+        app = create_app(Settings(database=str(tmp_path / f"{bool(public)}.db"),
+                                  public_url=public))
+        client = app.test_client()
+        h = new_game(client, 3)
+        doc = h.get()
+        seat = doc["current_seat"]
+        body = check_problem(h.submit(seat, "take 9", doc["version"]), 422, "rule_violation")
+        assert body["type"] == f"{base}/rules#{body['rule']}"
+        body = check_problem(h.submit((seat + 1) % 3, "take 1", doc["version"]), 403,
+                             "not_your_turn")
+        assert body["type"] == f"{base}/rules#A-3" and body["current_seat"] == seat
+        body = check_problem(h.submit(seat, "take 1", 0), 409, "version_conflict")
+        assert body["type"] == "urn:alhambra-pbem:problem:version_conflict"
+        app.extensions["alhambra"].store.close()
