@@ -135,7 +135,7 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
 
 def _awards(batch: Batch) -> list[dict[str, Any]]:
     """Points per scoring and seat over the whole game (read once, at the game's end)."""
-    neutral = batch.state.variant.neutral_name if batch.state.has_neutral else "neutral"
+    neutral = neutral_name(batch.game.variant, batch.game.players) or "neutral"
     names = batch.names
     table: dict[tuple[int, Any], int] = {}
     for e in batch.read(0, batch.to_version):
@@ -155,7 +155,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
     game_url = f"{batch.public_url}/games/{game.id}"
     deadline = batch.deadline()
     ctx: dict[str, Any] = {
-        "kind": kind, "game_id": game.id, "variant": state.variant.name,
+        "kind": kind, "game_id": game.id, "variant": game.variant, "turn": view["turn"],
         "version": batch.to_version, "seat": seat, "name": me["name"],
         "players": [{"seat": s["seat"], "name": s["name"], "score": s["score"]}
                     for s in view["seats"]],
@@ -186,7 +186,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         ctx["scores"] = sorted(({"name": n, "score": s} for n, s in zip(
             batch.names, scores, strict=False)), key=lambda r: -r["score"])
         ctx["winners"] = [batch.names[w] for w in over.get("winners", state.winners)]
-        ctx["neutral_score"] = over.get("neutral_score")
+        ctx["neutral"] = view["neutral"]
         ctx["awards"] = _awards(batch)
     ctx.update(extra)
     return ctx
@@ -194,7 +194,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
 
 def subject(ctx: dict[str, Any]) -> str:
     what = SUBJECT_KINDS[ctx["kind"]]
-    return (f"[Alhambra {ctx['game_id']}] {what} - move {ctx['version']} "
+    return (f"[Alhambra {ctx['game_id']}] {what} - move {ctx['turn']} "
             f"({ctx['variant']})")
 
 

@@ -29,7 +29,7 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
 
     # to the next seat, about this game and this move
     assert mail.rcpt == [f"p{nxt}@example.org"]
-    assert h.id in mail.subject and f"move {version}" in mail.subject
+    assert h.id in mail.subject and f"move {h.get()['view']['turn']}" in mail.subject
     assert mail.msg["Message-ID"].startswith(f"<{h.id}-{version:05d}-your_turn-seat{nxt}@")
     text, html = mail.part("plain"), mail.part("html")
     view = h.get(nxt)
