@@ -160,7 +160,7 @@ def create_games(db: Path, count: int, base_seed: int) -> list[dict]:
             created = games.create(variant="alhambra", options={}, players=4,
                                    seats=[{"name": f"P{j}"} for j in range(4)],
                                    time_per_move=3600, timeout_policy="default_move")
-            state = games.fresh_state(created["game_id"])
+            state = engine.replay(store.read(created["game_id"]))
             assert state.seed == seed
             rng = random.Random(seed)
             moves = []

@@ -122,10 +122,6 @@ class StateCache:
             while len(self._states) > self.size:
                 self._states.popitem(last=False)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._states.clear()
-
 
 class Games:
     def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
@@ -183,10 +179,6 @@ class Games:
         if self.cache:
             self.cache.put(game_id, state)
         return state
-
-    def fresh_state(self, game_id: str) -> engine.State:
-        """The state replayed from the log, bypassing the cache."""
-        return engine.replay(self.store.read(game_id))
 
     def summary(self, game: Game, caller: Caller) -> dict[str, Any]:
         """The game's row as the caller may see it (e-mail addresses: its host only)."""

@@ -19,7 +19,6 @@ from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from email.utils import formataddr, formatdate, parseaddr
-from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from service.settings import Settings
@@ -155,7 +154,3 @@ class Mailer:
     def close(self) -> None:
         with self._lock:
             self._drop()
-
-
-def outbox_files(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.eml")) if folder.exists() else []

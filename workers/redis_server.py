@@ -135,10 +135,6 @@ class EmbeddedRedis:
         if self._tmp and cleanup:
             shutil.rmtree(self._tmp, ignore_errors=True)
 
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
     def __enter__(self) -> str:
         return self.start()
 

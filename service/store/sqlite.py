@@ -225,9 +225,6 @@ class SqliteStore:
 
     # -- schema --------------------------------------------------------------------------
 
-    def schema_version(self) -> int:
-        return self.conn.execute("pragma user_version").fetchone()[0]
-
     def migrate(self) -> None:
         """Bring the database to SCHEMA_VERSION, one migration (and transaction) a step;
         SchemaTooNew if it is newer than this code."""

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from .conftest import auth, new_game, play_random
+from tests.support import auth, check_problem, new_game, play_random
 
 
 @pytest.fixture
@@ -17,16 +17,6 @@ def counted(games):
         return {t: store.count(t) for t in ("games", "seats", "events", "outbox",
                                              "idempotency")}
     return snapshot
-
-
-def check_problem(r, status, code=None):
-    assert r.status_code == status, r.get_json()
-    assert r.mimetype == "application/problem+json"
-    body = r.get_json()
-    assert body["status"] == status and body["code"] and body["title"] and body["type"]
-    if code:
-        assert body["code"] == code, body
-    return body
 
 
 def test_bad_submissions(client, game, counted):

@@ -7,8 +7,7 @@ import random
 import engine
 from service import create_app
 from service.settings import Settings
-
-from .conftest import new_game, random_api_move
+from tests.support import new_game, random_api_move, replayed
 
 
 def same_state(a: engine.State, b: engine.State) -> None:
@@ -46,11 +45,11 @@ def test_cached_state_equals_replay_after_random_games(db_path):
             for app in apps:
                 games = app.extensions["alhambra"]
                 for g in handles:
-                    same_state(games.state(g.id), games.fresh_state(g.id))
+                    same_state(games.state(g.id), replayed(games, g.id))
     for app in apps:
         games = app.extensions["alhambra"]
         for g in handles:
-            same_state(games.state(g.id), games.fresh_state(g.id))
+            same_state(games.state(g.id), replayed(games, g.id))
             cached = games.cache.get(g.id)
             if cached is not None:
-                same_state(cached, games.fresh_state(g.id))
+                same_state(cached, replayed(games, g.id))

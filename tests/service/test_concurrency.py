@@ -9,8 +9,7 @@ import pytest
 from service import create_app
 from service.settings import Settings
 from service.store import GameUpdate, VersionConflict
-
-from .conftest import auth, new_game
+from tests.support import auth, new_game
 
 
 def _race(clients, handle, moves, version, seat):

@@ -23,8 +23,7 @@ from schemathesis.specs.openapi.checks import (
 
 from service import create_app, openapi_document
 from service.settings import Settings
-
-from .conftest import auth, new_game, play_random
+from tests.support import auth, new_game, play_random
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 # CI (and a plain run) use at least 50 examples per operation; SCHEMATHESIS_EXAMPLES overrides

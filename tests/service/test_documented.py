@@ -19,9 +19,7 @@ from service.engine_schemas import (
     ViewSchema,
 )
 from service.settings import Settings
-
-from .conftest import auth, new_game, play_random
-from .test_bad_input import check_problem
+from tests.support import auth, check_problem, new_game, play_random, replayed
 
 
 @pytest.mark.parametrize("content_type, data", [
@@ -113,7 +111,7 @@ def test_each_event_carries_the_engines_words(client, games):
     seat = doc["current_seat"]
     r = h.submit(seat, "take 1", doc["version"])
     answer = r.get_json()
-    state = games.fresh_state(h.id)
+    state = replayed(games, h.id)
     neutral = engine.VARIANTS["alhambra"].neutral_name
     for item in answer["events"]:
         assert item["text"] == engine.describe(item["event"], list(state.seats), neutral)

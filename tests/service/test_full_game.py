@@ -8,8 +8,7 @@ import pytest
 
 import engine
 from engine.record import import_record
-
-from .conftest import auth, new_game, random_api_move
+from tests.support import auth, new_game, play_random, random_api_move
 
 
 def test_four_bots_play_a_whole_game_and_the_record_replays(client, games):
@@ -68,7 +67,6 @@ def test_four_bots_play_a_whole_game_and_the_record_replays(client, games):
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
 def test_every_engine_variant_plays_through_the_api(client, variant):
     """Variants come from the engine: a new one needs no service change."""
-    from .conftest import play_random
     from .test_secrets import assert_no_secrets
 
     listed = {v["name"] for v in client.get("/variants").get_json()["variants"]}

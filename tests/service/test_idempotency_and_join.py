@@ -6,8 +6,7 @@ import threading
 
 from service import create_app
 from service.settings import Settings
-
-from .conftest import auth, new_game
+from tests.support import auth, new_game
 
 
 def test_a_retry_with_the_same_key_returns_the_first_answer(client, game, games):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from .conftest import auth, new_game, play_random
+from tests.support import auth, new_game, play_random, replayed
 
 HIDDEN_KEYS = {"money_shuffled": "deck", "bag_filled": "tiles", "deck_stacked": "deck",
                "deck_reshuffled": "deck"}
@@ -62,7 +62,7 @@ def test_no_secret_leaks_during_a_game(client, games):
 
     for _ in range(6):
         play_random(handle, rng, max_moves=7, check=check)
-        state = games.fresh_state(handle.id)
+        state = replayed(games, handle.id)
         for seat in (None, 0, 1, 2):
             for r in _all_responses(client, handle, seat):
                 body = r.get_json()
@@ -85,7 +85,7 @@ def test_no_secret_leaks_during_a_game(client, games):
 def test_the_record_and_seed_are_served_once_the_game_is_over(client, games):
     handle = new_game(client, 2)
     play_random(handle, random.Random(3))
-    seed = games.fresh_state(handle.id).seed
+    seed = replayed(games, handle.id).seed
     r = client.get(f"/games/{handle.id}/record")
     assert r.status_code == 200 and r.get_json()["seed"] == seed
     events = client.get(f"/games/{handle.id}/events").get_json()["events"]

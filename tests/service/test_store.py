@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from .conftest import new_game
+from tests.support import new_game
 
 
 def test_events_are_never_updated_or_deleted(games, client):

@@ -9,9 +9,8 @@ from rq.job import Job
 
 import engine
 from service import times
+from tests.support import make_stack, new_game, wait_until
 from workers import jobs
-
-from .conftest import make_stack, new_game, wait_until
 
 
 def _seconds_to(deadline: str) -> float:
@@ -60,7 +59,7 @@ def test_a_move_just_before_the_deadline_is_kept_and_reminders_stop(stack, smtp)
     wait = _seconds_to(doc["deadline"]) - 1.0
     assert wait > 0, "the reminder came too late to test a move before the deadline"
     time.sleep(wait)
-    r = h.move(seat, h.legal(seat)[0], version)
+    r = h.submit(seat, h.notations(seat)[0], version)
     assert r.status_code == 201, r.get_json()
     after = r.get_json()["version"]
     # the deadline job fires and does nothing; so does the 90% reminder
@@ -90,7 +89,7 @@ def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
         doc = h.get()
         seat, version = doc["current_seat"], doc["version"]
         time.sleep(max(0.0, _seconds_to(doc["deadline"])) + 0.1)
-        move = h.legal(seat)[0]
+        move = h.notations(seat)[0]
         real_state = ctx.games.state
         calls = []
 
@@ -98,7 +97,7 @@ def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
             state = real_state(game_id, v)
             calls.append(v)
             if len(calls) == 2:  # inside submit, after its checks, before the append
-                r = h.move(seat, move, version)  # the player's move commits now
+                r = h.submit(seat, move, version)  # the player's move commits now
                 assert r.status_code == 201, r.get_json()
             return state
 

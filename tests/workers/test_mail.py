@@ -8,9 +8,8 @@ import re
 from rq import Queue
 from rq.job import Job
 
+from tests.support import auth, new_game, wait_until
 from workers.jobs import batch_job_id, handle_batch, process_batch
-
-from .conftest import auth, new_game, wait_until
 
 
 def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(stack, smtp):
@@ -20,8 +19,8 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
     smtp.wait(h.id, "started", 3)
     smtp.wait(h.id, "your_turn", where=lambda m: m.version == setup)
 
-    move = h.legal(first)[0]
-    r = h.move(first, move, setup)
+    move = h.notations(first)[0]
+    r = h.submit(first, move, setup)
     assert r.status_code == 201, r.get_json()
     version = r.get_json()["version"]
     nxt = (first + 1) % 3
@@ -43,7 +42,7 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
     for space in view["view"]["market"]:
         for tile in space["tiles"]:
             assert tile["id"] in text
-    legal = h.legal(nxt)
+    legal = h.notations(nxt)
     listed = re.findall(r"^  (\S.*)$", text.split("Your legal moves")[1].split("Play one")[0],
                         re.M)
     assert listed == legal[:60]
@@ -99,7 +98,7 @@ def test_the_same_job_run_twice_in_process_sends_once(stack, smtp):
     h = new_game(stack.client, 2)
     smtp.wait(h.id, "started", 2)
     doc = h.get()
-    r = h.move(doc["current_seat"], h.legal(doc["current_seat"])[0], doc["version"])
+    r = h.submit(doc["current_seat"], h.notations(doc["current_seat"])[0], doc["version"])
     version = r.get_json()["version"]
     smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
     ctx = stack.context()

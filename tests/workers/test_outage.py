@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 from collections import Counter
 
+from tests.support import make_stack, new_game, wait_until
 from workers.redis_server import EmbeddedRedis, free_port
-
-from .conftest import make_stack, new_game, wait_until
 
 
 def test_redis_down_moves_still_accepted_and_every_mail_arrives_once(tmp_path, smtp):
@@ -26,7 +25,7 @@ def test_redis_down_moves_still_accepted_and_every_mail_arrives_once(tmp_path, s
         for _ in range(4):  # four moves while Redis is away: each is accepted
             doc = h.get()
             seat = doc["current_seat"]
-            r = h.move(seat, h.legal(seat)[0], doc["version"])
+            r = h.submit(seat, h.notations(seat)[0], doc["version"])
             assert r.status_code == 201, r.get_json()
             versions.append(r.get_json()["version"])
         time.sleep(0.5)  # the relay tries meanwhile, and keeps the rows
@@ -54,5 +53,3 @@ def test_redis_down_moves_still_accepted_and_every_mail_arrives_once(tmp_path, s
         s.stop_worker()
         s.store.close()
         redis.stop()
-        if not redis.running:
-            pass

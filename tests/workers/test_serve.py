@@ -14,9 +14,8 @@ import urllib.request
 
 import psutil
 
+from tests.support import ROOT, wait_until
 from workers.redis_server import free_port
-
-from .conftest import ROOT, wait_until
 
 
 def _post(url: str, body: dict) -> dict:

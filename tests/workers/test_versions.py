@@ -4,9 +4,8 @@ moved on by the time the job runs (a move lands between the outbox row and the m
 from __future__ import annotations
 
 import engine
+from tests.support import make_stack, new_game
 from workers import jobs
-
-from .conftest import make_stack, new_game
 
 
 def test_state_at_a_version_is_that_version_for_every_caller(stack):
@@ -14,10 +13,10 @@ def test_state_at_a_version_is_that_version_for_every_caller(stack):
     games = stack.games
     doc = h.get()
     first = doc["current_seat"]
-    v1 = h.move(first, "take 1", doc["version"]).get_json()["version"]
+    v1 = h.submit(first, "take 1", doc["version"]).get_json()["version"]
     latest = games.state(h.id)  # the cache now holds the latest state
     second = (first + 1) % 3
-    v2 = h.move(second, "take 1", v1).get_json()["version"]
+    v2 = h.submit(second, "take 1", v1).get_json()["version"]
     assert latest.version == v1
     for version in (v1, v2, doc["version"], 1):
         state = games.state(h.id, version)
@@ -39,7 +38,7 @@ def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands
         doc = h.get()
         first, setup = doc["current_seat"], doc["version"]
         second, third = (first + 1) % 3, (first + 2) % 3
-        v1 = h.move(first, "take 1", setup).get_json()["version"]
+        v1 = h.submit(first, "take 1", setup).get_json()["version"]
         at_v1 = h.get(second)
         assert at_v1["current_seat"] == second
         hand_at_v1 = at_v1["view"]["seats"][second]["hand"]
@@ -50,7 +49,7 @@ def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands
         def game_then_a_move_lands(game_id):
             row = real_game(game_id)
             if not landed:  # the next player moves right after the job read the row
-                r = h.move(second, "take 1", v1)
+                r = h.submit(second, "take 1", v1)
                 assert r.status_code == 201, r.get_json()
                 landed.append(r.get_json()["version"])
             return row

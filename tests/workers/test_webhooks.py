@@ -8,9 +8,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests.support import auth, new_game, wait_until
 from workers.webhooks import SIGNATURE_HEADER, sign, verify
-
-from .conftest import auth, new_game, wait_until
 
 
 class Receiver:
@@ -77,7 +76,7 @@ def test_signed_redacted_events_and_a_receiver_failing_twice_gets_them_third(sta
     assert hooks["seat"]["seat"] == seat and hooks["host"]["seat"] is None
     assert len(hooks["seat"]["secret"]) >= 16
 
-    r = h.move(seat, h.legal(seat)[0], doc["version"])
+    r = h.submit(seat, h.notations(seat)[0], doc["version"])
     assert r.status_code == 201
     version = r.get_json()["version"]
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import random
 import re
 
+from tests.support import make_stack, new_game
 from workers import jobs
-
-from .conftest import make_stack, new_game
 
 
 def test_your_turn_mail_counts_moves_as_players_do_and_names_the_version(
@@ -22,7 +21,7 @@ def test_your_turn_mail_counts_moves_as_players_do_and_names_the_version(
         version = doc["version"]
         for _ in range(4):  # four turns of 'take': the fifth turn starts
             seat = h.get()["current_seat"]
-            version = h.move(seat, "take 1", version).get_json()["version"]
+            version = h.submit(seat, "take 1", version).get_json()["version"]
         view = h.get()["view"]
         assert view["turn"] == 5 and version > 20
         jobs.handle_batch(ctx, h.id, version, version, "2020-01-01T00:00:00.000Z")
@@ -50,7 +49,7 @@ def test_game_over_mail_names_the_neutral_player(tmp_path, redis_server, smtp):
                              headers={"Authorization": f"Bearer {h.tokens[seat]}"})
             moves = [m["notation"] for m in r.get_json()["moves"]]
             takes = [m for m in moves if m.startswith("take")]
-            h.move(seat, rng.choice(moves if rng.random() < 0.7 or not takes else takes),
+            h.submit(seat, rng.choice(moves if rng.random() < 0.7 or not takes else takes),
                    doc["version"])
             doc = h.get()
         final = doc["view"]

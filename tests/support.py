@@ -1,0 +1,260 @@
+"""What the service and workers tests share: games played through the HTTP API, problem
+checks, waiting, an SMTP sink, and a stack of real parts (a worker process and the API on
+one SQLite file). Fixtures live in the conftest files; this module holds the helpers."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import engine
+from service import create_app
+from service.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def auth(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def check_problem(r, status: int, code: str | None = None) -> dict:
+    """``r`` is a problem+json answer of ``status`` (and ``code``); its body."""
+    assert r.status_code == status, r.get_json()
+    assert r.mimetype == "application/problem+json"
+    body = r.get_json()
+    assert body["status"] == status and body["code"] and body["title"] and body["type"]
+    if code:
+        assert body["code"] == code, body
+    return body
+
+
+def wait_until(predicate: Callable[[], Any], timeout: float = 15.0, interval: float = 0.05,
+               what: str = "the condition") -> Any:
+    """Poll ``predicate`` until it returns something true; fail after ``timeout`` s."""
+    end = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+def replayed(games, game_id: str) -> engine.State:
+    """The game's state replayed from its stored log (no cache)."""
+    return engine.replay(games.store.read(game_id))
+
+
+# -- games through the API ---------------------------------------------------------------
+
+@dataclass
+class GameHandle:
+    """A game created through the API, with every seat's token."""
+
+    client: Any
+    id: str
+    tokens: list[str]
+    host_token: str
+    invite_code: str | None = None
+    created: dict = field(default_factory=dict)
+
+    def get(self, seat: int | None = None) -> dict:
+        r = self.client.get(f"/games/{self.id}",
+                            headers=auth(self.tokens[seat] if seat is not None else None))
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def legal(self, seat: int) -> dict:
+        r = self.client.get(f"/games/{self.id}/legal-moves", headers=auth(self.tokens[seat]))
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def notations(self, seat: int) -> list[str]:
+        """The seat's legal moves now, in notation."""
+        return [m["notation"] for m in self.legal(seat)["moves"]]
+
+    def submit(self, seat: int, move: str | None = None, version: int | None = None,
+               moves: list | None = None, headers: dict | None = None):
+        body: dict[str, Any] = {}
+        if move is not None:
+            body["move"] = move
+        if moves is not None:
+            body["moves"] = moves
+        if version is not None:
+            body["version"] = version
+        return self.client.post(f"/games/{self.id}/moves", json=body,
+                                headers={**auth(self.tokens[seat]), **(headers or {})})
+
+
+def new_game(client, players: int = 3, **extra) -> GameHandle:
+    """A game whose seats are all named (``P0``… with ``p0@example.org``…): it starts."""
+    body = {"seats": [{"name": f"P{i}", "email": f"p{i}@example.org"}
+                      for i in range(players)], **extra}
+    r = client.post("/games", json=body)
+    assert r.status_code == 201, r.get_json()
+    doc = r.get_json()
+    return GameHandle(client, doc["game_id"], [s["token"] for s in doc["seats"]],
+                      doc["host_token"], doc["invite_code"], doc)
+
+
+def random_api_move(legal: dict, rng: random.Random) -> str:
+    """engine.bots.random_move over the API's answer: a random kind, then a random move."""
+    by_kind: dict[str, list[str]] = {}
+    for m in legal["moves"]:
+        by_kind.setdefault(m["move"]["action"], []).append(m["notation"])
+    kind = rng.choice(sorted(by_kind))
+    return rng.choice(by_kind[kind])
+
+
+def play_random(handle: GameHandle, rng: random.Random, max_moves: int | None = None,
+                check=None) -> dict:
+    """Play random legal moves through the API until the game is over (or max_moves)."""
+    played = 0
+    doc = handle.get()
+    while doc["status"] != "over" and (max_moves is None or played < max_moves):
+        seat = doc["current_seat"]
+        legal = handle.legal(seat)
+        assert legal["your_turn"] and legal["moves"], legal
+        move = random_api_move(legal, rng)
+        r = handle.submit(seat, move, legal["version"])
+        assert r.status_code == 201, (move, r.get_json())
+        if check:
+            check(handle, seat, r.get_json())
+        played += 1
+        doc = handle.get()
+    return doc
+
+
+# -- mail: an SMTP sink ------------------------------------------------------------------
+
+@dataclass
+class Received:
+    at: float  # time.monotonic() on arrival
+    rcpt: list[str]
+    msg: EmailMessage
+
+    @property
+    def subject(self) -> str:
+        return str(self.msg["Subject"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.msg["X-Alhambra-Kind"])
+
+    @property
+    def version(self) -> int:
+        return int(self.msg["X-Alhambra-Version"])
+
+    @property
+    def game(self) -> str:
+        return str(self.msg["X-Alhambra-Game"])
+
+    def part(self, subtype: str) -> str:
+        body = self.msg.get_body(preferencelist=(subtype,))
+        assert body is not None, f"no text/{subtype} part"
+        return body.get_content().replace("\r\n", "\n")
+
+
+class Inbox:
+    """An aiosmtpd handler keeping every message."""
+
+    def __init__(self) -> None:
+        self.messages: list[Received] = []
+        self.cond = threading.Condition()
+        self.url = ""
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self.cond:
+            self.messages.append(Received(time.monotonic(), list(envelope.rcpt_tos), msg))
+            self.cond.notify_all()
+        return "250 OK"
+
+    def of(self, game_id: str, kind: str | None = None) -> list[Received]:
+        with self.cond:
+            return [m for m in self.messages if m.game == game_id and
+                    (kind is None or m.kind == kind)]
+
+    def wait(self, game_id: str, kind: str, count: int = 1, timeout: float = 15.0,
+             where: Callable[[Received], bool] | None = None) -> list[Received]:
+        def found():
+            got = [m for m in self.of(game_id, kind) if where is None or where(m)]
+            return got if len(got) >= count else None
+        return wait_until(found, timeout, what=f"{count} {kind} mail(s) of {game_id}")
+
+
+# -- a stack of real parts ----------------------------------------------------------------
+
+@dataclass
+class Stack:
+    """The API (Flask's test client) and, once started, a worker process on one
+    database, with one set of settings (``env``)."""
+
+    data: Path
+    env: dict[str, str]
+    app: Any
+    client: Any
+    log_path: Path
+    process: subprocess.Popen | None = None
+
+    @property
+    def games(self):
+        return self.app.extensions["alhambra"]
+
+    @property
+    def store(self):
+        return self.games.store
+
+    def start_worker(self) -> None:
+        self.log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop_worker()
+        self.process = subprocess.Popen([sys.executable, "-m", "workers"], env=self.env,
+                                        cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL)
+
+    def stop_worker(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        if getattr(self, "log", None):
+            self.log.close()
+
+    def context(self):
+        """A workers Context on this stack (to run a job's logic in the test's process)."""
+        from workers.context import Context
+
+        return Context(Settings.from_env(self.env))
+
+
+def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str) -> Stack:
+    """A stack on a fresh data folder; ``queue`` is its own RQ queue (a queue no worker
+    serves keeps jobs for the test to run in-process)."""
+    data = tmp / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    full = {k: v for k, v in os.environ.items() if not k.startswith(("SMTP_", "REDIS_"))}
+    full.update({
+        "ALHAMBRA_DATA": str(data), "ALHAMBRA_DB": str(data / "alhambra.db"),
+        "REDIS_URL": redis_url, "SMTP_URL": smtp_url, "MAIL_FROM": "Alhambra <game@test>",
+        "PUBLIC_URL": "http://alhambra.test", "ALHAMBRA_QUEUE": queue,
+        "ALHAMBRA_RELAY_INTERVAL": "0.05", "ALHAMBRA_WEBHOOK_RETRIES": "1,1,1",
+        "ALHAMBRA_SWEEP_INTERVAL": "1", "ALHAMBRA_SWEEP_GRACE": "5",
+        "ALHAMBRA_MIN_TIME_PER_MOVE": "1", "PYTHONPATH": str(ROOT), **env})
+    app = create_app(Settings.from_env(full))
+    return Stack(data, full, app, app.test_client(), tmp / "worker.log")
