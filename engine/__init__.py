@@ -7,17 +7,17 @@ do; ``view`` and ``redact_event`` hide what a seat may not see.
 
 from .describe import clock_started, describe
 from .errors import NotationError, NotYourTurn, RuleViolation
+from .events import SCHEMA
 from .moves import Move, format_move, format_moves, parse_move, parse_moves
 from .rules import decide, default_moves, legal_moves, new_game, play
 from .state import Event, State, evolve, replay
 from .variants import VARIANTS, OptionError
+from .version import __version__
 from .view import redact_event, view
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Event", "Move", "NotYourTurn", "NotationError", "OptionError", "RuleViolation",
-    "State", "VARIANTS", "clock_started", "decide", "default_moves", "describe", "evolve",
-    "format_move", "format_moves", "legal_moves", "new_game", "parse_move", "parse_moves",
-    "play", "redact_event", "replay", "view",
+    "SCHEMA", "State", "VARIANTS", "__version__", "clock_started", "decide", "default_moves",
+    "describe", "evolve", "format_move", "format_moves", "legal_moves", "new_game",
+    "parse_move", "parse_moves", "play", "redact_event", "replay", "view",
 ]

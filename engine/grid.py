@@ -20,7 +20,7 @@ Pos = tuple[int, int]
 BARRIER = {"alhambra": "wall", "granada": "moat"}
 
 RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reach": "A-4.4",
-                  "hole": "A-4.5"}
+                  "hole": "A-4.5", "split": "A-4.2"}
 
 
 # The 8 cells around a cell, clockwise from north: even indices are the side neighbours.
@@ -279,9 +279,9 @@ class Grid:
         if tile in self._cut_tiles():
             return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
                                          f"could no longer be reached on foot from the start")
-        if tile in self._split_tiles():
-            return self.rules["adjacent"], (f"without {tile} at {fmt_pos(pos)}, the grid "
-                                            f"would fall apart in pieces")
+        if tile in self._split_tiles():  # Decision C-3a
+            return self.rules["split"], (f"without {tile} at {fmt_pos(pos)}, the grid "
+                                         f"would fall apart in pieces")
         return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
 
     def _reachable_all(self, cells: dict[Pos, str]) -> bool:

@@ -25,9 +25,11 @@ from .components import (
     card_value,
 )
 from .errors import NotYourTurn, RuleViolation
+from .events import SCHEMA
 from .moves import Move, format_move
 from .state import Event, State, evolve
 from .variants import VARIANTS, OptionError
+from .version import __version__
 
 Emit = Callable[[Event], None]
 MONEY_TARGET = 20  # A-2 step 4: deal until a player holds 20 or more
@@ -48,26 +50,33 @@ def _emitter(state: State, events: list[Event]) -> Emit:
 # -- setup -------------------------------------------------------------------------------
 
 def new_game(variant: str, seats: list[str], seed: int,
-             options: dict[str, Any] | None = None) -> list[Event]:
-    """The setup events of a new game (A-2); raises OptionError for bad input."""
+             options: dict[str, Any] | None = None, schema: int = SCHEMA) -> list[Event]:
+    """The setup events of a new game (A-2); raises OptionError for bad input. ``schema``
+    sets up a game as that older event schema did (to replay an old record)."""
     if variant not in VARIANTS:
         raise OptionError("variant", f"unknown variant {variant!r}; known: {sorted(VARIANTS)}")
+    if schema not in range(1, SCHEMA + 1):
+        raise OptionError("schema", f"unknown event schema {schema}; this engine knows 1 to "
+                          f"{SCHEMA}")
     v = VARIANTS[variant]
-    opts = v.check(len(seats), options or {})
+    opts = v.check(len(seats), options or {}, schema)
     rng = _rng(seed, "setup")
     events: list[Event] = []
     state = State()
     emit = _emitter(state, events)
-    emit({"type": "game_created", "variant": variant, "seed": seed, "seats": list(seats),
-          "options": opts})
+    created: Event = {"type": "game_created", "variant": variant, "seed": seed,
+                      "seats": list(seats), "options": opts}
+    if schema > 1:
+        created.update(schema=schema, engine_version=__version__)
+    emit(created)
     for kind in v.kinds:
         bag = v.bag(kind)
         rng.shuffle(bag)
         emit({"type": "bag_filled", "kind": kind, "tiles": bag})
-    v.setup_market(state, emit)
+    v.setup_market(state, emit, _rng(seed, "setup returns"))
     if state.has_neutral:
         _neutral_draw(state, emit, 6)
-    deck = v.money_deck(len(seats))
+    deck = v.money_deck(len(seats), opts)
     rng.shuffle(deck)
     emit({"type": "money_shuffled", "deck": deck})
     dealt = []
@@ -261,11 +270,17 @@ def _buy(state: State, seat: int, move: Move) -> Event:
             "cards": list(move.cards), "exact": total == price}
 
 
-def _end(state: State, seat: int, move: Move) -> Event:
-    if not state.acted and state.display:
-        raise RuleViolation("A-3", "a turn needs one action; 'end' alone is possible only "
-                            "when the money display is empty")
+def _end(state: State, seat: int, move: Move, timeout: bool = False) -> Event:
+    if not (state.acted or timeout) and _can_act(state, seat):
+        raise RuleViolation("A-3", "a turn needs one action: 'end' without one is possible "
+                            "only when you can do nothing at all (no money on display, "
+                            "nothing to buy or redesign)")
     return {"type": "actions_ended", "seat": seat}
+
+
+def _can_act(state: State, seat: int) -> bool:
+    """Has ``seat`` any action at all: money to take, a tile to buy, a redesign (Part S)?"""
+    return bool(state.display or _buy_moves(state, seat) or _redesign_moves(state, seat))
 
 
 def _place(state: State, seat: int, move: Move) -> Event:
@@ -321,7 +336,7 @@ def _redesign(state: State, seat: int, move: Move) -> Event:
     return event
 
 
-_ACTIONS = {"take": _take, "buy": _buy, "end": _end, "redesign": _redesign}
+_ACTIONS = {"take": _take, "buy": _buy, "redesign": _redesign}
 
 
 def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False) -> None:
@@ -337,11 +352,12 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
         # Placing a bought tile after an exact purchase ends the actions (A-3.4).
         implicit_end = state.phase == "action"
         check = _place
-    elif move.action in _ACTIONS:
+    elif move.action == "end":
+        _need_action(state)
+        check = functools.partial(_end, timeout=timeout)
+    else:
         _need_action(state)
         check = _ACTIONS[move.action]
-    else:
-        raise RuleViolation("A-3", f"unknown action {move.action!r}")
     event = check(state, seat, move)
     if implicit_end:
         emit({"type": "actions_ended", "seat": seat})
@@ -460,9 +476,11 @@ def _place_moves(state: State, seat: int) -> list[Move]:
     return out
 
 
-def legal_moves(state: State, seat: int, kinds: Iterable[str] | None = None) -> list[Move]:
+def legal_moves(state: State, seat: int, kinds: Iterable[str] | None = None,
+                timeout: bool = False) -> list[Move]:
     """Every move ``seat`` may make now (payments listed minimal), optionally only of the
-    actions in ``kinds``."""
+    actions in ``kinds``; with ``timeout``, the moves allowed when its time ran out (then
+    ending the turn without an action is one, Part S)."""
     if state.phase in ("over", "setup") or seat != state.current:
         return []
     want = set(kinds) if kinds is not None else {"take", "buy", "end", "redesign", "place"}
@@ -475,7 +493,7 @@ def legal_moves(state: State, seat: int, kinds: Iterable[str] | None = None) -> 
         out += _buy_moves(state, seat)
     if "redesign" in want:
         out += _redesign_moves(state, seat)
-    if "end" in want and (state.acted or not state.display):
+    if "end" in want and (state.acted or timeout or not _can_act(state, seat)):
         out.append(Move("end"))
     if state.pending:
         out += _place_moves(state, seat) if "place" in want else []
@@ -483,16 +501,17 @@ def legal_moves(state: State, seat: int, kinds: Iterable[str] | None = None) -> 
 
 
 def default_moves(state: State, seat: int) -> list[Move]:
-    """The moves played for ``seat`` when its time runs out (RULES.md Part S): take the
-    highest display card (lowest position on ties) or end with an empty display; put each
-    tile waiting for placement into the reserve. Each is taken from ``legal_moves``."""
+    """The moves played for ``seat`` when its time runs out (RULES.md Part S): before any
+    action, take the highest display card (lowest position on ties) or end with an empty
+    display; after an exact purchase, end the actions; put each tile waiting for
+    placement into the reserve. Each is taken from ``legal_moves`` for a timeout."""
     work = state.copy()
     out: list[Move] = []
     while work.phase not in ("over", "setup") and work.current == seat:
-        legal = legal_moves(work, seat)
+        legal = legal_moves(work, seat, timeout=True)
         if work.phase == "action":
             takes = [m for m in legal if m.action == "take" and len(m.positions) == 1]
-            if takes:
+            if takes and not work.acted:
                 best = max(card_value(c) for c in work.display)
                 move = next(m for m in takes
                             if card_value(work.display[m.positions[0] - 1]) == best)
@@ -501,7 +520,7 @@ def default_moves(state: State, seat: int) -> list[Move]:
         else:
             move = next(m for m in legal if m.action == "place" and m.to == "reserve")
         out.append(move)
-        events = play(work, seat, move)
+        events = play(work, seat, move, timeout=True)
         if _turn_changed(events):
             break
     return out

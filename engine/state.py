@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .components import TILES
+from .events import SCHEMA
 from .grid import Grid
 
 Event = dict[str, Any]
@@ -24,7 +25,7 @@ class State:
         "hands", "bags", "market", "faces", "marker", "grids", "reserves", "neutral",
         "scores", "neutral_score", "current", "phase", "can_act", "acted", "pending",
         "scorings_due", "scorings_done", "shuffles", "set_aside", "distribution", "winners",
-        "turn",
+        "turn", "schema",
     )
 
     def __init__(self) -> None:
@@ -58,6 +59,7 @@ class State:
         self.distribution: list[int] = []  # game end: spaces still to resolve
         self.winners: list[int] = []
         self.turn = 0  # the turn number players count: 1 for the first turn
+        self.schema = SCHEMA  # the event schema of the game's log (events.py)
 
     @property
     def players(self) -> int:
@@ -107,7 +109,8 @@ def _game_created(s: State, e: Event) -> None:
 
     s.variant = VARIANTS[e["variant"]]
     s.seed = e["seed"]
-    s.options = dict(e["options"])
+    s.schema = e.get("schema", 1)
+    s.options = {**s.variant.defaults(s.schema), **e["options"]}
     s.seats = list(e["seats"])
     n = len(s.seats)
     s.hands = [Counter() for _ in range(n)]
@@ -129,6 +132,10 @@ def _money_shuffled(s: State, e: Event) -> None:
 
 
 def _bag_filled(s: State, e: Event) -> None:
+    s.bags[e["kind"]] = list(e["tiles"])
+
+
+def _tile_returned(s: State, e: Event) -> None:
     s.bags[e["kind"]] = list(e["tiles"])
 
 
@@ -295,6 +302,7 @@ EVOLVE: dict[str, Callable[[State, Event], None]] = {
     "game_created": _game_created,
     "money_shuffled": _money_shuffled,
     "bag_filled": _bag_filled,
+    "tile_returned": _tile_returned,
     "market_refilled": _market_refilled,
     "marker_switched": _marker_switched,
     "neutral_received": _neutral_received,

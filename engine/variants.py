@@ -26,6 +26,7 @@ from .components import (
     money_cards,
 )
 from .errors import RuleViolation
+from .events import SCHEMA
 from .grid import RULES_ALHAMBRA, Grid
 from .moves import Move
 from .scoring import best_values, ordered_places, shared_places, type_counts
@@ -61,12 +62,17 @@ class Alhambra:
     scoring_piles: dict[str, int] = {"S1": 2, "S2": 4}
     set_aside: tuple[str, ...] = ()
 
-    def check(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    def defaults(self, schema: int) -> dict[str, Any]:
+        """The options' defaults for games of event schema ``schema``."""
+        return dict(self.options)
+
+    def check(self, players: int, options: dict[str, Any], schema: int = SCHEMA
+              ) -> dict[str, Any]:
         """The options with defaults filled in; OptionError for anything not allowed."""
         if not self.min_players <= players <= self.max_players:
             raise OptionError("players", f"{self.name} is played by {self.min_players} to "
                               f"{self.max_players} players, not {players}")
-        out = dict(self.options)
+        out = self.defaults(schema)
         for key, value in options.items():
             if key not in self.options:
                 raise OptionError(f"options.{key}", f"{self.name} has no option {key!r}; "
@@ -83,7 +89,7 @@ class Alhambra:
     def bag(self, kind: str) -> list[str]:
         return list(BAGS[kind])
 
-    def money_deck(self, players: int) -> list[str]:
+    def money_deck(self, players: int, options: dict[str, Any]) -> list[str]:
         """108 cards, or 72 for two players (A-8)."""
         return money_cards(2 if players == 2 else 3)
 
@@ -101,7 +107,7 @@ class Alhambra:
             return _stack(cards, rng, {card: 2 for card in state.set_aside}), []
         return cards, []
 
-    def setup_market(self, state: State, emit) -> None:
+    def setup_market(self, state: State, emit, rng: random.Random) -> None:
         """A-2 step 2: the first four market tiles."""
         from .rules import refill_market
 
@@ -187,7 +193,7 @@ class Granada(Alhambra):
     neutral_rule = "G-7"
     start_tile = GRANADA_START
     grid_rules = {"empty": "G-4", "adjacent": "G-4", "match": "G-4", "reach": "G-4",
-                  "hole": "G-4"}
+                  "hole": "G-4", "split": "G-4"}
     types = GRANADA_TYPES
     options = {"simple_scoring": False}
     barrier_lines = (("moat", ("granada",)),)
@@ -276,29 +282,47 @@ class AlhambraGranada(Granada):
     min_players = 3  # Decision C-0: no two-player combined game
     start_tile = ALHAMBRA_START
     grid_rules = {"empty": "C-3", "adjacent": "C-3", "match": "C-3", "reach": "C-3",
-                  "hole": "C-3"}
+                  "hole": "C-3", "split": "C-3a"}
+    options = {"simple_scoring": False, "both_money_decks": False}
     types = ALHAMBRA_TYPES + GRANADA_TYPES
     scoring_piles = {"S1": 3}
     set_aside = ("S2",)
     barrier_lines = (("wall", ("alhambra",)), ("moat", ("granada",)),
                      ("combined", ("alhambra", "granada")))
 
-    def check(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    def defaults(self, schema: int) -> dict[str, Any]:
+        """Games of schema 1 were played with both money decks."""
+        return dict(super().defaults(schema), both_money_decks=schema < 2)
+
+    def check(self, players: int, options: dict[str, Any], schema: int = SCHEMA
+              ) -> dict[str, Any]:
         if players == 2:
             raise OptionError("players", "Alhambra + Granada is played by 3 to 6 players: "
                               "the rulebook has no two-player game (Decision C-0)")
-        return super().check(players, options)
+        return super().check(players, options, schema)
 
-    def money_deck(self, players: int) -> list[str]:
-        """Both games' money: 216 cards (Decision C-1a)."""
-        return money_cards(6)
+    def money_deck(self, players: int, options: dict[str, Any]) -> list[str]:
+        """One money deck of 108 cards, both games' 216 with ``both_money_decks``
+        (Decision C-1a)."""
+        return money_cards(6 if options["both_money_decks"] else 3)
 
-    def setup_market(self, state: State, emit) -> None:
-        """C-1: an Alhambra and a Granada tile on each space; Granada tiles without a moat
-        go back into the bag (so the next one with a moat is taken)."""
+    def setup_market(self, state: State, emit, rng: random.Random) -> None:
+        """C-1: an Alhambra and a Granada tile on each space; a Granada tile without a moat
+        goes back into the bag at a random place and the next one is drawn. (Schema 1
+        took the first tile with a moat from below and left the others on top.)"""
         for i in range(4):
-            granada = next(t for t in state.bags["granada"] if TILES[t].mask)
             emit({"type": "market_refilled", "space": i + 1, "tile": state.bags["alhambra"][0]})
+            bag = state.bags["granada"]
+            if state.schema < 2:
+                granada = next(t for t in bag if TILES[t].mask)
+            else:
+                while not TILES[bag[0]].mask:
+                    rest = bag[1:]
+                    rest.insert(rng.randint(0, len(rest)), bag[0])
+                    emit({"type": "tile_returned", "kind": "granada", "tile": bag[0],
+                          "tiles": rest})
+                    bag = state.bags["granada"]
+                granada = bag[0]
             emit({"type": "market_refilled", "space": i + 1, "tile": granada,
                   "face": state.marker})
         self.after_refill(state, emit, {"alhambra", "granada"})

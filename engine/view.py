@@ -74,23 +74,20 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
     return out
 
 
-_HIDDEN = {"money_shuffled": "deck", "bag_filled": "tiles", "deck_stacked": "deck",
-           "deck_reshuffled": "deck"}
+_HIDDEN = {"money_shuffled": "deck", "bag_filled": "tiles", "tile_returned": "tiles",
+           "deck_stacked": "deck", "deck_reshuffled": "deck"}
 
 
 def redact_event(event: Event, seat: int | None = None, over: bool = False) -> Event:
     """``event`` as ``seat`` may see it (a new dict; the original is left alone). The seed
-    is shown only once the game is ``over`` (the record then holds it anyway)."""
+    is shown only once the game is ``over`` (the record then holds it anyway). Starting
+    money is dealt face up (A-2 step 4): every seat sees ``money_dealt`` whole."""
     kind = event["type"]
     if kind in _HIDDEN:
         key = _HIDDEN[kind]
         out = {k: v for k, v in event.items() if k != key}
         out["size"] = len(event[key])
         return out
-    if kind == "money_dealt" and event["seat"] != seat:
-        # The cards were dealt face up (A-2 step 4) but hands are secret afterwards; the
-        # count and total stay public, they decide the start player.
-        return {k: v for k, v in event.items() if k != "cards"}
     if kind == "game_created" and not over:  # the seed reveals the deck and bag order
         return {k: v for k, v in event.items() if k != "seed"}
     return dict(event)

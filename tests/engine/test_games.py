@@ -33,7 +33,10 @@ def test_300_complete_random_games_per_variant(variant, players):
 def test_a_record_replays_to_the_same_events(variant, players):
     state, events = play_random(11, players, variant)
     doc = json.loads(json.dumps(export_record(events)))
-    assert doc["result"] == {"scores": state.scores, "winners": state.winners}
+    neutral = {"neutral": {"name": VARIANTS[variant].neutral_name,
+                           "score": state.neutral_score}} if players == 2 else {}
+    assert doc["result"] == {"scores": state.scores, "winners": state.winners, **neutral}
+    assert doc["schema"] == events[0]["schema"] == 2
     assert json.dumps(import_record(doc)) == json.dumps(events)
 
 
@@ -52,6 +55,10 @@ def test_an_illegal_record_names_the_move_and_the_rule():
 def test_a_record_with_a_wrong_result_or_header_is_refused():
     _, events = play_random(6, 2)
     doc = export_record(events)
+    doc["result"]["neutral"]["score"] += 1
+    with pytest.raises(RecordError, match="differs"):
+        import_record(doc)
+    doc["result"]["neutral"]["score"] -= 1
     doc["result"]["scores"][0] += 1
     with pytest.raises(RecordError, match="differs"):
         import_record(doc)

@@ -92,7 +92,29 @@ def test_every_legal_move_round_trips_through_text_and_json(seed, players, steps
     ({"action": "place", "tile": "A17", "to": "moon"}, "'to'"),
     ({"action": "place", "tile": "G17", "to": "reserve", "face": 2}, "'face'"),
     ({"action": "end", "colour": "red"}, "unknown field"),
+    ({"action": "take"}, "needs 'positions'"),
+    ({"action": "take", "positions": [1], "tile": "A07"}, "'tile' does not belong to a take"),
+    ({"action": "redesign", "tile": "G01", "to": "reserve", "face": 1}, "'face' does not"),
+    ({"action": "buy", "tile": "A07", "cards": ["DE8"], "to": "city"}, "'to' does not"),
+    ({"action": "place", "tile": "A07", "to": "swap", "other": "A08"}, "city, reserve or"),
+    ({"action": "place", "tile": "A07", "to": "reserve", "at": [1, 0]}, "'at' does not"),
+    ({"action": "redesign", "tile": "A07", "to": "swap"}, "needs 'other'"),
 ])
 def test_json_moves_are_checked_field_by_field(data, words):
     with pytest.raises(ValueError, match=words):
         Move.from_json(data)
+
+
+@pytest.mark.parametrize("fields", [
+    {"action": "take", "positions": (1,), "tile": "A07"},
+    {"action": "buy", "tile": "A07", "cards": ("DE8",), "positions": (1,)},
+    {"action": "end", "cards": ("DE8",)},
+    {"action": "redesign", "tile": "G01", "to": "city", "at": (1, 0), "face": 1},
+    {"action": "redesign", "tile": "A07", "to": "reserve", "cards": ("DE3",)},
+    {"action": "place", "tile": "A07", "to": "city"},
+])
+def test_a_move_with_fields_that_do_not_belong_to_its_action_cannot_be_made(fields):
+    """A move carries exactly its action's fields: checked once, when it is made, so
+    ``decide`` never sees one that it would have to ignore fields of."""
+    with pytest.raises(ValueError, match="does not belong|needs"):
+        Move(**fields)

@@ -34,6 +34,9 @@ GAMES: dict[str, tuple[str, int, int, dict]] = {
     "granada-5p-simple": ("granada", 5, 202, {"simple_scoring": True}),
     "combined-3p": ("alhambra_granada", 3, 301, {}),
     "combined-5p": ("alhambra_granada", 5, 302, {}),
+    # since schema 2
+    "alhambra-2p-capped": ("alhambra", 2, 103, {"dirk_third_draw_cap": True}),
+    "combined-4p-both-decks": ("alhambra_granada", 4, 303, {"both_money_decks": True}),
 }
 
 
