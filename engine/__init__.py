@@ -6,12 +6,13 @@ do; ``view`` and ``redact_event`` hide what a seat may not see.
 """
 
 from .describe import clock_started, describe
-from .errors import NotationError, NotYourTurn, RuleViolation
-from .events import SCHEMA
+from .errors import NotationError, NotYourTurn, OptionError, RuleViolation
+from .events import SCHEMA, Event
+from .legal import legal_moves
 from .moves import Move, format_move, format_moves, parse_move, parse_moves
-from .rules import decide, default_moves, legal_moves, new_game, play
-from .state import Event, State, evolve, replay
-from .variants import VARIANTS, OptionError
+from .rules import decide, default_moves, new_game, play
+from .state import State, evolve, replay
+from .variants import VARIANTS
 from .version import __version__
 from .view import redact_event, view
 

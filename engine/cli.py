@@ -10,19 +10,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from .bots import random_move
 from .components import TILES
+from .events import Event
 from .record import RecordError, export_record, import_record
 from .rules import new_game, play
-from .state import Event, replay
+from .state import replay
 from .variants import VARIANTS
 
 
 def simulate(variant: str, players: int, games: int, seed: int, records: Path | None,
              progress: bool) -> int:
     """Play ``games`` games between random bots; one JSON line each, then a summary."""
-    from tqdm import tqdm
-
     if records:
         records.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()

@@ -28,6 +28,7 @@ CODE_CURRENCY = {code: name for name, code in CURRENCY_CODES.items()}
 SPACE_CURRENCY = {1: "denar", 2: "dirham", 3: "ducat", 4: "florin"}
 
 SCORING_CARDS = ("S1", "S2")
+DISPLAY_SIZE = 4  # cards in the money display (A-2 step 6)
 ALHAMBRA_START = "A00"
 GRANADA_START = "G00"
 

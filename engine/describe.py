@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .state import Event
+from .events import Event
 
 #: Events that give a seat something to do: its clock starts (again).
 CLOCK_EVENTS = ("turn_started", "tile_awarded")

@@ -1,4 +1,4 @@
-"""The engine's errors: a broken rule, a move out of turn, unreadable notation."""
+"""The engine's errors: a broken rule, a move out of turn, unreadable notation, bad options."""
 
 from __future__ import annotations
 
@@ -29,3 +29,11 @@ class NotationError(ValueError):
         self.text = text
         self.position = position
         self.expected = expected
+
+
+class OptionError(ValueError):
+    """A bad variant, player count or option; ``field`` names the offending input."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field

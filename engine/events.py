@@ -15,4 +15,8 @@ Schema versions:
 
 from __future__ import annotations
 
+from typing import Any
+
 SCHEMA = 2
+
+Event = dict[str, Any]

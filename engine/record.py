@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import NotationError, RuleViolation
+from .errors import NotationError, OptionError, RuleViolation
+from .events import Event
 from .moves import parse_move
 from .rules import new_game, play
-from .state import Event, State, replay
-from .variants import OptionError
+from .state import State, replay
 from .version import __version__
 
 FORMAT = "alhambra-pbem-record"

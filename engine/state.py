@@ -10,18 +10,17 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .components import TILES
-from .events import SCHEMA
+from .components import TILES, Face
+from .events import SCHEMA, Event
 from .grid import Grid
-
-Event = dict[str, Any]
+from .variants import VARIANTS, Alhambra
 
 
 class State:
     """Everything about one game. Change it only through ``evolve``."""
 
     __slots__ = (
-        "variant", "seed", "options", "seats", "version", "deck", "discard", "display",
+        "variant_name", "seed", "options", "seats", "version", "deck", "discard", "display",
         "hands", "bags", "market", "faces", "marker", "grids", "reserves", "neutral",
         "scores", "neutral_score", "current", "phase", "can_act", "acted", "pending",
         "scorings_due", "scorings_done", "shuffles", "set_aside", "distribution", "winners",
@@ -29,7 +28,7 @@ class State:
     )
 
     def __init__(self) -> None:
-        self.variant = None  # a variants.Variant, set by game_created
+        self.variant_name = ""  # a key of VARIANTS, set by game_created
         self.seed: int = 0
         self.options: dict[str, Any] = {}
         self.seats: list[str] = []
@@ -62,6 +61,11 @@ class State:
         self.schema = SCHEMA  # the event schema of the game's log (events.py)
 
     @property
+    def variant(self) -> Alhambra:
+        """The variant's rules: ``VARIANTS[state.variant_name]``."""
+        return VARIANTS[self.variant_name]
+
+    @property
     def players(self) -> int:
         return len(self.seats)
 
@@ -91,7 +95,7 @@ class State:
         new.winners = list(self.winners)
         return new
 
-    def face(self, tile: str):
+    def face(self, tile: str) -> Face:
         """The face of ``tile`` that is up now."""
         return TILES[tile].faces[self.faces.get(tile, 0)]
 
@@ -105,16 +109,15 @@ class State:
 # -- evolve ------------------------------------------------------------------------------
 
 def _game_created(s: State, e: Event) -> None:
-    from .variants import VARIANTS
-
-    s.variant = VARIANTS[e["variant"]]
+    variant = VARIANTS[e["variant"]]
+    s.variant_name = variant.name
     s.seed = e["seed"]
     s.schema = e.get("schema", 1)
-    s.options = {**s.variant.defaults(s.schema), **e["options"]}
+    s.options = {**variant.defaults(s.schema), **e["options"]}
     s.seats = list(e["seats"])
     n = len(s.seats)
     s.hands = [Counter() for _ in range(n)]
-    s.grids = [s.variant.new_grid() for _ in range(n)]
+    s.grids = [variant.new_grid() for _ in range(n)]
     s.reserves = [[] for _ in range(n)]
     s.scores = [0] * n
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from .components import SIDE_NAMES, SPACE_CURRENCY, TILES
-from .state import Event, State
+from .events import Event
+from .state import State
 
 _SIDE_KEYS = {1: "n", 2: "e", 4: "s", 8: "w"}
 

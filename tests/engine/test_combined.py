@@ -6,11 +6,9 @@ import pytest
 
 from engine import OptionError, RuleViolation, legal_moves, new_game, parse_move, replay
 from engine.components import TILES
-from engine.variants import VARIANTS
+from engine.scoring import awards
 
 from .helpers import apply, build, set_hand, start, take_out, types_of
-
-COMBINED = VARIANTS["alhambra_granada"]
 
 
 def test_c0_two_players_are_refused():
@@ -144,9 +142,8 @@ def test_c3_a_granada_tile_must_reach_the_granada_start_tile():
 
 def test_c4_a_wall_facing_a_moat_counts_in_all_three_lines():
     s = _combined_grid()
-    awards = {a["kind"]: a["points"] for a in COMBINED.awards(s, 1) if a["seat"] == 0
-              and a["kind"] != "majority"}
-    assert awards == {"wall": 1, "moat": 1, "combined": 2}
+    lines = {a.kind: a.points for a in awards(s, 1) if a.seat == 0 and a.kind != "majority"}
+    assert lines == {"wall": 1, "moat": 1, "combined": 2}
 
 
 def test_c2_two_tiles_a_space_both_bought_with_one_currency_up_to_nine_actions():

@@ -13,6 +13,7 @@ from engine import (
     parse_move,
     parse_moves,
 )
+from engine.scoring import awards
 
 from .helpers import apply, build, set_hand, set_market, start, types_of
 
@@ -254,10 +255,10 @@ def test_a8_dirk_scores_majorities_but_cannot_win():
     s = start(2, seed=9)
     s.neutral[:] = ["A44", "A45", "A46"]  # three towers
     build(s, 0, {(1, 0): "A50"})
-    awards = s.variant.awards(s, 2)
-    towers = {a["seat"]: a["points"] for a in awards if a["building"] == "tower"}
+    given = awards(s, 2)
+    towers = {a.seat: a.points for a in given if a.building == "tower"}
     assert towers == {"neutral": 13, 0: 6}
-    assert all(a["seat"] != "neutral" for a in awards if a["kind"] == "wall")
+    assert all(a.seat != "neutral" for a in given if a.kind == "wall")
 
 
 def test_part_s_default_move_takes_the_highest_card_and_reserves_bought_tiles():
