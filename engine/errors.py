@@ -1,4 +1,5 @@
-"""The engine's errors: a broken rule, a move out of turn, unreadable notation, bad options."""
+"""The engine's errors: a broken rule, a move out of turn, unreadable notation, bad options,
+a damaged log."""
 
 from __future__ import annotations
 
@@ -37,3 +38,14 @@ class OptionError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
+
+
+class LogError(ValueError):
+    """A game log that does not replay: event number ``version`` (1-based) records what
+    the game before it does not allow (a damaged or edited log)."""
+
+    def __init__(self, version: int, event_type: str, message: str) -> None:
+        super().__init__(f"event {version} ({event_type}): {message}")
+        self.version = version
+        self.event_type = event_type
+        self.message = message

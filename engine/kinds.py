@@ -25,6 +25,7 @@ class AlhambraTiles:
 
     name = "alhambra"
     barrier = "wall"
+    neutral_name = "Dirk"  # the neutral collector of a two-player game
     types: tuple[str, ...] = ALHAMBRA_TYPES
     switches_marker = False  # does a refill that placed one switch the black marker?
 
@@ -61,6 +62,7 @@ class GranadaTiles(AlhambraTiles):
 
     name = "granada"
     barrier = "moat"
+    neutral_name = "Juan"  # G-7
     types = GRANADA_TYPES
     switches_marker = True  # G-3, Decision G-3a, C-2
 

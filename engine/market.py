@@ -9,14 +9,11 @@ game's seed and a purpose, and are recorded, so a log replays without them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from .components import DISPLAY_SIZE, SCORING_CARDS, TILES
-from .events import Event
+from .events import Emit, Event
 from .kinds import KINDS
 from .state import State, evolve
-
-Emit = Callable[[Event], None]
 
 
 def rng(seed: int, purpose: str) -> random.Random:

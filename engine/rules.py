@@ -13,10 +13,10 @@ from typing import Any
 
 from .components import DISPLAY_SIZE, SPACE_CURRENCY, TILES, card_currency, card_value
 from .errors import NotYourTurn, OptionError, RuleViolation
-from .events import SCHEMA, Event
+from .events import SCHEMA, Emit, Event
 from .kinds import KINDS
 from .legal import can_act, legal_moves
-from .market import Emit, emitter, neutral_draw, refill_display, refill_market, rng
+from .market import emitter, neutral_draw, refill_display, refill_market, rng
 from .moves import Move, format_move
 from .payments import check_payment
 from .scoring import awards
@@ -123,7 +123,11 @@ def _distribute(state: State, emit: Emit) -> None:
         emit({"type": "space_resolved", "space": space, "seat": seat})
         if seat is not None:
             for tile in list(state.market[space - 1]):
-                emit({"type": "tile_awarded", "space": space, "seat": seat, "tile": tile})
+                event: Event = {"type": "tile_awarded", "space": space, "seat": seat,
+                                "tile": tile}
+                if tile in state.faces:
+                    event["face"] = state.faces[tile]
+                emit(event)
             return
     _score(state, 3, emit)
     best = max(state.scores)
@@ -182,8 +186,11 @@ def _buy(state: State, seat: int, move: Move) -> Event:
     if total < price:
         raise RuleViolation("A-3.2", f"{tile} costs {price} {currency}; "
                             f"{','.join(move.cards)} total {total}")
-    return {"type": "tile_bought", "seat": seat, "space": space, "tile": tile,
-            "cards": list(move.cards), "exact": total == price}
+    event: Event = {"type": "tile_bought", "seat": seat, "space": space, "tile": tile,
+                    "cards": list(move.cards), "exact": total == price}
+    if tile in state.faces:
+        event["face"] = state.faces[tile]
+    return event
 
 
 def _end(state: State, seat: int, timeout: bool) -> Event:

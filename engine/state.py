@@ -1,18 +1,24 @@
 """Game state and ``evolve``: the state is a left fold of the events over an empty game.
 
 ``evolve(state, event)`` applies one recorded fact to ``state`` in place and returns it.
-It decides nothing and draws nothing at random: every outcome is in the event.
+It decides nothing and draws nothing at random: every outcome is in the event. It checks
+that outcome against the state (the card drawn is the deck's top card, the cards dealt
+are the next ones, a bag's new order holds the same tiles...) and raises ``LogError`` on a
+damaged log instead of replaying it to another game.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from .components import TILES, Face
+from . import events as ev
+from .components import SCORING_CARDS, TILES, Face
+from .errors import LogError, OptionError
 from .events import SCHEMA, Event
 from .grid import Grid
+from .kinds import KINDS
 from .variants import VARIANTS, Alhambra
 
 
@@ -108,12 +114,59 @@ class State:
 
 # -- evolve ------------------------------------------------------------------------------
 
-def _game_created(s: State, e: Event) -> None:
+class _Damaged(Exception):
+    """An event the state does not allow; ``evolve`` turns it into a LogError."""
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise _Damaged(message)
+
+
+def _same_cards(a: list[str], b: list[str]) -> bool:
+    return sorted(a) == sorted(b)
+
+
+def _take_from_bag(s: State, tile: str, top: bool) -> None:
+    """Remove ``tile`` from its bag, where it must be the next draw if ``top``."""
+    bag = s.bags.get(TILES[tile].kind, [])
+    _check(tile in bag, f"{tile} is not in the bag")
+    _check(not top or bag[0] == tile, f"{tile} is drawn but the bag's top tile is {bag[0]}")
+    bag.remove(tile)
+
+
+def _check_face(s: State, tile: str, face: int | None) -> None:
+    if face is not None:
+        _check(face == s.faces.get(tile, 0), f"{tile} shows face {s.faces.get(tile, 0)}, "
+               f"not {face}")
+
+
+def _pay(s: State, seat: int, cards: list[str]) -> None:
+    hand = s.hands[seat]
+    for c, n in Counter(cards).items():
+        _check(hand[c] >= n, f"seat {seat} pays {n} x {c} but holds {hand[c]}")
+    for c in cards:
+        if hand[c] == 1:
+            del hand[c]
+        else:
+            hand[c] -= 1
+    s.discard.extend(cards)
+
+
+def _game_created(s: State, e: ev.GameCreated) -> None:
+    _check(s.version == 0, "a game is created only by the log's first event")
+    _check(e["variant"] in VARIANTS, f"unknown variant {e['variant']!r}")
     variant = VARIANTS[e["variant"]]
+    schema = e.get("schema", 1)
+    _check(schema in range(1, SCHEMA + 1), f"unknown event schema {schema!r}")
+    try:
+        options = variant.check(len(e["seats"]), e["options"], schema)
+    except OptionError as exc:
+        raise _Damaged(str(exc)) from None
     s.variant_name = variant.name
     s.seed = e["seed"]
-    s.schema = e.get("schema", 1)
-    s.options = {**variant.defaults(s.schema), **e["options"]}
+    s.schema = schema
+    s.options = options
     s.seats = list(e["seats"])
     n = len(s.seats)
     s.hands = [Counter() for _ in range(n)]
@@ -122,79 +175,107 @@ def _game_created(s: State, e: Event) -> None:
     s.scores = [0] * n
 
 
-def _pay(hand: Counter[str], cards: list[str]) -> None:
-    for c in cards:
-        if hand[c] == 1:
-            del hand[c]
-        else:
-            hand[c] -= 1
+def _bag_filled(s: State, e: ev.BagFilled) -> None:
+    kind = e["kind"]
+    _check(kind in s.variant.kinds and kind not in s.bags, f"no bag of {kind!r} to fill")
+    _check(_same_cards(e["tiles"], s.variant.bag(kind)),
+           f"the {kind} bag holds other tiles than the game's")
+    s.bags[kind] = list(e["tiles"])
 
 
-def _money_shuffled(s: State, e: Event) -> None:
-    s.deck = list(e["deck"])
-
-
-def _bag_filled(s: State, e: Event) -> None:
+def _tile_returned(s: State, e: ev.TileReturned) -> None:
+    bag = s.bags.get(e["kind"], [])
+    _check(bool(bag) and bag[0] == e["tile"], f"{e['tile']} is not on top of the bag")
+    _check(not s.variant.kept_at_setup(e["tile"]), f"{e['tile']} need not go back (C-1)")
+    _check(_same_cards(e["tiles"], bag), "the bag's new order holds other tiles")
     s.bags[e["kind"]] = list(e["tiles"])
 
 
-def _tile_returned(s: State, e: Event) -> None:
-    s.bags[e["kind"]] = list(e["tiles"])
-
-
-def _market_refilled(s: State, e: Event) -> None:
+def _market_refilled(s: State, e: ev.MarketRefilled) -> None:
     tile = e["tile"]
-    s.bags[TILES[tile].kind].remove(tile)
+    _check(1 <= e["space"] <= 4, f"there is no market space {e['space']}")
+    face = KINDS[TILES[tile].kind].refill_face(s.marker)
+    _check(e.get("face") == face, f"{tile} comes up on face {face}, not {e.get('face')}")
+    # Schema 1 took a tile with a moat from below the top at setup (C-1).
+    _take_from_bag(s, tile, top=s.schema > 1 or s.phase != "setup")
     s.market[e["space"] - 1].append(tile)
-    if "face" in e:
-        s.faces[tile] = e["face"]
-
-
-def _marker_switched(s: State, e: Event) -> None:
-    s.marker = e["marker"]
-
-
-def _neutral_received(s: State, e: Event) -> None:
-    for tile in e["tiles"]:
-        s.bags[TILES[tile].kind].remove(tile)
-        s.neutral.append(tile)
-    for tile, face in zip(e["tiles"], e.get("faces", ()), strict=False):
+    if face is not None:
         s.faces[tile] = face
 
 
-def _money_dealt(s: State, e: Event) -> None:
+def _marker_switched(s: State, e: ev.MarkerSwitched) -> None:
+    _check(e["marker"] == 1 - s.marker, f"the marker shows {s.marker} already")
+    s.marker = e["marker"]
+
+
+def _neutral_received(s: State, e: ev.NeutralReceived) -> None:
+    tiles = e["tiles"]
+    kind = KINDS[s.variant.kinds[-1]]
+    _check(s.has_neutral, "there is no neutral collector")
+    _check(tiles == s.bags[kind.name][: len(tiles)], "the tiles are not the bag's next ones")
+    faces = kind.neutral_faces(s.scorings_done, s.marker, len(tiles))
+    _check(e.get("faces") == faces, f"the tiles lie on faces {faces}, not {e.get('faces')}")
+    del s.bags[kind.name][: len(tiles)]
+    s.neutral.extend(tiles)
+    for tile, face in zip(tiles, faces or (), strict=False):
+        s.faces[tile] = face
+
+
+def _money_shuffled(s: State, e: ev.MoneyShuffled) -> None:
+    deck = s.variant.money_deck(s.players, s.options)
+    _check(_same_cards(e["deck"], deck), "the money deck holds other cards than the game's")
+    s.deck = list(e["deck"])
+
+
+def _money_dealt(s: State, e: ev.MoneyDealt) -> None:
     cards = s.deck[: e["count"]]
+    _check(e["cards"] == cards, f"the cards dealt are {cards}, not {e['cards']}")
     del s.deck[: e["count"]]
     s.hands[e["seat"]].update(cards)
 
 
-def _display_refilled(s: State, e: Event) -> None:
-    s.display.extend(s.deck[: len(e["cards"])])
-    del s.deck[: len(e["cards"])]
+def _display_refilled(s: State, e: ev.DisplayRefilled) -> None:
+    cards = s.deck[: len(e["cards"])]
+    _check(e["cards"] == cards, f"the cards drawn are {cards}, not {e['cards']}")
+    s.display.extend(cards)
+    del s.deck[: len(cards)]
 
 
-def _deck_stacked(s: State, e: Event) -> None:
+def _deck_stacked(s: State, e: ev.DeckStacked) -> None:
+    _check(_same_cards(e["deck"] + e["set_aside"], s.deck + list(SCORING_CARDS)),
+           "the stacked deck holds other cards than the deck and the scoring cards")
     s.deck = list(e["deck"])
-    s.set_aside = list(e.get("set_aside", ()))
+    s.set_aside = list(e["set_aside"])
 
 
-def _deck_reshuffled(s: State, e: Event) -> None:
+def _deck_reshuffled(s: State, e: ev.DeckReshuffled) -> None:
+    aside = e.get("set_aside", [])
+    _check(not s.deck, "the deck is not empty")
+    _check(_same_cards(e["deck"] + aside, s.discard + s.set_aside),
+           "the new deck holds other cards than the discard")
     s.deck = list(e["deck"])
     s.discard.clear()
     s.shuffles += 1
-    s.set_aside = list(e.get("set_aside", ()))
+    s.set_aside = list(aside)
 
 
-def _card_drawn(s: State, e: Event) -> None:
+def _card_drawn(s: State, e: ev.CardDrawn) -> None:
+    _check(bool(s.deck) and s.deck[0] == e["card"] and e["card"] not in SCORING_CARDS,
+           f"the deck's top card is {s.deck[0] if s.deck else 'missing'}, not {e['card']}")
     s.display.append(s.deck.pop(0))
 
 
-def _scoring_card_drawn(s: State, e: Event) -> None:
+def _scoring_card_drawn(s: State, e: ev.ScoringCardDrawn) -> None:
+    _check(bool(s.deck) and s.deck[0] == e["card"] in SCORING_CARDS,
+           f"the deck's top card is {s.deck[0] if s.deck else 'missing'}, not {e['card']}")
+    due = s.scorings_done + len(s.scorings_due) + 1
+    _check(e["scoring"] == due, f"the next scoring is {due}, not {e['scoring']}")
     s.deck.pop(0)
     s.scorings_due.append(e["scoring"])
 
 
-def _turn_started(s: State, e: Event) -> None:
+def _turn_started(s: State, e: ev.TurnStarted) -> None:
+    _check(0 <= e["seat"] < s.players, f"there is no seat {e['seat']}")
     s.current = e["seat"]
     s.turn += 1
     s.phase = "action"
@@ -208,107 +289,125 @@ def _end_actions(s: State) -> None:
     s.phase = "placement"
 
 
-def _money_taken(s: State, e: Event) -> None:
-    for pos in sorted(e["positions"], reverse=True):
+def _money_taken(s: State, e: ev.MoneyTaken) -> None:
+    positions = e["positions"]
+    _check(all(1 <= p <= len(s.display) for p in positions), "no card at a position taken")
+    cards = [s.display[p - 1] for p in positions]
+    _check(e["cards"] == cards, f"the display holds {cards} there, not {e['cards']}")
+    for pos in sorted(positions, reverse=True):
         del s.display[pos - 1]
-    s.hands[e["seat"]].update(e["cards"])
+    s.hands[e["seat"]].update(cards)
     s.acted = True
     _end_actions(s)
 
 
-def _tile_bought(s: State, e: Event) -> None:
+def _tile_bought(s: State, e: ev.TileBought) -> None:
     tile = e["tile"]
-    s.market[e["space"] - 1].remove(tile)
+    space = s.market[e["space"] - 1]
+    _check(tile in space, f"{tile} is not on market space {e['space']}")
+    _check_face(s, tile, e.get("face"))
+    _pay(s, e["seat"], e["cards"])
+    space.remove(tile)
     s.pending.append(tile)
-    _pay(s.hands[e["seat"]], e["cards"])
-    s.discard.extend(e["cards"])
     s.acted = True
     if not e["exact"]:
         _end_actions(s)
 
 
-def _actions_ended(s: State, e: Event) -> None:
+def _actions_ended(s: State, e: ev.ActionsEnded) -> None:
     _end_actions(s)
 
 
-def _tile_placed(s: State, e: Event) -> None:
-    seat, tile = e["seat"], e["tile"]
+def _tile_placed(s: State, e: ev.TilePlaced) -> None:
+    seat, tile, to = e["seat"], e["tile"], e["to"]
+    _check(tile in s.pending, f"{tile} is not waiting to be placed")
+    if "at" in e:
+        at = (e["at"][0], e["at"][1])
+        _check(at not in s.grids[seat].cells, f"cell {at} is not empty")
+    if e.get("cards"):
+        _pay(s, seat, e["cards"])
     s.pending.remove(tile)
     if "face" in e:
         s.faces[tile] = e["face"]
-    if e.get("cards"):
-        _pay(s.hands[seat], e["cards"])
-        s.discard.extend(e["cards"])
-    to = e["to"]
     if to == "city":
-        s.grids[seat].put(tile, tuple(e["at"]))
+        s.grids[seat].put(tile, at)
     elif to == "reserve":
         s.reserves[seat].append(tile)
     else:
         s.neutral.append(tile)
 
 
-def _redesigned(s: State, e: Event) -> None:
+def _redesigned(s: State, e: ev.Redesigned) -> None:
     seat, tile, to = e["seat"], e["tile"], e["to"]
     grid, reserve = s.grids[seat], s.reserves[seat]
     if to == "city":
+        at = (e["at"][0], e["at"][1])
+        _check(tile in reserve and at not in grid.cells, f"{tile} cannot go to {at}")
         reserve.remove(tile)
-        grid.put(tile, tuple(e["at"]))
+        grid.put(tile, at)
     elif to == "reserve":
+        _check(tile in grid.where, f"{tile} is not in the city")
         grid.take(tile)
         reserve.append(tile)
     else:
+        other = e["other"]
+        _check(tile in grid.where and other in reserve, f"{tile} and {other} cannot swap")
         pos = grid.take(tile)
-        reserve.remove(e["other"])
-        grid.put(e["other"], pos)
+        reserve.remove(other)
+        grid.put(other, pos)
         reserve.append(tile)
     s.acted = True
     _end_actions(s)
 
 
-def _points_awarded(s: State, e: Event) -> None:
+def _points_awarded(s: State, e: ev.PointsAwarded) -> None:
     if e["seat"] == "neutral":
         s.neutral_score += e["points"]
     else:
         s.scores[e["seat"]] += e["points"]
 
 
-def _scoring_done(s: State, e: Event) -> None:
+def _scoring_done(s: State, e: ev.ScoringDone) -> None:
     s.scorings_done = e["scoring"]
     if e["scoring"] in s.scorings_due:
         s.scorings_due.remove(e["scoring"])
 
 
-def _game_ending(s: State, e: Event) -> None:
+def _game_ending(s: State, e: ev.GameEnding) -> None:
     s.distribution = list(e["spaces"])
     s.phase = "distribution"
     s.pending = []
 
 
-def _tile_awarded(s: State, e: Event) -> None:
-    s.market[e["space"] - 1].remove(e["tile"])
+def _tile_awarded(s: State, e: ev.TileAwarded) -> None:
+    space = s.market[e["space"] - 1]
+    _check(e["tile"] in space, f"{e['tile']} is not on market space {e['space']}")
+    _check_face(s, e["tile"], e.get("face"))
+    space.remove(e["tile"])
     s.pending.append(e["tile"])
     s.current = e["seat"]
 
 
-def _space_resolved(s: State, e: Event) -> None:
+def _space_resolved(s: State, e: ev.SpaceResolved) -> None:
+    _check(e["space"] in s.distribution, f"space {e['space']} is not being given out")
     s.distribution.remove(e["space"])
 
 
-def _game_over(s: State, e: Event) -> None:
+def _game_over(s: State, e: ev.GameOver) -> None:
+    _check(e["scores"] == s.scores, f"the scores are {s.scores}, not {e['scores']}")
     s.phase = "over"
     s.winners = list(e["winners"])
     s.pending = []
 
 
-EVOLVE: dict[str, Callable[[State, Event], None]] = {
+EVOLVE: dict[str, Callable[[State, Any], None]] = {
     "game_created": _game_created,
-    "money_shuffled": _money_shuffled,
     "bag_filled": _bag_filled,
     "tile_returned": _tile_returned,
     "market_refilled": _market_refilled,
     "marker_switched": _marker_switched,
     "neutral_received": _neutral_received,
+    "money_shuffled": _money_shuffled,
     "money_dealt": _money_dealt,
     "display_refilled": _display_refilled,
     "deck_stacked": _deck_stacked,
@@ -331,8 +430,19 @@ EVOLVE: dict[str, Callable[[State, Event], None]] = {
 
 
 def evolve(state: State, event: Event) -> State:
-    """Apply one event to ``state`` (in place) and return it."""
-    EVOLVE[event["type"]](state, event)
+    """Apply one event to ``state`` (in place) and return it; LogError if the state does
+    not allow it (the state is then unusable)."""
+    kind = cast(dict[str, Any], event).get("type")
+    try:
+        if kind not in EVOLVE:
+            raise _Damaged(f"unknown event type {kind!r}")
+        if kind != "game_created" and not state.variant_name:
+            raise _Damaged("a log begins with game_created")
+        EVOLVE[kind](state, event)
+    except _Damaged as exc:
+        raise LogError(state.version + 1, str(kind), str(exc)) from None
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        raise LogError(state.version + 1, str(kind), f"malformed event: {exc!r}") from exc
     state.version += 1
     return state
 

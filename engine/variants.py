@@ -34,7 +34,6 @@ class Alhambra:
     name = "alhambra"
     kinds: tuple[str, ...] = ("alhambra",)  # the kinds of tile played (keys of KINDS)
     min_players, max_players = 2, 6
-    neutral_name = "Dirk"
     neutral_rule = "A-8"
     start_tile = ALHAMBRA_START
     grid_rules: dict[str, str] = RULES_ALHAMBRA
@@ -47,6 +46,11 @@ class Alhambra:
     barrier_lines: tuple[tuple[str, tuple[str, ...]], ...] = (("wall", ("alhambra",)),)
     # C-1: kinds whose tiles go back into the bag at setup if they have no barrier.
     setup_needs_barrier: frozenset[str] = frozenset()
+
+    @property
+    def neutral_name(self) -> str:
+        """Dirk or Juan: the collector of the variant's (last) kind of tile."""
+        return KINDS[self.kinds[-1]].neutral_name
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -123,7 +127,6 @@ class Granada(Alhambra):
 
     name = "granada"
     kinds = ("granada",)
-    neutral_name = "Juan"
     neutral_rule = "G-7"
     start_tile = GRANADA_START
     grid_rules = {"empty": "G-4", "adjacent": "G-4", "match": "G-4", "reach": "G-4",
@@ -138,8 +141,7 @@ class AlhambraGranada(Alhambra):
     name = "alhambra_granada"
     kinds = ("alhambra", "granada")
     min_players = 3  # Decision C-0: no two-player combined game
-    neutral_name = "Juan"  # never plays: no two-player game
-    neutral_rule = "C-0"
+    neutral_rule = "C-0"  # no two-player game: no neutral
     grid_rules = {"empty": "C-3", "adjacent": "C-3", "match": "C-3", "reach": "C-3",
                   "hole": "C-3", "split": "C-3a"}
     options = {"simple_scoring": False, "both_money_decks": False}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .components import SIDE_NAMES, SPACE_CURRENCY, TILES
-from .events import Event
+from .events import SECRET_FIELDS, Event
 from .state import State
 
 _SIDE_KEYS = {1: "n", 2: "e", 4: "s", 8: "w"}
@@ -75,20 +75,16 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
     return out
 
 
-_HIDDEN = {"money_shuffled": "deck", "bag_filled": "tiles", "tile_returned": "tiles",
-           "deck_stacked": "deck", "deck_reshuffled": "deck"}
-
-
-def redact_event(event: Event, seat: int | None = None, over: bool = False) -> Event:
-    """``event`` as ``seat`` may see it (a new dict; the original is left alone). The seed
-    is shown only once the game is ``over`` (the record then holds it anyway). Starting
-    money is dealt face up (A-2 step 4): every seat sees ``money_dealt`` whole."""
+def redact_event(event: Event, seat: int | None = None, over: bool = False
+                 ) -> dict[str, Any]:
+    """``event`` as ``seat`` may see it (a new dict; the original is left alone): a deck
+    or bag order becomes its ``size`` (A-7); the seed is shown only once the game is
+    ``over`` (the record then holds it anyway). Starting money is dealt face up (A-2 step
+    4): every seat sees ``money_dealt`` whole."""
     kind = event["type"]
-    if kind in _HIDDEN:
-        key = _HIDDEN[kind]
-        out = {k: v for k, v in event.items() if k != key}
-        out["size"] = len(event[key])
-        return out
-    if kind == "game_created" and not over:  # the seed reveals the deck and bag order
-        return {k: v for k, v in event.items() if k != "seed"}
-    return dict(event)
+    out: dict[str, Any] = dict(event)
+    if kind in SECRET_FIELDS:
+        out["size"] = len(out.pop(SECRET_FIELDS[kind]))
+    elif kind == "game_created" and not over:  # the seed reveals the deck and bag order
+        del out["seed"]
+    return out
