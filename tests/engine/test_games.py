@@ -1,4 +1,4 @@
-"""Complete random games (at least 300 across 2-6 players) and game records."""
+"""Complete games of every variant and player count end; game records (like PGN)."""
 
 import json
 
@@ -8,24 +8,19 @@ from engine import new_game, replay
 from engine.record import RecordError, export_record, import_record
 from engine.variants import VARIANTS
 
-from .test_properties import play_random
+from .helpers import play_random
 
-RUNS = [(v, p) for v in ("alhambra", "granada") for p in range(2, 7)] + [
-    ("alhambra_granada", p) for p in range(3, 7)]
+RUNS = [(v.name, p) for v in VARIANTS.values() for p in range(v.min_players, v.max_players + 1)]
 
 
 @pytest.mark.parametrize("variant,players", RUNS)
-def test_300_complete_random_games_per_variant(variant, players):
-    """At least 300 games per variant across its player counts; Granada half of them with
-    simple scoring."""
-    games = 300 // (7 - VARIANTS[variant].min_players) + 1
-    for seed in range(games):
-        options = {"simple_scoring": bool(seed % 2)} if variant != "alhambra" else {}
-        state, events = play_random(seed * 7 + players, players, variant, options)
-        assert state.phase == "over"
-        assert state.scorings_done == 3
-        assert state.winners and max(state.scores) == state.scores[state.winners[0]]
-        assert events[-1]["type"] == "game_over"
+def test_a_complete_game_ends_with_three_scorings_and_the_same_events_again(variant, players):
+    """A-6: the game ends; the same seed and moves give the same events (determinism)."""
+    state, events = play_random(players * 31, players, variant)
+    assert state.phase == "over" and state.scorings_done == 3
+    assert state.winners and max(state.scores) == state.scores[state.winners[0]]
+    assert events[-1]["type"] == "game_over"
+    assert json.dumps(play_random(players * 31, players, variant)[1]) == json.dumps(events)
 
 
 @pytest.mark.parametrize("variant,players", [("alhambra", 2), ("alhambra", 6),
