@@ -1,7 +1,7 @@
 """alhambra-pbem rules engine: a pure, replayable decider for Alhambra.
 
 State is a fold of events (``replay``); ``decide`` turns moves into events or raises a
-``RuleViolation`` carrying the rule id of RULES.md; ``legal_moves`` lists what a seat may
+``RuleViolation`` carrying the rule id of docs/rules.md; ``legal_moves`` lists what a seat may
 do; ``view`` and ``redact_event`` hide what a seat may not see.
 """
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 class RuleViolation(Exception):
-    """A move that the rules forbid. ``rule`` is the rule id of RULES.md (e.g. ``A-4.3``)."""
+    """A move that the rules forbid. ``rule`` is the rule id of docs/rules.md (e.g. ``A-4.3``)."""
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(f"{message} ({rule})")

@@ -7,7 +7,7 @@ of a shuffle) is in the event that records it, so a log replays without the gene
 Seats are 0-based indexes into ``game_created.seats``; ``"neutral"`` is Dirk or Juan.
 
 The first event a move causes carries the move's notation (``move``) and, when the
-service played it for a seat whose time ran out, ``timeout: true`` (RULES.md Part S).
+service played it for a seat whose time ran out, ``timeout: true`` (docs/rules.md Part S).
 
 ``SCHEMA`` is the version of the event shapes and of the setup rules that produce them;
 ``game_created`` records it with the engine version, and a log without it is version 1.

@@ -291,7 +291,7 @@ def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = Fa
     """The events that ``moves`` by ``seat`` cause, all of them legal, else a RuleViolation.
 
     A list is one submission: applied in order, all or none. ``timeout`` marks moves the
-    service plays for a seat whose time ran out (RULES.md Part S).
+    service plays for a seat whose time ran out (docs/rules.md Part S).
     """
     moves = [moves] if isinstance(moves, Move) else list(moves)
     if not moves:
@@ -318,7 +318,7 @@ def play(state: State, seat: int, move: Move, timeout: bool = False) -> list[Eve
 
 
 def default_moves(state: State, seat: int) -> list[Move]:
-    """The moves played for ``seat`` when its time runs out (RULES.md Part S): before any
+    """The moves played for ``seat`` when its time runs out (docs/rules.md Part S): before any
     action, take the highest display card (lowest position on ties) or end with an empty
     display; after an exact purchase, end the actions; put each tile waiting for
     placement into the reserve. Each is taken from ``legal_moves`` for a timeout."""

@@ -3,7 +3,7 @@
 A variant is a small class of data and hooks, like python-chess's variants: the core asks
 it for the tile bags, the money deck, where the scoring cards go, how many tiles the
 neutral draws and how the scorings run. What depends on a tile's kind is in ``kinds``.
-``Alhambra`` is Part A of RULES.md, ``Granada`` Part G and ``AlhambraGranada`` Part C.
+``Alhambra`` is Part A of docs/rules.md, ``Granada`` Part G and ``AlhambraGranada`` Part C.
 Hooks take plain values and return values; none sees the game state.
 """
 
@@ -29,7 +29,7 @@ BAGS = {"alhambra": [t.id for t in ALHAMBRA_TILES], "granada": [t.id for t in GR
 
 
 class Alhambra:
-    """Alhambra (RULES.md Part A), 2-6 players, Dirk for two."""
+    """Alhambra (docs/rules.md Part A), 2-6 players, Dirk for two."""
 
     name = "alhambra"
     kinds: tuple[str, ...] = ("alhambra",)  # the kinds of tile played (keys of KINDS)
@@ -123,7 +123,7 @@ class Alhambra:
 
 
 class Granada(Alhambra):
-    """Granada (RULES.md Part G): double-sided tiles, moats, N-based majorities, Juan."""
+    """Granada (docs/rules.md Part G): double-sided tiles, moats, N-based majorities, Juan."""
 
     name = "granada"
     kinds = ("granada",)
@@ -136,7 +136,7 @@ class Granada(Alhambra):
 
 
 class AlhambraGranada(Alhambra):
-    """Alhambra + Granada (RULES.md Part C), 3-6 players, one grid holding both kinds."""
+    """Alhambra + Granada (docs/rules.md Part C), 3-6 players, one grid holding both kinds."""
 
     name = "alhambra_granada"
     kinds = ("alhambra", "granada")
