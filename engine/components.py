@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 N, E, S, W = 1, 2, 4, 8
 SIDES: tuple[tuple[int, int, int, int], ...] = (
@@ -54,7 +55,7 @@ class TileDef:
         return self.faces[index]
 
 
-def _read(name: str):
+def _read(name: str) -> Any:
     return json.loads(resources.files("engine.data").joinpath(name).read_text("utf-8"))
 
 

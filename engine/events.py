@@ -30,6 +30,9 @@ SCHEMA = 2
 
 Seat = int
 Participant = int | Literal["neutral"]
+AwardKind = Literal["majority", "wall", "moat", "combined"]
+PlaceTarget = Literal["city", "reserve", "neutral"]
+RedesignTarget = Literal["city", "reserve", "swap"]
 
 
 # -- setup -------------------------------------------------------------------------------
@@ -204,7 +207,7 @@ class TilePlaced(MoveFields):
     type: Literal["tile_placed"]
     seat: Seat
     tile: str
-    to: Literal["city", "reserve", "neutral"]
+    to: PlaceTarget
     at: NotRequired[list[int]]
     face: NotRequired[int]
     cards: NotRequired[list[str]]
@@ -217,7 +220,7 @@ class Redesigned(MoveFields):
     type: Literal["redesigned"]
     seat: Seat
     tile: str
-    to: Literal["city", "reserve", "swap"]
+    to: RedesignTarget
     at: NotRequired[list[int]]
     other: NotRequired[str]
 
@@ -231,7 +234,7 @@ class PointsAwarded(TypedDict):
     type: Literal["points_awarded"]
     scoring: int
     seat: Participant
-    kind: Literal["majority", "wall", "moat", "combined"]
+    kind: AwardKind
     building: str | None
     points: int
 

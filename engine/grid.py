@@ -12,7 +12,7 @@ the outside (Decision A-4a).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .components import SIDE_NAMES, SIDES, TILES
 
@@ -101,8 +101,9 @@ class Grid:
                 return None
         return constrained, required, links
 
-    def _side_error(self, tile: str, pos: Pos) -> str | None:
-        """Why ``tile`` at ``pos`` does not match its neighbours (A-4.3), or None."""
+    def _side_error(self, tile: str, pos: Pos) -> str:
+        """Why ``tile`` at ``pos`` does not match its neighbours (A-4.3); called only when
+        it does not."""
         x, y = pos
         for side, dx, dy, opp in SIDES:
             other = self.cells.get((x + dx, y + dy))
@@ -110,7 +111,7 @@ class Grid:
                 why = _pair_error(tile, pos, side, other, opp)
                 if why:
                     return why
-        return None
+        return f"the sides of {tile} at {fmt_pos(pos)} do not match its neighbours"
 
     def _closes_hole(self, pos: Pos) -> bool:
         """True if a tile at empty ``pos`` would cut an empty cell off the outside (A-4a)."""
@@ -157,7 +158,8 @@ class Grid:
         cached = self._slots.get(kind)
         if cached is None:
             cells = self.cells
-            found: dict[Pos, list] = {}  # empty cell -> [constrained, required, links, ok]
+            # empty cell -> [constrained, required, links, ok]
+            found: dict[Pos, list[int]] = {}
             for (x, y), tile in cells.items():
                 mask, same = MASK[tile], KIND[tile] == kind
                 for side, dx, dy, opp in SIDES:
@@ -222,7 +224,8 @@ class Grid:
             if (x + dx, y + dy) in self.cells:
                 yield (x + dx, y + dy)
 
-    def _cut_tiles(self, links=None, roots=None) -> set[str]:
+    def _cut_tiles(self, links: Callable[[Pos], Iterable[Pos]] | None = None,
+                   roots: Iterable[str] | None = None) -> set[str]:
         """Tiles whose removal would cut others off their root (articulation points of
         the walks, or of ``links`` from ``roots``)."""
         links = links or self._links

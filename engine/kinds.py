@@ -13,7 +13,8 @@ from typing import Any
 
 from .components import ALHAMBRA_POINTS, ALHAMBRA_TYPES, GRANADA_TYPES
 from .errors import RuleViolation
-from .majorities import Participant, ordered_places, shared_places
+from .events import Participant
+from .majorities import ordered_places, shared_places
 from .moves import Move
 from .payments import FLIP_PRICE, check_flip_payment, flip_payments
 

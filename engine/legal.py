@@ -45,7 +45,7 @@ def buy_moves(state: State, seat: int) -> list[Move]:
 def redesign_moves(state: State, seat: int) -> list[Move]:
     """A-3.3: a reserve tile in, a city tile out, or one of each swapped."""
     grid, reserve = state.grids[seat], state.reserves[seat]
-    out = []
+    out: list[Move] = []
     for tile in reserve:
         out.extend(Move("redesign", tile=tile, to="city", at=p)
                    for p in grid.legal_positions(tile))

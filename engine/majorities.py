@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .components import Face
-
-Participant = int | str  # a seat, or "neutral"
+from .events import Participant
 
 
 def shared_places(counts: dict[Participant, int], points: list[int]) -> dict[Participant, int]:

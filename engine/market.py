@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from . import events as ev
 from .components import DISPLAY_SIZE, SCORING_CARDS, TILES
 from .events import Emit, Event
 from .kinds import KINDS
@@ -57,7 +58,8 @@ def refill_market(state: State, emit: Emit, returns: random.Random | None = None
                           "tiles": rest})
                     bag = state.bags[kind.name]
                     tile = bag[0]
-            event: Event = {"type": "market_refilled", "space": i + 1, "tile": tile}
+            event: ev.MarketRefilled = {"type": "market_refilled", "space": i + 1,
+                                        "tile": tile}
             face = kind.refill_face(state.marker)
             if face is not None:
                 event["face"] = face
@@ -92,7 +94,7 @@ def neutral_draw(state: State, emit: Emit, count: int) -> None:
     kind = KINDS[state.variant.kinds[-1]]
     tiles = state.bags[kind.name][:count]
     if tiles:
-        event: Event = {"type": "neutral_received", "tiles": tiles}
+        event: ev.NeutralReceived = {"type": "neutral_received", "tiles": tiles}
         faces = kind.neutral_faces(state.scorings_done, state.marker, len(tiles))
         if faces is not None:
             event["faces"] = faces

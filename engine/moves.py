@@ -7,13 +7,15 @@ spelling of ``t`` and ``parse_move(format_move(m)) == m``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 from .components import TILES
 from .errors import NotationError
 
 Pos = tuple[int, int]
+T = TypeVar("T")
 
 
 # The fields of each kind of move, by action and target: (required, optional). ``action``
@@ -76,7 +78,7 @@ class Move:
         key = (self.action, self.to)
         present = (self.tile is not None, bool(self.cards), bool(self.positions),
                    self.at is not None, self.other is not None, self.face is not None)
-        patterns = _PRESENT.get(key)  # type: ignore[arg-type]
+        patterns = _PRESENT.get(key)
         if patterns is None or present not in patterns:
             raise _shape_error(self.action, self.to, present)
         if (self.tile is not None and self.tile not in TILES) or (
@@ -101,7 +103,7 @@ class Move:
     def __str__(self) -> str:
         return format_move(self)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-safe dict of the fields that are set."""
         out = {k: v for k, v in asdict(self).items() if v not in (None, ())}
         if self.at is not None:
@@ -125,14 +127,14 @@ class Move:
         for key in ("cards", "positions", "at"):
             if data.get(key) is not None and not isinstance(data[key], list):
                 raise ValueError(f"'{key}' must be a list")
-        return cls(action=data.get("action"), tile=data.get("tile"),
+        return cls(action=data.get("action", ""), tile=data.get("tile"),
                    cards=tuple(data.get("cards") or ()),
                    positions=tuple(data.get("positions") or ()), to=data.get("to"),
                    at=tuple(data["at"]) if data.get("at") is not None else None,
                    other=data.get("other"), face=data.get("face"))
 
 
-def _all_cards(cards: tuple) -> bool:
+def _all_cards(cards: tuple[Any, ...]) -> bool:
     try:
         return _CARDS.issuperset(cards)
     except TypeError:  # something unhashable
@@ -164,20 +166,16 @@ def _n(word: str) -> str:
 FACE_WORDS = {0: "front", 1: "back"}
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _tile_face(move: Move) -> str:
-    return move.tile + (f":{FACE_WORDS[move.face]}" if move.face is not None else "")
+    return f"{move.tile}" + (f":{FACE_WORDS[move.face]}" if move.face is not None else "")
 
 
 def _target(move: Move) -> str:
-    if move.to == "city":
+    if move.at is not None:
         return f"at {move.at[0]},{move.at[1]}"
     if move.to == "neutral":
-        return "juan" if TILES[move.tile].kind == "granada" else "dirk"
-    return move.to
+        return "juan" if TILES[str(move.tile)].kind == "granada" else "dirk"
+    return str(move.to)
 
 
 def format_move(move: Move) -> str:
@@ -216,8 +214,8 @@ class _Reader:
                     break
                 col = pos + 1 + (len(text[pos:]) - len(text[pos:].lstrip()))
                 raise NotationError(text, col, "a word, a number, ',' or ';'")
-            start = m.start(m.lastindex)
-            self.tokens.append((m.group(m.lastindex), start + 1))
+            group = m.lastindex or 0
+            self.tokens.append((m.group(group), m.start(group) + 1))
             pos = m.end()
         self.i = 0
 
@@ -227,7 +225,7 @@ class _Reader:
     def column(self) -> int:
         return self.tokens[self.i][1] if self.i < len(self.tokens) else len(self.text) + 1
 
-    def fail(self, expected: str):
+    def fail(self, expected: str) -> NoReturn:
         raise NotationError(self.text, self.column(), expected)
 
     def next(self, expected: str) -> str:
@@ -261,7 +259,7 @@ class _Reader:
             self.fail("a money card like DI5 (DE denar, DI dirham, DU ducat, FL florin; 1-9)")
         return self.next("a card").upper()
 
-    def comma_list(self, item):
+    def comma_list(self, item: Callable[[], T]) -> tuple[T, ...]:
         items = [item()]
         while self.peek() == ",":
             self.next("','")

@@ -20,10 +20,11 @@ in the result; it is still read. A format 2 record without ``schema`` is of sche
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from .errors import NotationError, OptionError, RuleViolation
-from .events import Event
+from .events import Event, GameCreated
 from .moves import parse_move
 from .rules import new_game, play
 from .state import State, replay
@@ -47,10 +48,10 @@ class RecordError(ValueError):
 
 def export_record(events: list[Event], state: State | None = None) -> dict[str, Any]:
     """The record of the game whose log is ``events``."""
-    created = events[0]
+    created = cast(GameCreated, events[0])
     state = state or replay(events)
     moves = []
-    for e in events:
+    for e in cast(list[Mapping[str, Any]], events):
         if "move" in e:
             entry = {"seat": e["seat"], "move": e["move"]}
             if e.get("timeout"):

@@ -9,8 +9,9 @@ recorded in the events, so a log replays without them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from . import events as ev
 from .components import DISPLAY_SIZE, SPACE_CURRENCY, TILES, card_currency, card_value
 from .errors import NotYourTurn, OptionError, RuleViolation
 from .events import SCHEMA, Emit, Event
@@ -44,10 +45,11 @@ def new_game(variant: str, seats: list[str], seed: int,
     events: list[Event] = []
     state = State()
     emit = emitter(state, events)
-    created: Event = {"type": "game_created", "variant": variant, "seed": seed,
-                      "seats": list(seats), "options": opts}
+    created: ev.GameCreated = {"type": "game_created", "variant": variant, "seed": seed,
+                               "seats": list(seats), "options": opts}
     if schema > 1:
-        created.update(schema=schema, engine_version=__version__)
+        created["schema"] = schema
+        created["engine_version"] = __version__
     emit(created)
     for kind in v.kinds:
         bag = v.bag(kind)
@@ -123,8 +125,8 @@ def _distribute(state: State, emit: Emit) -> None:
         emit({"type": "space_resolved", "space": space, "seat": seat})
         if seat is not None:
             for tile in list(state.market[space - 1]):
-                event: Event = {"type": "tile_awarded", "space": space, "seat": seat,
-                                "tile": tile}
+                event: ev.TileAwarded = {"type": "tile_awarded", "space": space,
+                                         "seat": seat, "tile": tile}
                 if tile in state.faces:
                     event["face"] = state.faces[tile]
                 emit(event)
@@ -158,7 +160,7 @@ def _need_action(state: State) -> None:
                         f"({', '.join(state.pending)}) into the Alhambra or the reserve")
 
 
-def _take(state: State, seat: int, move: Move) -> Event:
+def _take(state: State, seat: int, move: Move) -> ev.MoneyTaken:
     display = state.display
     if len(set(move.positions)) != len(move.positions):
         raise RuleViolation("A-3.1", "a display position is named twice")
@@ -175,7 +177,7 @@ def _take(state: State, seat: int, move: Move) -> Event:
             "cards": cards}
 
 
-def _buy(state: State, seat: int, move: Move) -> Event:
+def _buy(state: State, seat: int, move: Move) -> ev.TileBought:
     tile = str(move.tile)
     space = state.space_of(tile)
     if space is None:
@@ -186,14 +188,14 @@ def _buy(state: State, seat: int, move: Move) -> Event:
     if total < price:
         raise RuleViolation("A-3.2", f"{tile} costs {price} {currency}; "
                             f"{','.join(move.cards)} total {total}")
-    event: Event = {"type": "tile_bought", "seat": seat, "space": space, "tile": tile,
-                    "cards": list(move.cards), "exact": total == price}
+    event: ev.TileBought = {"type": "tile_bought", "seat": seat, "space": space,
+                            "tile": tile, "cards": list(move.cards), "exact": total == price}
     if tile in state.faces:
         event["face"] = state.faces[tile]
     return event
 
 
-def _end(state: State, seat: int, timeout: bool) -> Event:
+def _end(state: State, seat: int, timeout: bool) -> ev.ActionsEnded:
     if not (state.acted or timeout) and can_act(state, seat):
         raise RuleViolation("A-3", "a turn needs one action: 'end' without one is possible "
                             "only when you can do nothing at all (no money on display, "
@@ -201,7 +203,7 @@ def _end(state: State, seat: int, timeout: bool) -> Event:
     return {"type": "actions_ended", "seat": seat}
 
 
-def _place(state: State, seat: int, move: Move) -> Event:
+def _place(state: State, seat: int, move: Move) -> ev.TilePlaced:
     tile = str(move.tile)
     if not state.pending:
         raise RuleViolation("A-3.4", "there is no tile to place now: tiles are placed after "
@@ -212,7 +214,8 @@ def _place(state: State, seat: int, move: Move) -> Event:
     game_end = state.phase == "distribution"
     face, cards = KINDS[TILES[tile].kind].placement_face(
         move, state.faces.get(tile, 0), state.hands[seat], game_end)
-    event: Event = {"type": "tile_placed", "seat": seat, "tile": tile, "to": move.to}
+    event: ev.TilePlaced = {"type": "tile_placed", "seat": seat, "tile": tile,
+                            "to": cast(ev.PlaceTarget, move.to)}
     if cards:
         event["cards"] = cards
     if face is not None:
@@ -233,10 +236,11 @@ def _place(state: State, seat: int, move: Move) -> Event:
     return event
 
 
-def _redesign(state: State, seat: int, move: Move) -> Event:
+def _redesign(state: State, seat: int, move: Move) -> ev.Redesigned:
     tile = str(move.tile)
     grid, reserve = state.grids[seat], state.reserves[seat]
-    event: Event = {"type": "redesigned", "seat": seat, "tile": tile, "to": move.to}
+    event: ev.Redesigned = {"type": "redesigned", "seat": seat, "tile": tile,
+                            "to": cast(ev.RedesignTarget, move.to)}
     if move.at is not None:
         if tile not in reserve:
             raise RuleViolation("A-3.3", f"{tile} is not in your reserve")
@@ -262,6 +266,7 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
     if seat != state.current or state.phase == "setup":
         raise NotYourTurn(f"it is {state.seats[state.current]}'s turn, not "
                           f"{state.seats[seat] if 0 <= seat < state.players else seat}'s")
+    event: ev.MoveEvent
     if move.action == "place":
         # Placing a bought tile after an exact purchase ends the actions (A-3.4).
         implicit_end = state.phase == "action"

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .components import Face
-from .majorities import Participant, best_values, type_counts
+from .events import AwardKind, Participant
+from .majorities import best_values, type_counts
 from .state import State
 
 
@@ -17,7 +18,7 @@ class Award(NamedTuple):
     """Points for one participant: ``kind`` is majority, wall, moat or combined."""
 
     seat: Participant
-    kind: str
+    kind: AwardKind
     building: str | None
     points: int
 
@@ -58,4 +59,4 @@ def awards(state: State, scoring: int) -> list[Award]:
 
 
 def _order(participant: Participant) -> int:
-    return 99 if participant == "neutral" else int(participant)
+    return 99 if participant == "neutral" else participant

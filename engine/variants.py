@@ -21,7 +21,7 @@ from .components import (
     money_cards,
 )
 from .errors import OptionError
-from .events import SCHEMA
+from .events import SCHEMA, AwardKind
 from .grid import RULES_ALHAMBRA, Grid
 from .kinds import KINDS, AlhambraTiles
 
@@ -43,7 +43,7 @@ class Alhambra:
     scoring_piles: dict[str, int] = {"S1": 2, "S2": 4}
     set_aside: tuple[str, ...] = ()
     # The longest-line awards: (award kind, tile kinds whose barriers form the line).
-    barrier_lines: tuple[tuple[str, tuple[str, ...]], ...] = (("wall", ("alhambra",)),)
+    barrier_lines: tuple[tuple[AwardKind, tuple[str, ...]], ...] = (("wall", ("alhambra",)),)
     # C-1: kinds whose tiles go back into the bag at setup if they have no barrier.
     setup_needs_barrier: frozenset[str] = frozenset()
 

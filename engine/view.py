@@ -6,6 +6,7 @@ is hidden from everyone. Events are redacted the same way.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from .components import SIDE_NAMES, SPACE_CURRENCY, TILES
@@ -30,7 +31,7 @@ def tile_info(state: State, tile: str) -> dict[str, Any]:
     return info
 
 
-def _hand(hand) -> list[str]:
+def _hand(hand: Counter[str]) -> list[str]:
     return sorted(c for c, n in hand.items() for _ in range(n))
 
 
