@@ -29,6 +29,9 @@ CODE_CURRENCY = {code: name for name, code in CURRENCY_CODES.items()}
 SPACE_CURRENCY = {1: "denar", 2: "dirham", 3: "ducat", 4: "florin"}
 
 SCORING_CARDS = ("S1", "S2")
+# Per kind of tile: what its barriers are called and who collects it in a two-player game.
+BARRIERS = {"alhambra": "wall", "granada": "moat"}
+NEUTRAL_NAMES = {"alhambra": "Dirk", "granada": "Juan"}  # A-8, G-7
 DISPLAY_SIZE = 4  # cards in the money display (A-2 step 6)
 ALHAMBRA_START = "A00"
 GRANADA_START = "G00"

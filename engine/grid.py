@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
-from .components import SIDE_NAMES, SIDES, TILES
+from .components import BARRIERS, SIDE_NAMES, SIDES, TILES
 
 Pos = tuple[int, int]
-BARRIER = {"alhambra": "wall", "granada": "moat"}
 
 RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reach": "A-4.4",
                   "hole": "A-4.5", "split": "A-4.2"}
@@ -202,7 +201,7 @@ class Grid:
         if kind in self.roots and not c[2]:
             return rules["reach"], (f"{tile} at {fmt_pos(pos)} could not be reached on foot "
                                     f"from the start: each side it shares with a tile of "
-                                    f"its kind is closed by a {BARRIER[kind]}")
+                                    f"its kind is closed by a {BARRIERS[kind]}")
         if self._closes_hole(pos):
             return rules["hole"], (f"{tile} at {fmt_pos(pos)} would close off an empty "
                                    f"space inside the grid (a hole)")
@@ -438,7 +437,7 @@ def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | N
     if KIND[other] == kind:
         if mine == theirs:
             return None
-        word = BARRIER[kind]
+        word = BARRIERS[kind]
         return (f"the {SIDE_NAMES[side]} side of {tile} at {fmt_pos(pos)} "
                 f"{'has a' if mine else 'has no'} {word} but the tile {SIDE_NAMES[side]} of "
                 f"it, {other}, {'has one' if theirs else 'has none'} on its "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .components import ALHAMBRA_POINTS, ALHAMBRA_TYPES, GRANADA_TYPES
+from .components import ALHAMBRA_POINTS, ALHAMBRA_TYPES, BARRIERS, GRANADA_TYPES, NEUTRAL_NAMES
 from .errors import RuleViolation
 from .events import Participant
 from .majorities import ordered_places, shared_places
@@ -25,10 +25,18 @@ class AlhambraTiles:
     """Alhambra's tiles: one face, walls, majorities by the table of A-5.1."""
 
     name = "alhambra"
-    barrier = "wall"
-    neutral_name = "Dirk"  # the neutral collector of a two-player game (A-8)
     types: tuple[str, ...] = ALHAMBRA_TYPES
     switches_marker = False  # does a refill that placed one switch the black marker?
+
+    @property
+    def barrier(self) -> str:
+        """What the tile's barriers are: wall or moat."""
+        return BARRIERS[self.name]
+
+    @property
+    def neutral_name(self) -> str:
+        """Who collects these tiles in a two-player game: Dirk (A-8) or Juan (G-7)."""
+        return NEUTRAL_NAMES[self.name]
 
     def refill_face(self, marker: int) -> int | None:
         """The face a tile drawn for the market now comes up on (None: single-faced)."""
@@ -62,8 +70,6 @@ class GranadaTiles(AlhambraTiles):
     """Granada's tiles: two faces, moats, the black marker, N-based majorities (Part G)."""
 
     name = "granada"
-    barrier = "moat"
-    neutral_name = "Juan"  # G-7
     types = GRANADA_TYPES
     switches_marker = True  # G-3, Decision G-3a, C-2
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, NoReturn, TypeVar
 
-from .components import TILES
+from .components import NEUTRAL_NAMES, TILES
 from .errors import NotationError
 
 Pos = tuple[int, int]
@@ -174,7 +174,7 @@ def _target(move: Move) -> str:
     if move.at is not None:
         return f"at {move.at[0]},{move.at[1]}"
     if move.to == "neutral":
-        return "juan" if TILES[str(move.tile)].kind == "granada" else "dirk"
+        return NEUTRAL_NAMES[TILES[str(move.tile)].kind].lower()
     return str(move.to)
 
 

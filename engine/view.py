@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .components import SIDE_NAMES, SPACE_CURRENCY, TILES
+from .components import BARRIERS, SIDE_NAMES, SPACE_CURRENCY, TILES
 from .events import SECRET_FIELDS, Event
+from .kinds import KINDS
 from .state import State
 
 _SIDE_KEYS = {1: "n", 2: "e", 4: "s", 8: "w"}
@@ -21,7 +22,7 @@ def tile_info(state: State, tile: str) -> dict[str, Any]:
     t = TILES[tile]
     face = state.face(tile)
     info: dict[str, Any] = {"id": tile, "type": face.type, "value": face.value,
-                            ("walls" if t.kind == "alhambra" else "moats"):
+                            BARRIERS[t.kind] + "s":
                             [_SIDE_KEYS[b] for b in SIDE_NAMES if t.mask & b]}
     if len(t.faces) == 2:
         index = state.faces.get(tile, 0)
@@ -71,7 +72,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "scorings_done": state.scorings_done,
         "winners": list(state.winners),
     }
-    if "granada" in v.kinds:
+    if any(KINDS[kind].switches_marker for kind in v.kinds):
         out["marker"] = "back" if state.marker else "front"
     return out
 
