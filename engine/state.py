@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from . import events as ev
 from .components import SCORING_CARDS, TILES, Face
@@ -118,11 +118,6 @@ class _Damaged(Exception):
     """An event the state does not allow; ``evolve`` turns it into a LogError."""
 
 
-def _check(ok: bool, message: str) -> None:
-    if not ok:
-        raise _Damaged(message)
-
-
 def _same_cards(a: list[str], b: list[str]) -> bool:
     return sorted(a) == sorted(b)
 
@@ -130,21 +125,24 @@ def _same_cards(a: list[str], b: list[str]) -> bool:
 def _take_from_bag(s: State, tile: str, top: bool) -> None:
     """Remove ``tile`` from its bag, where it must be the next draw if ``top``."""
     bag = s.bags.get(TILES[tile].kind, [])
-    _check(tile in bag, f"{tile} is not in the bag")
-    _check(not top or bag[0] == tile, f"{tile} is drawn but the bag's top tile is {bag[0]}")
+    if tile not in bag:
+        raise _Damaged(f"{tile} is not in the bag")
+    if top and bag[0] != tile:
+        raise _Damaged(f"{tile} is drawn but the bag's top tile is {bag[0]}")
     bag.remove(tile)
 
 
 def _check_face(s: State, tile: str, face: int | None) -> None:
     if face is not None:
-        _check(face == s.faces.get(tile, 0), f"{tile} shows face {s.faces.get(tile, 0)}, "
-               f"not {face}")
+        if face != s.faces.get(tile, 0):
+            raise _Damaged(f"{tile} shows face {s.faces.get(tile, 0)}, " f"not {face}")
 
 
 def _pay(s: State, seat: int, cards: list[str]) -> None:
     hand = s.hands[seat]
     for c, n in Counter(cards).items():
-        _check(hand[c] >= n, f"seat {seat} pays {n} x {c} but holds {hand[c]}")
+        if hand[c] < n:
+            raise _Damaged(f"seat {seat} pays {n} x {c} but holds {hand[c]}")
     for c in cards:
         if hand[c] == 1:
             del hand[c]
@@ -154,11 +152,14 @@ def _pay(s: State, seat: int, cards: list[str]) -> None:
 
 
 def _game_created(s: State, e: ev.GameCreated) -> None:
-    _check(s.version == 0, "a game is created only by the log's first event")
-    _check(e["variant"] in VARIANTS, f"unknown variant {e['variant']!r}")
+    if s.version:
+        raise _Damaged("a game is created only by the log's first event")
+    if e["variant"] not in VARIANTS:
+        raise _Damaged(f"unknown variant {e['variant']!r}")
     variant = VARIANTS[e["variant"]]
     schema = e.get("schema", 1)
-    _check(schema in range(1, SCHEMA + 1), f"unknown event schema {schema!r}")
+    if schema not in range(1, SCHEMA + 1):
+        raise _Damaged(f"unknown event schema {schema!r}")
     try:
         options = variant.check(len(e["seats"]), e["options"], schema)
     except OptionError as exc:
@@ -177,25 +178,31 @@ def _game_created(s: State, e: ev.GameCreated) -> None:
 
 def _bag_filled(s: State, e: ev.BagFilled) -> None:
     kind = e["kind"]
-    _check(kind in s.variant.kinds and kind not in s.bags, f"no bag of {kind!r} to fill")
-    _check(_same_cards(e["tiles"], s.variant.bag(kind)),
-           f"the {kind} bag holds other tiles than the game's")
+    if kind not in s.variant.kinds or kind in s.bags:
+        raise _Damaged(f"no bag of {kind!r} to fill")
+    if not _same_cards(e["tiles"], s.variant.bag(kind)):
+        raise _Damaged(f"the {kind} bag holds other tiles than the game's")
     s.bags[kind] = list(e["tiles"])
 
 
 def _tile_returned(s: State, e: ev.TileReturned) -> None:
     bag = s.bags.get(e["kind"], [])
-    _check(bool(bag) and bag[0] == e["tile"], f"{e['tile']} is not on top of the bag")
-    _check(not s.variant.kept_at_setup(e["tile"]), f"{e['tile']} need not go back (C-1)")
-    _check(_same_cards(e["tiles"], bag), "the bag's new order holds other tiles")
+    if not bag or bag[0] != e["tile"]:
+        raise _Damaged(f"{e['tile']} is not on top of the bag")
+    if s.variant.kept_at_setup(e["tile"]):
+        raise _Damaged(f"{e['tile']} need not go back (C-1)")
+    if not _same_cards(e["tiles"], bag):
+        raise _Damaged("the bag's new order holds other tiles")
     s.bags[e["kind"]] = list(e["tiles"])
 
 
 def _market_refilled(s: State, e: ev.MarketRefilled) -> None:
     tile = e["tile"]
-    _check(1 <= e["space"] <= 4, f"there is no market space {e['space']}")
+    if not 1 <= e["space"] <= 4:
+        raise _Damaged(f"there is no market space {e['space']}")
     face = KINDS[TILES[tile].kind].refill_face(s.marker)
-    _check(e.get("face") == face, f"{tile} comes up on face {face}, not {e.get('face')}")
+    if e.get("face") != face:
+        raise _Damaged(f"{tile} comes up on face {face}, not {e.get('face')}")
     # Schema 1 took a tile with a moat from below the top at setup (C-1).
     _take_from_bag(s, tile, top=s.schema > 1 or s.phase != "setup")
     s.market[e["space"] - 1].append(tile)
@@ -204,17 +211,21 @@ def _market_refilled(s: State, e: ev.MarketRefilled) -> None:
 
 
 def _marker_switched(s: State, e: ev.MarkerSwitched) -> None:
-    _check(e["marker"] == 1 - s.marker, f"the marker shows {s.marker} already")
+    if e["marker"] != 1 - s.marker:
+        raise _Damaged(f"the marker shows {s.marker} already")
     s.marker = e["marker"]
 
 
 def _neutral_received(s: State, e: ev.NeutralReceived) -> None:
     tiles = e["tiles"]
     kind = KINDS[s.variant.kinds[-1]]
-    _check(s.has_neutral, "there is no neutral collector")
-    _check(tiles == s.bags[kind.name][: len(tiles)], "the tiles are not the bag's next ones")
+    if not s.has_neutral:
+        raise _Damaged("there is no neutral collector")
+    if tiles != s.bags[kind.name][: len(tiles)]:
+        raise _Damaged("the tiles are not the bag's next ones")
     faces = kind.neutral_faces(s.scorings_done, s.marker, len(tiles))
-    _check(e.get("faces") == faces, f"the tiles lie on faces {faces}, not {e.get('faces')}")
+    if e.get("faces") != faces:
+        raise _Damaged(f"the tiles lie on faces {faces}, not {e.get('faces')}")
     del s.bags[kind.name][: len(tiles)]
     s.neutral.extend(tiles)
     for tile, face in zip(tiles, faces or (), strict=False):
@@ -223,36 +234,40 @@ def _neutral_received(s: State, e: ev.NeutralReceived) -> None:
 
 def _money_shuffled(s: State, e: ev.MoneyShuffled) -> None:
     deck = s.variant.money_deck(s.players, s.options)
-    _check(_same_cards(e["deck"], deck), "the money deck holds other cards than the game's")
+    if not _same_cards(e["deck"], deck):
+        raise _Damaged("the money deck holds other cards than the game's")
     s.deck = list(e["deck"])
 
 
 def _money_dealt(s: State, e: ev.MoneyDealt) -> None:
     cards = s.deck[: e["count"]]
-    _check(e["cards"] == cards, f"the cards dealt are {cards}, not {e['cards']}")
+    if e["cards"] != cards:
+        raise _Damaged(f"the cards dealt are {cards}, not {e['cards']}")
     del s.deck[: e["count"]]
     s.hands[e["seat"]].update(cards)
 
 
 def _display_refilled(s: State, e: ev.DisplayRefilled) -> None:
     cards = s.deck[: len(e["cards"])]
-    _check(e["cards"] == cards, f"the cards drawn are {cards}, not {e['cards']}")
+    if e["cards"] != cards:
+        raise _Damaged(f"the cards drawn are {cards}, not {e['cards']}")
     s.display.extend(cards)
     del s.deck[: len(cards)]
 
 
 def _deck_stacked(s: State, e: ev.DeckStacked) -> None:
-    _check(_same_cards(e["deck"] + e["set_aside"], s.deck + list(SCORING_CARDS)),
-           "the stacked deck holds other cards than the deck and the scoring cards")
+    if not _same_cards(e["deck"] + e["set_aside"], s.deck + list(SCORING_CARDS)):
+        raise _Damaged("the stacked deck holds other cards than the deck and the scoring cards")
     s.deck = list(e["deck"])
     s.set_aside = list(e["set_aside"])
 
 
 def _deck_reshuffled(s: State, e: ev.DeckReshuffled) -> None:
     aside = e.get("set_aside", [])
-    _check(not s.deck, "the deck is not empty")
-    _check(_same_cards(e["deck"] + aside, s.discard + s.set_aside),
-           "the new deck holds other cards than the discard")
+    if s.deck:
+        raise _Damaged("the deck is not empty")
+    if not _same_cards(e["deck"] + aside, s.discard + s.set_aside):
+        raise _Damaged("the new deck holds other cards than the discard")
     s.deck = list(e["deck"])
     s.discard.clear()
     s.shuffles += 1
@@ -260,22 +275,26 @@ def _deck_reshuffled(s: State, e: ev.DeckReshuffled) -> None:
 
 
 def _card_drawn(s: State, e: ev.CardDrawn) -> None:
-    _check(bool(s.deck) and s.deck[0] == e["card"] and e["card"] not in SCORING_CARDS,
-           f"the deck's top card is {s.deck[0] if s.deck else 'missing'}, not {e['card']}")
+    if not s.deck or s.deck[0] != e["card"] or e["card"] in SCORING_CARDS:
+        top = s.deck[0] if s.deck else "missing"
+        raise _Damaged(f"the deck's top card is {top}, not {e['card']}")
     s.display.append(s.deck.pop(0))
 
 
 def _scoring_card_drawn(s: State, e: ev.ScoringCardDrawn) -> None:
-    _check(bool(s.deck) and s.deck[0] == e["card"] in SCORING_CARDS,
-           f"the deck's top card is {s.deck[0] if s.deck else 'missing'}, not {e['card']}")
+    if not s.deck or s.deck[0] != e["card"] or e["card"] not in SCORING_CARDS:
+        top = s.deck[0] if s.deck else "missing"
+        raise _Damaged(f"the deck's top card is {top}, not {e['card']}")
     due = s.scorings_done + len(s.scorings_due) + 1
-    _check(e["scoring"] == due, f"the next scoring is {due}, not {e['scoring']}")
+    if e["scoring"] != due:
+        raise _Damaged(f"the next scoring is {due}, not {e['scoring']}")
     s.deck.pop(0)
     s.scorings_due.append(e["scoring"])
 
 
 def _turn_started(s: State, e: ev.TurnStarted) -> None:
-    _check(0 <= e["seat"] < s.players, f"there is no seat {e['seat']}")
+    if not 0 <= e["seat"] < s.players:
+        raise _Damaged(f"there is no seat {e['seat']}")
     s.current = e["seat"]
     s.turn += 1
     s.phase = "action"
@@ -291,9 +310,11 @@ def _end_actions(s: State) -> None:
 
 def _money_taken(s: State, e: ev.MoneyTaken) -> None:
     positions = e["positions"]
-    _check(all(1 <= p <= len(s.display) for p in positions), "no card at a position taken")
+    if not all(1 <= p <= len(s.display) for p in positions):
+        raise _Damaged("no card at a position taken")
     cards = [s.display[p - 1] for p in positions]
-    _check(e["cards"] == cards, f"the display holds {cards} there, not {e['cards']}")
+    if e["cards"] != cards:
+        raise _Damaged(f"the display holds {cards} there, not {e['cards']}")
     for pos in sorted(positions, reverse=True):
         del s.display[pos - 1]
     s.hands[e["seat"]].update(cards)
@@ -304,7 +325,8 @@ def _money_taken(s: State, e: ev.MoneyTaken) -> None:
 def _tile_bought(s: State, e: ev.TileBought) -> None:
     tile = e["tile"]
     space = s.market[e["space"] - 1]
-    _check(tile in space, f"{tile} is not on market space {e['space']}")
+    if tile not in space:
+        raise _Damaged(f"{tile} is not on market space {e['space']}")
     _check_face(s, tile, e.get("face"))
     _pay(s, e["seat"], e["cards"])
     space.remove(tile)
@@ -320,10 +342,12 @@ def _actions_ended(s: State, e: ev.ActionsEnded) -> None:
 
 def _tile_placed(s: State, e: ev.TilePlaced) -> None:
     seat, tile, to = e["seat"], e["tile"], e["to"]
-    _check(tile in s.pending, f"{tile} is not waiting to be placed")
+    if tile not in s.pending:
+        raise _Damaged(f"{tile} is not waiting to be placed")
     if "at" in e:
         at = (e["at"][0], e["at"][1])
-        _check(at not in s.grids[seat].cells, f"cell {at} is not empty")
+        if at in s.grids[seat].cells:
+            raise _Damaged(f"cell {at} is not empty")
     if e.get("cards"):
         _pay(s, seat, e["cards"])
     s.pending.remove(tile)
@@ -342,16 +366,19 @@ def _redesigned(s: State, e: ev.Redesigned) -> None:
     grid, reserve = s.grids[seat], s.reserves[seat]
     if to == "city":
         at = (e["at"][0], e["at"][1])
-        _check(tile in reserve and at not in grid.cells, f"{tile} cannot go to {at}")
+        if tile not in reserve or at in grid.cells:
+            raise _Damaged(f"{tile} cannot go to {at}")
         reserve.remove(tile)
         grid.put(tile, at)
     elif to == "reserve":
-        _check(tile in grid.where, f"{tile} is not in the city")
+        if tile not in grid.where:
+            raise _Damaged(f"{tile} is not in the city")
         grid.take(tile)
         reserve.append(tile)
     else:
         other = e["other"]
-        _check(tile in grid.where and other in reserve, f"{tile} and {other} cannot swap")
+        if tile not in grid.where or other not in reserve:
+            raise _Damaged(f"{tile} and {other} cannot swap")
         pos = grid.take(tile)
         reserve.remove(other)
         grid.put(other, pos)
@@ -381,7 +408,8 @@ def _game_ending(s: State, e: ev.GameEnding) -> None:
 
 def _tile_awarded(s: State, e: ev.TileAwarded) -> None:
     space = s.market[e["space"] - 1]
-    _check(e["tile"] in space, f"{e['tile']} is not on market space {e['space']}")
+    if e["tile"] not in space:
+        raise _Damaged(f"{e['tile']} is not on market space {e['space']}")
     _check_face(s, e["tile"], e.get("face"))
     space.remove(e["tile"])
     s.pending.append(e["tile"])
@@ -389,12 +417,14 @@ def _tile_awarded(s: State, e: ev.TileAwarded) -> None:
 
 
 def _space_resolved(s: State, e: ev.SpaceResolved) -> None:
-    _check(e["space"] in s.distribution, f"space {e['space']} is not being given out")
+    if e["space"] not in s.distribution:
+        raise _Damaged(f"space {e['space']} is not being given out")
     s.distribution.remove(e["space"])
 
 
 def _game_over(s: State, e: ev.GameOver) -> None:
-    _check(e["scores"] == s.scores, f"the scores are {s.scores}, not {e['scores']}")
+    if e["scores"] != s.scores:
+        raise _Damaged(f"the scores are {s.scores}, not {e['scores']}")
     s.phase = "over"
     s.winners = list(e["winners"])
     s.pending = []
@@ -432,13 +462,14 @@ EVOLVE: dict[str, Callable[[State, Any], None]] = {
 def evolve(state: State, event: Event) -> State:
     """Apply one event to ``state`` (in place) and return it; LogError if the state does
     not allow it (the state is then unusable)."""
-    kind = cast(dict[str, Any], event).get("type")
+    kind = event.get("type")
+    handler = EVOLVE.get(str(kind))
     try:
-        if kind not in EVOLVE:
+        if handler is None:
             raise _Damaged(f"unknown event type {kind!r}")
-        if kind != "game_created" and not state.variant_name:
+        if not state.variant_name and kind != "game_created":
             raise _Damaged("a log begins with game_created")
-        EVOLVE[kind](state, event)
+        handler(state, event)
     except _Damaged as exc:
         raise LogError(state.version + 1, str(kind), str(exc)) from None
     except (KeyError, IndexError, TypeError, ValueError) as exc:
