@@ -129,7 +129,7 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
         events = older + events
         until, chunk = since, chunk * 2
     items = event_items(events, last + 1, seat, batch.over, batch.names,
-                        neutral_name(batch.game.variant, batch.game.players))
+                        neutral_name(batch.game.variant, batch.game.players), batch.state)
     return last, [item["text"] for item in items if item["text"] is not None]
 
 
