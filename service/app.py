@@ -90,7 +90,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                       MAX_CONTENT_LENGTH=settings.max_content_length)
     app.json.sort_keys = False
     app.extensions["alhambra_settings"] = settings
-    app.extensions["alhambra"] = Games(open_store(settings.database),
+    app.extensions["alhambra"] = Games(open_store(settings),
                                        settings.state_cache_size, settings.secret_key,
                                        settings.min_time_per_move)
     api = Api(app)

@@ -1,14 +1,24 @@
-"""``alhambra-pbem``: serve the API, run workers, create games, print the OpenAPI document.
+"""``alhambra-pbem``: serve the API, run workers, create games, migrate, export and import
+the database, print the OpenAPI document.
 
     alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--no-worker]
     alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
     alhambra-pbem create-game --seat Ann:ann@example.org --seat Bob --open 1
+    alhambra-pbem migrate
+    alhambra-pbem export [--output games.jsonl]
+    alhambra-pbem import [games.jsonl]
     alhambra-pbem openapi > openapi/openapi.json
 
 Settings come from the environment (service/settings.py, the README's table); ``--db``
-and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``.
-``serve`` also runs one worker (mail, reminders, deadlines, webhooks: see workers/) and,
-when ``REDIS_URL`` is unset, a private Redis server for it; both stop with the server.
+and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``; ``DATABASE_URL``
+chooses PostgreSQL instead of the SQLite file.
+``serve`` brings the database's schema up to date, then serves the API with one worker
+beside it (mail, reminders, deadlines, webhooks: see workers/) and, when ``REDIS_URL`` is
+unset, a private Redis server for it; both stop with the server. ``serve --no-worker``
+serves the API alone, for hosts whose workers run elsewhere (``alhambra-pbem worker``).
+``migrate`` is the one step that changes a PostgreSQL database's schema (API and worker
+processes refuse a database at another schema than theirs); a SQLite file is migrated
+by whichever process opens it first.
 """
 
 from __future__ import annotations
@@ -20,7 +30,8 @@ from typing import Any
 
 from .app import create_app, openapi_document
 from .settings import Settings, SettingsError
-from .store import SchemaTooNew
+from .store import SchemaTooNew, SchemaTooOld, describe, open_store
+from .store.transfer import TransferError, export_games, import_games
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -40,9 +51,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings = settings.replace(public_url=f"http://{args.host}:{args.port}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(process)d %(name)s "
                         "%(levelname)s %(message)s")
-    # Create the schema and the secret key before the worker and the API's processes
-    # open them.
-    create_app(settings).extensions["alhambra"].store.close()
+    # The schema and the secret key, before the worker and the API's processes open them.
+    _migrate(settings)
+    assert settings.secret_key
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker)
     try:
@@ -98,6 +109,54 @@ def cmd_create_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate(settings: Settings) -> tuple[int, int]:
+    store = open_store(settings, check_schema=False)
+    try:
+        return store.migrate()
+    finally:
+        store.close()
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    before, after = _migrate(settings)
+    change = f"from {before} to {after}" if before != after else f"{after}, up to date"
+    print(f"{describe(settings)}: schema version {change}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    store = open_store(settings)
+    try:
+        if args.output and args.output != "-":
+            with open(args.output, "w", encoding="utf-8") as out:
+                n = export_games(store, out)
+        else:
+            n = export_games(store, sys.stdout)
+    finally:
+        store.close()
+    print(f"exported {n} games from the {describe(settings)}", file=sys.stderr)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    store = open_store(settings)
+    try:
+        if args.file and args.file != "-":
+            with open(args.file, encoding="utf-8") as lines:
+                result = import_games(store, lines)
+        else:
+            result = import_games(store, sys.stdin)
+    finally:
+        store.close()
+    print(f"imported {len(result.added)} games into the {describe(settings)}"
+          + (f"; {len(result.skipped)} were there already" if result.skipped else ""),
+          file=sys.stderr)
+    return 0
+
+
 def cmd_openapi(args: argparse.Namespace) -> int:
     app = create_app(Settings(database=":memory:", state_cache_size=0))
     print(json.dumps(openapi_document(app), indent=2, sort_keys=True))
@@ -138,13 +197,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--public-url")
     p.set_defaults(func=cmd_create_game)
 
+    p = sub.add_parser("migrate", help="bring the database's schema up to date")
+    p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
+    p.set_defaults(func=cmd_migrate)
+
+    p = sub.add_parser("export", help="write every game with all its rows as JSON lines")
+    p.add_argument("--output", "-o", help="the file (default: standard output)")
+    p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("import", help="add the games of an export (skipping games "
+                       "already there)")
+    p.add_argument("file", nargs="?", help="the export (default: standard input)")
+    p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
+    p.set_defaults(func=cmd_import)
+
     p = sub.add_parser("openapi", help="print the OpenAPI document")
     p.set_defaults(func=cmd_openapi)
 
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (SettingsError, SchemaTooNew) as exc:
+    except (SettingsError, SchemaTooNew, SchemaTooOld, TransferError) as exc:
         print(f"alhambra-pbem: {exc}", file=sys.stderr)
         return 2
 

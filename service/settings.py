@@ -9,8 +9,13 @@ same table for operators.
 ``ALHAMBRA_DATA``              the data folder: database, secret key, outbox mails,
                                embedded Redis (default ``./data``, made absolute once)
 ``ALHAMBRA_DB``                the SQLite file (default ``$ALHAMBRA_DATA/alhambra.db``)
+``DATABASE_URL``               ``postgresql://user:password@host:port/dbname``: keep games
+                               in PostgreSQL instead of SQLite (many API hosts and
+                               workers); needs ``ALHAMBRA_SECRET_KEY``
+``DATABASE_POOL_SIZE``         PostgreSQL connections each process may hold (``10``)
+``DATABASE_POOL_TIMEOUT``      seconds a request waits for a free connection (``30``)
 ``ALHAMBRA_SECRET_KEY``        the key seat tokens derive from (default: a random key kept
-                               in ``secret.key`` beside the database)
+                               in ``secret.key`` beside the SQLite database)
 ``PUBLIC_URL``                 the base of links in mails and join links (the API
                                defaults to the request's host; mails to
                                ``http://127.0.0.1:8000``)
@@ -31,6 +36,8 @@ same table for operators.
 ``ALHAMBRA_SWEEP_GRACE``       seconds a deadline may be overdue before the sweep acts
                                (``10``)
 ``ALHAMBRA_QUEUE``             the RQ queue name (``alhambra``)
+``ALHAMBRA_REDIS_PREFIX``      the start of every other Redis key the workers write
+                               (``alhambra:``)
 =============================  =========================================================
 """
 
@@ -59,6 +66,9 @@ class SettingsError(ValueError):
 class Settings:
     data_dir: Path = Path("data")
     database: str = ""  # "": data_dir/alhambra.db; ":memory:" for a throwaway database
+    database_url: str | None = None  # PostgreSQL instead of the SQLite file
+    db_pool_size: int = 10
+    db_pool_timeout: float = 30.0
     secret: str | None = None  # ALHAMBRA_SECRET_KEY; None: secret.key beside the database
     public_url: str | None = None
     min_time_per_move: int = DEFAULT_MIN_TIME_PER_MOVE
@@ -74,6 +84,7 @@ class Settings:
     sweep_interval: float = 30.0
     sweep_grace: float = 10.0
     queue: str = "alhambra"
+    redis_prefix: str = "alhambra:"
 
     def __post_init__(self) -> None:
         data = Path(self.data_dir).resolve()
@@ -86,6 +97,14 @@ class Settings:
             object.__setattr__(self, "public_url", self.public_url.rstrip("/"))
         if self.min_time_per_move < 1:
             raise SettingsError("ALHAMBRA_MIN_TIME_PER_MOVE must be at least 1 second")
+        if self.database_url:
+            if not self.database_url.startswith(("postgresql://", "postgres://")):
+                raise SettingsError("DATABASE_URL must be a postgresql:// URL")
+            if not self.secret:
+                raise SettingsError("DATABASE_URL needs ALHAMBRA_SECRET_KEY: every API "
+                                    "host and worker must derive seat tokens from one key")
+        if self.db_pool_size < 1:
+            raise SettingsError("DATABASE_POOL_SIZE must be at least 1")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any
@@ -96,15 +115,19 @@ class Settings:
         values: dict[str, Any] = {
             "data_dir": Path(env.get("ALHAMBRA_DATA") or "data"),
             "database": env.get("ALHAMBRA_DB") or "",
+            "database_url": env.get("DATABASE_URL") or None,
             "secret": env.get("ALHAMBRA_SECRET_KEY") or None,
             "public_url": env.get("PUBLIC_URL") or None,
             "redis_url": env.get("REDIS_URL") or None,
             "smtp_url": env.get("SMTP_URL") or None,
             "mail_from": env.get("MAIL_FROM") or cls.mail_from,
             "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
+            "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
         }
         numbers = {"min_time_per_move": ("ALHAMBRA_MIN_TIME_PER_MOVE", int),
                    "state_cache_size": ("ALHAMBRA_STATE_CACHE", int),
+                   "db_pool_size": ("DATABASE_POOL_SIZE", int),
+                   "db_pool_timeout": ("DATABASE_POOL_TIMEOUT", float),
                    "relay_interval": ("ALHAMBRA_RELAY_INTERVAL", float),
                    "sweep_interval": ("ALHAMBRA_SWEEP_INTERVAL", float),
                    "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float)}
@@ -134,10 +157,13 @@ class Settings:
                "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
                "ALHAMBRA_RELAY_INTERVAL": str(self.relay_interval),
                "ALHAMBRA_SWEEP_INTERVAL": str(self.sweep_interval),
-               "ALHAMBRA_SWEEP_GRACE": str(self.sweep_grace), "ALHAMBRA_QUEUE": self.queue}
+               "ALHAMBRA_SWEEP_GRACE": str(self.sweep_grace), "ALHAMBRA_QUEUE": self.queue,
+               "ALHAMBRA_REDIS_PREFIX": self.redis_prefix,
+               "DATABASE_POOL_SIZE": str(self.db_pool_size),
+               "DATABASE_POOL_TIMEOUT": str(self.db_pool_timeout)}
         for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
-                           ("SMTP_URL", self.smtp_url)):
+                           ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url)):
             if value:
                 env[var] = value
         return env

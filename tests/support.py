@@ -1,6 +1,7 @@
 """What the service and workers tests share: games played through the HTTP API, problem
-checks, waiting, an SMTP sink, and a stack of real parts (a worker process and the API on
-one SQLite file). Fixtures live in the conftest files; this module holds the helpers."""
+checks, waiting, an SMTP sink, a stack of real parts (a worker process and the API on
+one SQLite file), and throwaway PostgreSQL databases. Fixtures live in the conftest files;
+this module holds the helpers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import email
 import email.policy
 import os
 import random
+import secrets
 import subprocess
 import sys
 import threading
@@ -17,6 +19,9 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
+
+import psycopg
 
 import engine
 from service import create_app
@@ -258,3 +263,68 @@ def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str)
         "ALHAMBRA_MIN_TIME_PER_MOVE": "1", "PYTHONPATH": str(ROOT), **env})
     app = create_app(Settings.from_env(full))
     return Stack(data, full, app, app.test_client(), tmp / "worker.log")
+
+
+# -- PostgreSQL ----------------------------------------------------------------------------
+
+#: The server the tests use (.ci/run starts it): they create and drop their own databases
+#: there (``alhambra_test_<random>``) and touch no other.
+PG_ADMIN_URL = os.environ.get("ALHAMBRA_TEST_PG_URL",
+                              "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+class PgDatabase:
+    """A throwaway database on the test server: ``url`` to use, ``drop()`` when done.
+    ``schema()`` gives a fresh, empty namespace in it (a URL whose search_path is that
+    schema): a store as good as a new database, made in milliseconds."""
+
+    def __init__(self) -> None:
+        self.name = f"alhambra_test_{secrets.token_hex(6)}"
+        base = PG_ADMIN_URL.rsplit("/", 1)[0]
+        self.url = f"{base}/{self.name}"
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'create database "{self.name}"')
+
+    def schema(self) -> str:
+        name = f"t_{secrets.token_hex(6)}"
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f'create schema "{name}"')
+        return f"{self.url}?options={quote(f'-csearch_path={name}')}"
+
+    def drop(self) -> None:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'drop database if exists "{self.name}" with (force)')
+
+
+@dataclass(frozen=True)
+class StoreSpec:
+    """Where a store of the contract tests lives: a SQLite file or a PostgreSQL URL. Plain
+    data, so a test can hand it to other processes, each opening its own store."""
+
+    kind: str  # "sqlite" or "postgres"
+    where: str
+
+    def settings(self, **changes: Any) -> Settings:
+        if self.kind == "sqlite":
+            return Settings(database=self.where, **changes)
+        return Settings(database_url=self.where, secret="a test secret", **changes)
+
+    def open(self):
+        from service.store import open_store
+
+        return open_store(self.settings())
+
+    def raw(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Run ``sql`` (``?`` placeholders) on a connection of its own, outside the store;
+        the rows it returns."""
+        if self.kind == "sqlite":
+            import sqlite3
+
+            conn = sqlite3.connect(self.where, isolation_level=None)
+            try:
+                return conn.execute(sql, params).fetchall()
+            finally:
+                conn.close()
+        with psycopg.connect(self.where, autocommit=True) as conn:
+            cur = conn.execute(sql.replace("?", "%s"), params)
+            return cur.fetchall() if cur.description else []

@@ -18,7 +18,7 @@ from .mail import Mailer
 class Context:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.store = open_store(settings.database)
+        self.store = open_store(settings)
         self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key)
         self.mailer = Mailer(settings)
         self._redis: Redis | None = None

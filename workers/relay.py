@@ -1,13 +1,18 @@
 """The outbox relay: moves the store's undelivered outbox rows into RQ.
 
-A row is marked delivered only after its job is in Redis, so a Redis outage (or a crash
-between the two steps) leaves it to the next pass: mail is late, never lost; a row
-relayed twice makes a job that runs twice, which sends once (see jobs.py). One relay runs
-at a time (a Redis lock); every worker process runs the loop, so any of them takes over.
+Every worker process runs a relay, on one host or many. A relay claims rows in the store
+(``claim_outbox``: relays at once get disjoint rows; PostgreSQL skips rows another relay
+has locked), enqueues their jobs, then marks them delivered. A Redis outage (or a crash
+between the two steps) leaves the rows undelivered: the relay gives them back at once
+when Redis refuses them, and the rows of a relay that died are claimed again when its
+lease (``CLAIM_LEASE``) ends. Mail is late, never lost; a row relayed twice makes a job
+that runs twice, which sends once (see jobs.py).
 
 The relay also sweeps for overdue deadlines now and then: a game whose deadline passed
 more than ``sweep_grace`` seconds ago gets its deadline job again, in case the scheduled
-one was lost (a Redis without persistence restarted, say).
+one was lost (a Redis without persistence restarted, say). A marker in Redis (one per
+game and version, under ``ALHAMBRA_REDIS_PREFIX``) keeps the relays from sweeping a game
+twice.
 """
 
 from __future__ import annotations
@@ -25,20 +30,17 @@ from .jobs import JOB_TIMEOUT, apply_deadline, batch_job_id, deadline_job_id, pr
 
 log = logging.getLogger("alhambra.relay")
 
-LOCK_NAME = "alhambra:relay"
+CLAIM_LEASE = 30.0  # seconds before another relay may take a claimed row
 
 
 def relay_once(ctx: Context, limit: int = 200) -> int:
     """Relay up to ``limit`` rows; returns how many. Raises if Redis cannot be reached."""
     store = ctx.store
-    rows = store.undelivered(limit)
+    rows = store.claim_outbox(limit, CLAIM_LEASE)
     if not rows:
         return 0
-    lock = ctx.redis.lock(LOCK_NAME, timeout=60, blocking=False)
-    if not lock.acquire(blocking=False):
-        return 0
+    ids = [r.id for r in rows]
     try:
-        rows = store.undelivered(limit)  # another relay may have taken some meanwhile
         intervals = list(ctx.settings.batch_retries)
         jobs = [Queue.prepare_data(
             process_batch, args=(r.game_id, r.from_version, r.to_version,
@@ -47,12 +49,10 @@ def relay_once(ctx: Context, limit: int = 200) -> int:
             timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400 * 7,
             retry=Retry(max=len(intervals), interval=intervals)) for r in rows]
         ctx.queue().enqueue_many(jobs)
-        store.mark_delivered([r.id for r in rows])
-    finally:
-        try:
-            lock.release()
-        except Exception:  # noqa: BLE001 - expired or Redis gone: nothing to undo
-            pass
+    except BaseException:
+        store.release_outbox(ids)
+        raise
+    store.mark_delivered(ids)
     return len(rows)
 
 
@@ -62,7 +62,7 @@ def sweep(ctx: Context) -> int:
     for game in ctx.store.overdue(times.later(-ctx.settings.sweep_grace)):
         if game.timeout_policy != "default_move" or game.current_seat is None:
             continue
-        marker = f"alhambra:swept:{game.id}:{game.version}"
+        marker = f"{ctx.settings.redis_prefix}swept:{game.id}:{game.version}"
         if not ctx.redis.set(marker, 1, nx=True, ex=600):
             continue
         ctx.queue().enqueue(apply_deadline, game.id, game.version, game.current_seat,

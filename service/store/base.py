@@ -5,8 +5,13 @@ A game is an append-only log of events; its version is the number of events. Bes
 log a store keeps a row per game (its summary: status, whose turn, the deadline), the
 seats (only hashes of their tokens), the first answer to each idempotent submission, the
 outbox (one row per appended batch, written in the append's transaction), the workers'
-notification claims and the webhooks. Any store that keeps these promises can replace the
-SQLite one (``sqlite.py``): PostgreSQL is next.
+notification claims and the webhooks. Two stores keep these promises: SQLite
+(``sqlite.py``, the embedded default) and PostgreSQL (``postgres.py``, for many hosts);
+``tests/store/test_contract.py`` holds both to them.
+
+A store feature is a method here, its implementation in each store, a migration step in
+each, and a case in the contract test. ``COLUMNS`` is every table's columns as
+``dump_game``/``load_game`` (and so ``alhambra-pbem export``/``import``) carry them.
 """
 
 from __future__ import annotations
@@ -22,6 +27,11 @@ Event = dict[str, Any]
 
 class SchemaTooNew(Exception):
     """The database was written by a newer alhambra-pbem than this one."""
+
+
+class SchemaTooOld(Exception):
+    """The database lacks migrations this alhambra-pbem needs (``alhambra-pbem
+    migrate``)."""
 
 
 @dataclass
@@ -115,6 +125,30 @@ class Webhook:
 #: What ``EventStore.count`` counts.
 TABLES = ("games", "seats", "events", "outbox", "idempotency", "notifications", "webhooks")
 
+#: The columns of a game's rows in every table, as ``dump_game`` gives them and
+#: ``load_game`` takes them (outbox rows without their id; a store numbers them).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": ("id", "variant", "options", "players", "status", "phase", "version",
+              "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
+              "created_at", "updated_at", "host_token_hash", "invite_hash"),
+    "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at"),
+    "events": ("game_id", "version", "type", "payload", "created_at"),
+    "outbox": ("game_id", "from_version", "to_version", "created_at", "claimed_at",
+               "delivered_at"),
+    "idempotency": ("game_id", "seat", "key", "fingerprint", "status", "response",
+                    "created_at"),
+    "notifications": ("game_id", "version", "recipient", "kind", "status", "attempts",
+                      "claimed_at", "sent_at", "error"),
+    "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at"),
+}
+#: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
+TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "claimed_at",
+                "delivered_at", "sent_at"}
+JSON_COLUMNS = {"options", "payload", "response"}
+
+#: One game's rows: table name → rows (column → value).
+GameRows = dict[str, list[dict[str, Any]]]
+
 
 class EventStore(Protocol):
     """Games as append-only event logs, with what the service and the workers keep beside
@@ -176,8 +210,17 @@ class EventStore(Protocol):
     def undelivered(self, limit: int = 100) -> list[OutboxRow]:
         """Outbox rows not yet handed to the workers, oldest first."""
 
+    def claim_outbox(self, limit: int = 100, lease_seconds: float = 30) -> list[OutboxRow]:
+        """Take up to ``limit`` undelivered rows, oldest first, for one relay: rows that
+        no other relay claimed in the last ``lease_seconds``. Relays running at once get
+        disjoint rows; a relay that dies leaves its rows to the others once the lease
+        ends."""
+
     def mark_delivered(self, ids: list[int]) -> None:
         """Mark outbox rows as handed to the workers."""
+
+    def release_outbox(self, ids: list[int]) -> None:
+        """Give claimed rows back undelivered (the relay could not hand them on)."""
 
     def overdue(self, before: datetime, limit: int = 100) -> list[Game]:
         """Active games whose deadline is at or before ``before``, earliest first."""
@@ -211,6 +254,21 @@ class EventStore(Protocol):
 
     def count(self, table: str) -> int:
         """The number of rows of one of ``TABLES`` (health checks, tests)."""
+
+    def migrate(self) -> tuple[int, int]:
+        """Bring the schema up to date, one step (and transaction) at a time; returns
+        the schema versions before and after. SchemaTooNew for a newer schema."""
+
+    def game_ids(self) -> list[str]:
+        """Every game's id, oldest first (export)."""
+
+    def dump_game(self, game_id: str) -> GameRows:
+        """Every row of one game in each of ``TABLES`` (with the ``COLUMNS``; outbox rows
+        oldest first, events by version); GameNotFound if there is none."""
+
+    def load_game(self, rows: GameRows) -> None:
+        """Insert a game's rows as ``dump_game`` gives them, all or nothing (import);
+        webhooks keep their ids."""
 
     def close(self) -> None:
         """Release this process's (or thread's) connections."""

@@ -28,11 +28,15 @@ from typing import Any
 
 from .. import times
 from .base import (
+    COLUMNS,
+    JSON_COLUMNS,
     TABLES,
+    TIME_COLUMNS,
     Answer,
     Event,
     Game,
     GameNotFound,
+    GameRows,
     GameUpdate,
     Notification,
     OutboxRow,
@@ -128,32 +132,40 @@ def _v2(conn: sqlite3.Connection) -> None:
     """)
 
 
-#: Every column that holds a time.
-TIME_COLUMNS = {"games": ("deadline", "created_at", "updated_at"), "seats": ("joined_at",),
-                "outbox": ("created_at", "delivered_at"), "idempotency": ("created_at",),
-                "notifications": ("claimed_at", "sent_at"), "webhooks": ("created_at",)}
+#: Every column that held a time at schema 3.
+V3_TIME_COLUMNS = {
+    "games": ("deadline", "created_at", "updated_at"), "seats": ("joined_at",),
+    "outbox": ("created_at", "delivered_at"), "idempotency": ("created_at",),
+    "notifications": ("claimed_at", "sent_at"), "webhooks": ("created_at",)}
 
 
 def _v3(conn: sqlite3.Connection) -> None:
     """Every time in one form (ISO 8601 UTC, milliseconds, Z): deadlines were written to
     the second ('…:43Z' sorts after '…:43.500Z'). Events keep theirs: they are facts (and
     were written in that form already)."""
-    for table, columns in TIME_COLUMNS.items():
+    for table, columns in V3_TIME_COLUMNS.items():
         for col in columns:
             conn.execute(f"update {table} set {col} = strftime('%Y-%m-%dT%H:%M:%fZ', {col}) "
                          f"where {col} is not null")
 
 
+def _v4(conn: sqlite3.Connection) -> None:
+    """Outbox claims: relays running at once take disjoint rows (``claim_outbox``)."""
+    _run(conn, """
+        alter table outbox add column claimed_at text;
+        drop index idx_outbox_delivered_at_id;
+        create index idx_outbox_undelivered on outbox (id) where delivered_at is null;
+    """)
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-GAME_COLUMNS = ["id", "variant", "options", "players", "status", "phase", "version",
-                "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
-                "created_at", "updated_at", "host_token_hash", "invite_hash"]
+GAME_COLUMNS = list(COLUMNS["games"])
 _GAME_SELECT = "select " + ", ".join(GAME_COLUMNS) + " from games"
-SEAT_COLUMNS = ["game_id", "seat", "name", "email", "token_hash", "joined_at"]
+SEAT_COLUMNS = list(COLUMNS["seats"])
 _SEAT_SELECT = "select " + ", ".join(SEAT_COLUMNS) + " from seats"
 _HOOK_SELECT = "select id, game_id, seat, url, secret, created_at from webhooks"
 
@@ -162,7 +174,7 @@ def _game(row: tuple) -> Game:
     d = dict(zip(GAME_COLUMNS, row, strict=True))
     d["options"] = json.loads(d["options"])
     d["imported"] = bool(d["imported"])
-    for col in TIME_COLUMNS["games"]:
+    for col in V3_TIME_COLUMNS["games"]:
         d[col] = _time(d[col])
     return Game(**d)
 
@@ -178,12 +190,15 @@ def _webhook(row: tuple) -> Webhook:
 class SqliteStore:
     """The SQLite EventStore. One connection per thread (and per process after a fork)."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, check_schema: bool = True) -> None:
+        """Open (or create) the database at ``path``; with ``check_schema`` (the embedded
+        default) bring its schema up to date at once (SchemaTooNew if it is newer)."""
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
-        self.migrate()
+        if check_schema:
+            self.migrate()
 
     # -- connections ---------------------------------------------------------------------
 
@@ -225,19 +240,21 @@ class SqliteStore:
 
     # -- schema --------------------------------------------------------------------------
 
-    def migrate(self) -> None:
+    def migrate(self) -> tuple[int, int]:
         """Bring the database to SCHEMA_VERSION, one migration (and transaction) a step;
         SchemaTooNew if it is newer than this code."""
+        before = None
         while True:
             with self.transaction() as conn:  # one writer migrates; the others wait
                 version = conn.execute("pragma user_version").fetchone()[0]
+                before = version if before is None else before
                 if version > SCHEMA_VERSION:
                     raise SchemaTooNew(
                         f"the database {self.path} has schema version {version}, newer "
                         f"than this alhambra-pbem knows ({SCHEMA_VERSION}): upgrade "
                         "alhambra-pbem, or restore a backup made for this version")
                 if version == SCHEMA_VERSION:
-                    return
+                    return before, version
                 MIGRATIONS[version](conn)
                 conn.execute(f"pragma user_version = {version + 1}")
 
@@ -251,7 +268,7 @@ class SqliteStore:
         values = [getattr(game, c) for c in GAME_COLUMNS]
         values[GAME_COLUMNS.index("options")] = json.dumps(game.options)
         values[GAME_COLUMNS.index("imported")] = int(game.imported)
-        for col in TIME_COLUMNS["games"]:
+        for col in V3_TIME_COLUMNS["games"]:
             values[GAME_COLUMNS.index(col)] = _text(getattr(game, col))
         conn.execute(f"insert into games ({', '.join(GAME_COLUMNS)}) values "
                      f"({', '.join('?' * len(GAME_COLUMNS))})", values)
@@ -391,14 +408,33 @@ class SqliteStore:
             "where delivered_at is null order by id limit ?", (limit,)).fetchall()
         return [OutboxRow(*r[:-1], times.from_text(r[-1])) for r in rows]
 
+    def claim_outbox(self, limit: int = 100, lease_seconds: float = 30) -> list[OutboxRow]:
+        free = ("where delivered_at is null and (claimed_at is null or claimed_at <= ?) "
+                "order by id limit ?")
+        params = (_text(times.later(-lease_seconds)), limit)
+        if not self.conn.execute("select 1 from outbox " + free, params).fetchone():
+            return []  # nothing to take: no write lock
+        with self.transaction() as conn:
+            rows = conn.execute("select id, game_id, from_version, to_version, created_at "
+                                "from outbox " + free, params).fetchall()
+            conn.execute(f"update outbox set claimed_at = ? where id in "
+                         f"({', '.join('?' * len(rows))})", [_stamp(), *(r[0] for r in rows)])
+        return [OutboxRow(*r[:-1], times.from_text(r[-1])) for r in rows]
+
     def mark_delivered(self, ids: list[int]) -> None:
+        self._set_outbox("delivered_at = ?", [_stamp()], ids)
+
+    def release_outbox(self, ids: list[int]) -> None:
+        self._set_outbox("claimed_at = null", [], ids)
+
+    def _set_outbox(self, assignment: str, values: list[Any], ids: list[int]) -> None:
         if not ids:
             return
         with self.transaction() as conn:
-            conn.execute(f"update outbox set delivered_at = ? where delivered_at is null and "
-                         f"id in ({', '.join('?' * len(ids))})", [_stamp(), *ids])
+            conn.execute(f"update outbox set {assignment} where delivered_at is null and "
+                         f"id in ({', '.join('?' * len(ids))})", [*values, *ids])
 
-    def overdue(self, before: str, limit: int = 100) -> list[Game]:
+    def overdue(self, before: datetime, limit: int = 100) -> list[Game]:
         rows = self.conn.execute(_GAME_SELECT + " where deadline is not null and deadline <= ? "
                                  "and status = 'active' order by deadline limit ?",
                                  (_text(before), limit)).fetchall()
@@ -477,3 +513,58 @@ class SqliteStore:
         if table not in TABLES:
             raise ValueError(f"unknown table {table!r}")
         return self.conn.execute(f"select count(*) from {table}").fetchone()[0]
+
+    # -- export and import ---------------------------------------------------------------
+
+    def game_ids(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("select id from games "
+                                                "order by created_at, id")]
+
+    def dump_game(self, game_id: str) -> GameRows:
+        out: GameRows = {}
+        for table, columns in COLUMNS.items():
+            key = "id" if table == "games" else "game_id"
+            order = {"events": " order by version", "outbox": " order by id",
+                     "webhooks": " order by id", "seats": " order by seat"}.get(table, "")
+            rows = self.conn.execute(f"select {', '.join(columns)} from {table} "
+                                     f"where {key} = ?{order}", (game_id,)).fetchall()
+            out[table] = [_from_db(dict(zip(columns, r, strict=True))) for r in rows]
+        if not out["games"]:
+            raise GameNotFound(game_id)
+        return out
+
+    def load_game(self, rows: GameRows) -> None:
+        with self.transaction() as conn:
+            for table, columns in COLUMNS.items():
+                records = rows.get(table, [])
+                if records:
+                    conn.executemany(
+                        f"insert into {table} ({', '.join(columns)}) values "
+                        f"({', '.join('?' * len(columns))})",
+                        [[_to_db(c, r.get(c)) for c in columns] for r in records])
+
+
+def _from_db(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as read (times and JSON as text) in the dump's values."""
+    for col, value in row.items():
+        if value is None:
+            continue
+        if col in JSON_COLUMNS:
+            row[col] = json.loads(value)
+        elif col in TIME_COLUMNS:
+            row[col] = times.from_text(value)
+        elif col == "imported":
+            row[col] = bool(value)
+    return row
+
+
+def _to_db(col: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if col in JSON_COLUMNS:
+        return json.dumps(value, separators=(",", ":") if col == "payload" else None)
+    if col in TIME_COLUMNS:
+        return times.to_text(value)
+    if col == "imported":
+        return int(value)
+    return value

@@ -1,4 +1,5 @@
-"""Two submissions against the same version: exactly one wins, the log has no gap."""
+"""Two submissions against the same version: exactly one wins, the log has no gap (the
+store's own race: tests/store/test_contract.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import pytest
 
 from service import create_app
 from service.settings import Settings
-from service.store import GameUpdate, VersionConflict
 from tests.support import auth, new_game
 
 
@@ -60,35 +60,6 @@ def test_one_of_two_concurrent_submissions_wins(db_path, separate_apps):
                 break
             legal = handle.legal(seat)["moves"]
             assert handle.submit(seat, legal[0]["notation"], doc["version"]).status_code == 201
-    versions = [r[0] for r in store.conn.execute(
-        "select version from events where game_id = ? order by version", (handle.id,))]
-    assert versions == list(range(1, len(versions) + 1))
-    assert versions[-1] == handle.get()["version"]
+    assert len(store.read(handle.id)) == handle.get()["version"]
     for a in apps:
         a.extensions["alhambra"].store.close()
-
-
-def test_store_append_checks_the_version_under_a_lock(games, client):
-    handle = new_game(client, 2)
-    store = games.store
-    version = store.version(handle.id)
-    update = GameUpdate("active", "action", 0, None)
-    barrier = threading.Barrier(8)
-    outcomes = []
-
-    def run(i):
-        barrier.wait()
-        try:
-            store.append(handle.id, version, [{"type": "actions_ended", "seat": i}], update)
-            outcomes.append("ok")
-        except VersionConflict as exc:
-            outcomes.append(exc.current)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert outcomes.count("ok") == 1
-    assert all(o == version + 1 for o in outcomes if o != "ok")
-    assert store.version(handle.id) == version + 1

@@ -71,3 +71,27 @@ def test_the_api_and_the_workers_derive_tokens_from_one_key(tmp_path):
     assert not (tmp_path / "a" / "secret.key").exists()
     assert Settings(data_dir=tmp_path / "b").secret_key == Settings(
         database=str(tmp_path / "b" / "alhambra.db")).secret_key
+
+
+def test_postgresql_is_chosen_by_database_url(tmp_path):
+    env = {"ALHAMBRA_DATA": str(tmp_path), "DATABASE_URL": "postgresql://app@db.test/games",
+           "ALHAMBRA_SECRET_KEY": "k", "DATABASE_POOL_SIZE": "4",
+           "DATABASE_POOL_TIMEOUT": "2.5", "ALHAMBRA_REDIS_PREFIX": "t1:"}
+    s = Settings.from_env(env)
+    assert (s.database_url, s.db_pool_size, s.db_pool_timeout, s.redis_prefix) == (
+        "postgresql://app@db.test/games", 4, 2.5, "t1:")
+    assert Settings.from_env(s.environ()) == s  # what a worker of `serve` gets
+    assert Settings.from_env({"ALHAMBRA_DATA": str(tmp_path)}).database_url is None
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"DATABASE_URL": "postgresql://db.test/games"},
+     "DATABASE_URL needs ALHAMBRA_SECRET_KEY"),
+    ({"DATABASE_URL": "mysql://db.test/games", "ALHAMBRA_SECRET_KEY": "k"},
+     "DATABASE_URL must be a postgresql:// URL"),
+    ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be at least 1"),
+    ({"DATABASE_POOL_TIMEOUT": "soon"}, "DATABASE_POOL_TIMEOUT must be a number"),
+])
+def test_database_settings_that_cannot_work_are_refused(env, message):
+    with pytest.raises(SettingsError, match=message):
+        Settings.from_env(env)

@@ -1,0 +1,110 @@
+"""``alhambra-pbem export`` / ``import``: every game, with all its rows, from one store to
+another (SQLite to PostgreSQL when a host grows, or back), as JSON lines.
+
+The first line names the format; each further line is one game: ``{table: [row, ...]}``
+for each table of ``COLUMNS`` (the game row, seats with their token hashes, the whole
+event log, outbox rows, idempotent answers, notifications, webhooks), times as
+``times.to_text`` and JSON documents as JSON. Events are written as they were stored, so
+the imported logs replay to the same games.
+
+Import adds each game in one transaction, and skips a game whose id the store already has
+(so an interrupted import can run again). Outbox claims of the old host are dropped, and
+the last batch of each running game is handed to the workers once more: the new host's
+Redis then schedules its reminders and deadline (the batch's mails were sent already and
+are not sent again, see workers/jobs.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from .. import times
+from .base import COLUMNS, TIME_COLUMNS, EventStore, GameNotFound, GameRows
+
+FORMAT = "alhambra-pbem-export"
+FORMAT_VERSION = 1
+
+
+class TransferError(ValueError):
+    """An export file this code cannot read: says which line and why."""
+
+
+def encode(rows: GameRows) -> str:
+    """One game's rows as a line of JSON."""
+    return json.dumps({table: [{c: times.to_text(v) if c in TIME_COLUMNS and v is not None
+                                else v for c, v in row.items()} for row in records]
+                       for table, records in rows.items()}, separators=(",", ":"))
+
+
+def decode(line: str) -> GameRows:
+    doc = json.loads(line)
+    unknown = set(doc) - set(COLUMNS)
+    if unknown or "games" not in doc or len(doc["games"]) != 1:
+        raise ValueError(f"not a game's rows (tables {sorted(doc)})")
+    return {table: [{c: times.from_text(v) if c in TIME_COLUMNS and v is not None else v
+                     for c, v in row.items()} for row in records]
+            for table, records in doc.items()}
+
+
+def export_games(store: EventStore, out: IO[str]) -> int:
+    """Write every game of ``store`` to ``out``; returns how many."""
+    out.write(json.dumps({"format": FORMAT, "version": FORMAT_VERSION}) + "\n")
+    n = 0
+    for game_id in store.game_ids():
+        out.write(encode(store.dump_game(game_id)) + "\n")
+        n += 1
+    return n
+
+
+@dataclass
+class Imported:
+    added: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # already in the store
+
+
+def rearm(rows: GameRows) -> GameRows:
+    """The rows as the new host keeps them: no claims; a running game's last batch to be
+    relayed again (its jobs are idempotent)."""
+    outbox = [{**row, "claimed_at": None} for row in rows.get("outbox", [])]
+    if outbox and rows["games"][0]["status"] == "active":
+        outbox[-1]["delivered_at"] = None
+    return {**rows, "outbox": outbox}
+
+
+def import_games(store: EventStore, lines: Iterable[str]) -> Imported:
+    """Add the games of an export to ``store``."""
+    result = Imported()
+    it = iter(lines)
+    header: dict[str, Any] = {}
+    try:
+        header = json.loads(next(it))
+    except (StopIteration, ValueError):
+        pass
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise TransferError(f"line 1: not an {FORMAT} file")
+    if header.get("version") != FORMAT_VERSION:
+        raise TransferError(f"line 1: format version {header.get('version')}, this "
+                            f"alhambra-pbem reads {FORMAT_VERSION}")
+    for number, line in enumerate(it, start=2):
+        if not line.strip():
+            continue
+        try:
+            rows = decode(line)
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise TransferError(f"line {number}: {exc}") from None
+        game_id = rows["games"][0]["id"]
+        try:
+            store.version(game_id)
+        except GameNotFound:
+            try:
+                store.load_game(rearm(rows))
+            except Exception as exc:  # the store's own error (a webhook id taken, say)
+                raise TransferError(f"line {number}: game {game_id} was not added "
+                                    f"({len(result.added)} before it were): {exc}") from exc
+            result.added.append(game_id)
+        else:
+            result.skipped.append(game_id)
+    return result

@@ -1,0 +1,422 @@
+"""The store contract (service/store/base.py), held against both stores: every test runs
+on a SQLite file and on a PostgreSQL database. A method of the protocol that one store
+lacks fails the first test; a store feature gets its case here."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import multiprocessing
+import threading
+from datetime import timedelta
+
+import pytest
+
+from service import times
+from service.games import Games
+from service.store import (
+    TABLES,
+    Answer,
+    EventStore,
+    Game,
+    GameNotFound,
+    GameUpdate,
+    Seat,
+    VersionConflict,
+)
+from tests.support import StoreSpec
+
+ACTIVE = GameUpdate("active", "action", 0, None)
+
+
+def forked():
+    """Processes forked from a server that imported this module once (a spawned process
+    would take seconds to import it again)."""
+    mp = multiprocessing.get_context("forkserver")
+    mp.set_forkserver_preload([__name__])
+    return mp
+
+
+def make_game(store, game_id: str = "g1", players: int = 2, *, status: str = "active",
+              created_at=None, host: str | None = None) -> Game:
+    stamp = created_at or times.now()
+    game = Game(id=game_id, variant="alhambra", options={"dirk_third_draw_cap": False},
+                players=players, status=status, phase=None, version=0, current_seat=None,
+                time_per_move=3600, timeout_policy="default_move", deadline=None,
+                imported=False, created_at=stamp, updated_at=stamp,
+                host_token_hash=host or f"host-{game_id}", invite_hash=None)
+    seats = [Seat(game_id, i, f"P{i}", f"p{i}@example.org", f"tok-{game_id}-{i}", stamp)
+             for i in range(players)]
+    store.create_game(game, seats)
+    return game
+
+
+def events(n: int, first: int = 1) -> list[dict]:
+    return [{"type": "note", "n": first + i, "zeta": 1, "alpha": [1, {"b": 2, "a": 1}]}
+            for i in range(n)]
+
+
+def test_every_method_of_the_protocol_is_there(store):
+    """A method added to EventStore that a store lacks (or takes other arguments) fails
+    here, naming it."""
+    wanted = {n: v for n, v in vars(EventStore).items()
+              if callable(v) and not n.startswith("_")}
+    assert len(wanted) >= 28
+    for name, method in wanted.items():
+        impl = getattr(type(store), name, None)
+        assert impl is not None, f"{type(store).__name__} lacks {name}()"
+        assert list(inspect.signature(impl).parameters) == \
+            list(inspect.signature(method).parameters), f"{type(store).__name__}.{name}"
+
+
+def test_games_and_seats(store):
+    game = make_game(store, "g1", 3)
+    assert store.game("g1") == game and store.version("g1") == 0
+    assert [s.seat for s in store.seats("g1")] == [0, 1, 2]
+    assert store.seats("g1")[1] == Seat("g1", 1, "P1", "p1@example.org", "tok-g1-1",
+                                        game.created_at)
+    for missing in (store.game, store.version):
+        with pytest.raises(GameNotFound):
+            missing("nope")
+    assert store.seat_by_token_hash("tok-g1-2").seat == 2
+    assert store.seat_by_token_hash("other") is None
+    assert store.games_hosted_by("host-g1") == ["g1"] and store.games_hosted_by("x") == []
+
+    stamp = times.now()
+    open_game = Game(**{**game.__dict__, "id": "g2", "status": "open", "invite_hash": "inv",
+                        "host_token_hash": "host-g2"})
+    store.create_game(open_game, [Seat("g2", 0, "A", None, "tok-a", stamp),
+                                  Seat("g2", 1, None, None, None, None)])
+    assert store.join("g2", 1, "B", "b@example.org", "tok-b")
+    assert not store.join("g2", 1, "C", None, "tok-c")  # taken meanwhile
+    joined = store.seats("g2")[1]
+    assert (joined.name, joined.email, joined.token_hash) == ("B", "b@example.org", "tok-b")
+    assert joined.joined_at is not None and joined.joined_at >= stamp
+
+
+def test_append_and_read_ranges(store):
+    game = make_game(store)
+    deadline = times.later(3600)
+    assert store.append("g1", 0, events(3), GameUpdate("active", "action", 1, deadline)) == 3
+    assert store.append("g1", 3, events(2, 4), ACTIVE) == 5
+    log = store.read("g1")
+    assert log == events(5)
+    assert [list(e) for e in log] == [list(e) for e in events(5)]  # the key order too
+    assert store.read("g1", since=1) == log[1:]
+    assert store.read("g1", until=2) == log[:2]
+    assert store.read("g1", since=2, until=4) == log[2:4]
+    assert store.read("g1", since=5) == [] and store.read("nope") == []
+    row = store.game("g1")
+    assert (row.version, row.status, row.phase, row.current_seat, row.deadline) == \
+        (5, "active", "action", 0, None)
+    assert row.updated_at >= game.created_at
+    store.append("g1", 5, events(1, 6), GameUpdate("active", "place", 1, deadline))
+    assert store.game("g1").deadline == deadline
+    assert [(r.from_version, r.to_version) for r in store.undelivered()] == \
+        [(1, 3), (4, 5), (6, 6)]
+
+
+def test_a_stale_version_writes_nothing(store):
+    make_game(store)
+    store.append("g1", 0, events(3), ACTIVE)
+    before = {t: store.count(t) for t in TABLES}
+    answer = Answer(0, "key", "fp", 201, {"version": 4})
+    for stale in (0, 2, 4):
+        with pytest.raises(VersionConflict) as exc:
+            store.append("g1", stale, events(1, 4), ACTIVE, answer)
+        assert exc.value.current == 3
+    with pytest.raises(GameNotFound):
+        store.append("nope", 0, events(1), ACTIVE)
+    assert {t: store.count(t) for t in TABLES} == before
+    assert store.idempotent_answer("g1", 0, "key") is None
+
+
+def _appender(spec: StoreSpec, game_id: str, rounds: int, me: int, barrier, results) -> None:
+    """One process of the race: each round, every process reads the version, then (all
+    at once, after a barrier) appends at it."""
+    store = spec.open()
+    try:
+        for r in range(rounds):
+            version = store.version(game_id)
+            barrier.wait(30)
+            try:
+                store.append(game_id, version, [{"type": "note", "by": me, "round": r}],
+                             ACTIVE)
+                results.put((r, me, "won", version))
+            except VersionConflict as exc:
+                results.put((r, me, "lost", exc.current))
+            barrier.wait(30)
+    finally:
+        store.close()
+
+
+def test_exactly_one_of_concurrent_appends_wins_across_processes(spec, store):
+    make_game(store)
+    processes, rounds = 4, 3
+    mp = forked()
+    barrier, results = mp.Barrier(processes), mp.Queue()
+    procs = [mp.Process(target=_appender, args=(spec, "g1", rounds, i, barrier, results))
+             for i in range(processes)]
+    for p in procs:
+        p.start()
+    outcomes = [results.get(timeout=60) for _ in range(processes * rounds)]
+    for p in procs:
+        p.join(30)
+        assert p.exitcode == 0
+    for r in range(rounds):
+        this = [o for o in outcomes if o[0] == r]
+        won = [o for o in this if o[2] == "won"]
+        assert len(won) == 1, this
+        assert won[0][3] == r  # it appended version r + 1
+        assert all(o[3] == r + 1 for o in this if o[2] == "lost")  # saw the winner's
+    log = store.read("g1")
+    assert [e["round"] for e in log] == list(range(rounds))
+    assert [e["by"] for e in log] == [next(o[1] for o in outcomes if o[0] == r and
+                                           o[2] == "won") for r in range(rounds)]
+    assert store.count("outbox") == rounds
+
+
+def test_exactly_one_of_concurrent_appends_wins_across_threads(store):
+    make_game(store)
+    barrier = threading.Barrier(8)
+    outcomes = []
+
+    def run(i):
+        barrier.wait()
+        try:
+            store.append("g1", 0, [{"type": "note", "by": i}], ACTIVE)
+            outcomes.append("won")
+        except VersionConflict as exc:
+            outcomes.append(exc.current)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes, key=str) == [1] * 7 + ["won"]
+    assert store.version("g1") == 1 and len(store.read("g1")) == 1
+
+
+def test_the_database_refuses_to_change_events(spec, store):
+    make_game(store)
+    store.append("g1", 0, events(2), ACTIVE)
+    for sql in ("update events set type = 'other' where game_id = ?",
+                "delete from events where game_id = ?"):
+        with pytest.raises(Exception, match="append-only"):
+            spec.raw(sql, ("g1",))
+    if spec.kind == "postgres":
+        with pytest.raises(Exception, match="append-only"):
+            spec.raw("truncate events cascade")
+    with pytest.raises(Exception, match="(?i)unique|duplicate key"):
+        spec.raw("insert into events (game_id, version, type, payload, created_at) values "
+                 "(?, 2, 'x', '{}', ?)", ("g1", times.to_text(times.now())))
+    assert store.read("g1") == events(2)
+
+
+def test_idempotent_answers(store):
+    make_game(store)
+    response = {"version": 1, "events": [{"text": "é ✓"}], "view": {"b": 1, "a": 2}}
+    store.append("g1", 0, events(1), ACTIVE, Answer(1, "k1", "fp1", 201, response))
+    found = store.idempotent_answer("g1", 1, "k1")
+    assert found == Answer(1, "k1", "fp1", 201, response)
+    assert list(found.response["view"]) == ["b", "a"]
+    assert store.idempotent_answer("g1", 0, "k1") is None
+    assert store.idempotent_answer("g1", 1, "k2") is None
+    assert store.count("idempotency") == 1
+
+
+def test_a_finished_game_is_created_with_its_log(store):
+    stamp = times.now()
+    game = Game(id="done", variant="granada", options={}, players=2, status="over",
+                phase="over", version=4, current_seat=None, time_per_move=0,
+                timeout_policy="default_move", deadline=None, imported=True,
+                created_at=stamp, updated_at=stamp)
+    store.create_finished_game(game, [Seat("done", i, f"P{i}", None, None, None)
+                                      for i in range(2)], events(4))
+    row = store.game("done")
+    assert (row.version, row.status, row.imported, row.variant) == (4, "over", True,
+                                                                    "granada")
+    assert store.read("done") == events(4)
+    assert [(r.from_version, r.to_version) for r in store.undelivered()] == [(1, 4)]
+
+
+def _outbox(store, games: int = 1, batches: int = 3) -> list[int]:
+    for g in range(games):
+        make_game(store, f"g{g}")
+        for b in range(batches):
+            store.append(f"g{g}", b, events(1, b + 1), ACTIVE)
+    return [r.id for r in store.undelivered(1000)]
+
+
+def test_outbox_claims(store):
+    ids = _outbox(store)
+    assert len(ids) == 3 and ids == sorted(ids)
+    first = store.claim_outbox(2)
+    assert [r.id for r in first] == ids[:2]
+    assert [(r.game_id, r.from_version, r.to_version) for r in first] == \
+        [("g0", 1, 1), ("g0", 2, 2)]
+    assert [r.id for r in store.claim_outbox()] == ids[2:]  # the others are held
+    assert store.claim_outbox() == []
+    store.release_outbox(ids[2:])
+    assert [r.id for r in store.claim_outbox()] == ids[2:]
+    store.mark_delivered(ids[:2])
+    assert [r.id for r in store.undelivered()] == ids[2:]  # claimed is not delivered
+    assert [r.id for r in store.claim_outbox(lease_seconds=0)] == ids[2:]  # lease over
+    store.mark_delivered(ids[2:])
+    assert store.undelivered() == [] and store.claim_outbox(lease_seconds=0) == []
+    store.release_outbox(ids)  # a delivered row stays delivered
+    assert store.claim_outbox(lease_seconds=0) == []
+
+
+def _relay(spec: StoreSpec, barrier, results) -> None:
+    store = spec.open()
+    try:
+        taken: list[int] = []
+        barrier.wait(30)
+        while rows := store.claim_outbox(3):
+            taken += [r.id for r in rows]
+            store.mark_delivered([r.id for r in rows])
+        results.put(taken)
+    finally:
+        store.close()
+
+
+def test_relays_in_several_processes_take_each_row_once(spec, store):
+    ids = _outbox(store, games=6, batches=5)
+    mp = forked()
+    barrier, results = mp.Barrier(3), mp.Queue()
+    procs = [mp.Process(target=_relay, args=(spec, barrier, results)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    taken = [results.get(timeout=60) for _ in procs]
+    for p in procs:
+        p.join(30)
+    every = sorted(i for t in taken for i in t)
+    assert every == ids  # each row once, none left
+    assert store.undelivered() == []
+
+
+def test_overdue_games(store):
+    due = times.now()
+    for i, (status, deadline) in enumerate([("active", due), ("active", due + timedelta(
+            milliseconds=1)), ("over", due - timedelta(seconds=5)), ("active", None),
+            ("active", due - timedelta(seconds=5))]):
+        make_game(store, f"g{i}")
+        store.append(f"g{i}", 0, events(1), GameUpdate(status, "action", 0, deadline))
+    assert [g.id for g in store.overdue(due)] == ["g4", "g0"]  # earliest first
+    assert [g.id for g in store.overdue(due, limit=1)] == ["g4"]
+    assert [g.id for g in store.overdue(due + timedelta(milliseconds=1))] == \
+        ["g4", "g0", "g1"]
+
+
+def test_notification_claims_with_leases(store):
+    make_game(store)
+    key = ("g1", 7, "seat:1", "your_turn")
+    assert store.claim_notification(*key)
+    assert not store.claim_notification(*key)  # held by the first claim
+    store.finish_notification(*key, error="SMTP down")
+    assert store.claim_notification(*key)  # a failed one is claimed again
+    store.finish_notification(*key)
+    assert not store.claim_notification(*key) and not store.claim_notification(
+        *key, lease_seconds=0)  # sent: never again
+    other = ("g1", 7, "hook:3", "webhook")
+    assert store.claim_notification(*other)
+    assert store.claim_notification(*other, lease_seconds=0)  # the holder's lease is over
+    listed = store.notifications("g1")
+    assert [(n.version, n.recipient, n.kind, n.status, n.attempts, n.error) for n in
+            listed] == [(7, "hook:3", "webhook", "sending", 2, None),
+                        (7, "seat:1", "your_turn", "sent", 2, None)]
+    assert listed[1].sent_at is not None and listed[0].sent_at is None
+    assert store.notifications("other") == []
+
+
+def test_webhooks(store):
+    make_game(store, "g1")
+    make_game(store, "g2")
+    a = store.add_webhook("g1", 0, "http://a.test/", "s1")
+    b = store.add_webhook("g1", None, "http://b.test/", "s2")
+    c = store.add_webhook("g2", 1, "http://c.test/", "s3")
+    assert len({a.id, b.id, c.id}) == 3
+    assert store.webhooks("g1") == [a, b] and store.webhook(c.id) == c
+    assert store.webhook(10 ** 6) is None and store.webhook(1 << 70) is None
+    assert not store.delete_webhook("g2", a.id)  # another game's
+    assert not store.delete_webhook("g1", 1 << 70)
+    assert store.delete_webhook("g1", a.id) and not store.delete_webhook("g1", a.id)
+    assert store.webhooks("g1") == [b] and store.count("webhooks") == 2
+
+
+def test_listing_games(store):
+    start = times.now()
+    for i in range(5):
+        make_game(store, f"g{i}", created_at=start + timedelta(seconds=i),
+                  status="open" if i % 2 else "active")
+    games, total = store.list_games()
+    assert [g.id for g in games] == ["g4", "g3", "g2", "g1", "g0"] and total == 5
+    games, total = store.list_games(status="open", limit=1, offset=1)
+    assert [g.id for g in games] == ["g1"] and total == 2
+    assert [g.id for g in store.list_games(ids=["g0", "g3", "x"])[0]] == ["g3", "g0"]
+    assert store.list_games(ids=[]) == ([], 0)
+    assert store.list_games(email="p1@example.org")[1] == 5
+    assert [g.id for g in store.list_games(ids=["g0"], email="nobody@example.org")[0]] == \
+        ["g0"]
+
+
+def test_counts(store):
+    make_game(store, players=4)
+    store.append("g1", 0, events(3), ACTIVE)
+    assert [store.count(t) for t in TABLES] == [1, 4, 3, 1, 0, 0, 0]
+    with pytest.raises(ValueError):
+        store.count("games; drop table games")
+
+
+def test_only_hashes_of_tokens_are_kept(store):
+    games = Games(store, cache_size=0)
+    created = games.create(variant="alhambra", options={}, players=3,
+                           seats=[{"name": "A"}, {"name": "B"}, None], time_per_move=3600,
+                           timeout_policy="default_move")
+    joined = games.join(created["game_id"], created["invite_code"], "C", None)
+    assert store.version(created["game_id"]) > 0  # the game started
+    kept = json.dumps(store.dump_game(created["game_id"]), default=str)
+    for secret in [created["host_token"], created["invite_code"], joined["token"],
+                   *(s["token"] for s in created["seats"])]:
+        assert secret not in kept
+
+
+def test_migrating_again_changes_nothing(store):
+    before, after = store.migrate()
+    assert before == after and after > 0
+
+
+def test_a_game_dumped_and_loaded_keeps_every_row(store):
+    make_game(store, "g1")
+    store.append("g1", 0, events(3), GameUpdate("active", "action", 1, times.later(60)),
+                 Answer(1, "k", "fp", 201, {"b": [1], "a": None}))
+    store.claim_notification("g1", 3, "seat:1", "your_turn")
+    store.finish_notification("g1", 3, "seat:1", "your_turn")
+    hook = store.add_webhook("g1", 1, "http://h.test/", "s")
+    store.mark_delivered([r.id for r in store.claim_outbox()])
+    rows = store.dump_game("g1")
+    assert set(rows) == set(TABLES)
+    assert [len(rows[t]) for t in TABLES] == [1, 2, 3, 1, 1, 1, 1]
+    with pytest.raises(GameNotFound):
+        store.dump_game("nope")
+
+    def renamed(rows, hook_shift):
+        out = {t: [{**r, **({"game_id": "g2"} if "game_id" in r else {})} for r in records]
+               for t, records in rows.items()}
+        out["games"][0]["id"] = "g2"
+        out["games"][0]["host_token_hash"] = "host-g2"
+        for r in out["seats"]:
+            r["token_hash"] += "-2"
+        for r in out["webhooks"]:
+            r["id"] += hook_shift
+        return out
+
+    store.load_game(renamed(rows, 1000))
+    assert store.dump_game("g2") == renamed(rows, 1000)
+    assert store.read("g2") == store.read("g1") and store.game("g2").version == 3
+    assert store.add_webhook("g1", 0, "http://n.test/", "s").id > hook.id + 1000
+    with pytest.raises(Exception):  # noqa: B017 - each store's own error; nothing added
+        store.load_game(renamed(rows, 0) | {"games": [{**rows["games"][0], "id": "g3"}]})
+    assert store.game_ids() == ["g1", "g2"]

@@ -1,0 +1,147 @@
+"""``alhambra-pbem export`` / ``import``: a SQLite host's games moved to PostgreSQL (and
+back) keep every row, replay to the same games, and play on with the tokens handed out
+before."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from service import create_app
+from service.settings import Settings
+from service.store import SqliteStore, open_store
+from service.store.transfer import TransferError, export_games, import_games, rearm
+from tests.support import ROOT, auth, new_game
+
+GOLDEN = ROOT / "tests" / "golden" / "v2" / "alhambra-2p.json"
+
+
+def cli(*args: str, env: dict[str, str], stdin: str | None = None
+        ) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=ROOT, env=env,
+                          input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def an_old_host(data: Path) -> tuple[object, dict[str, object]]:
+    """A SQLite host with a finished game (an imported record), a running one (moves,
+    an idempotent answer, a webhook, a sent mail) and one waiting for a player."""
+    app = create_app(Settings(data_dir=data, state_cache_size=0))
+    client = app.test_client()
+    store = app.extensions["alhambra"].store
+    record = json.loads(GOLDEN.read_text())["record"]
+    finished = client.post("/records", json=record).get_json()["game_id"]
+    running = new_game(client, 2)
+    for i in range(3):
+        doc = running.get()
+        seat = doc["current_seat"]
+        move = (seat, running.notations(seat)[0], doc["version"])
+        r = running.submit(*move, headers={"Idempotency-Key": f"k{i}"})
+        assert r.status_code == 201, r.get_json()
+        running.created.setdefault("first", (move, r.get_json()))
+    hook = client.post(f"/games/{running.id}/webhooks", json={"url": "http://h.test/x"},
+                       headers=auth(running.tokens[0]))
+    assert hook.status_code == 201
+    store.claim_notification(running.id, 1, "seat:0", "started")
+    store.finish_notification(running.id, 1, "seat:0", "started")
+    store.mark_delivered([r.id for r in store.claim_outbox()])
+    waiting = client.post("/games", json={"seats": [{"name": "Ann"}, None]}).get_json()
+    return app, {"finished": finished, "running": running, "waiting": waiting["game_id"]}
+
+
+def views(store, game_id: str) -> list:
+    """What each seat and a spectator see of the game replayed from its log."""
+    log = store.read(game_id)
+    if not log:
+        return []
+    state = engine.replay(log)
+    return [engine.view(state, seat) for seat in (None, *range(len(state.seats)))]
+
+
+def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
+    old_app, games = an_old_host(tmp_path / "old")
+    old = old_app.extensions["alhambra"].store
+    ids = old.game_ids()
+    assert len(ids) == 3
+    running = games["running"]
+
+    base = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    out = cli("export", "-o", str(tmp_path / "games.jsonl"),
+              env={**base, "ALHAMBRA_DATA": str(tmp_path / "old")})
+    assert out.returncode == 0, out.stderr
+    assert "exported 3 games from the SQLite database" in out.stderr
+
+    url = pg_database.schema()
+    new_env = {**base, "DATABASE_URL": url, "ALHAMBRA_SECRET_KEY": "not the old key",
+               "ALHAMBRA_DATA": str(tmp_path / "new")}
+    refused = cli("import", str(tmp_path / "games.jsonl"), env=new_env)
+    assert refused.returncode == 2 and "run 'alhambra-pbem migrate'" in refused.stderr
+    migrated = cli("migrate", env=new_env)
+    assert migrated.returncode == 0, migrated.stderr
+    assert "PostgreSQL database postgresql://postgres@127.0.0.1:5432/" in migrated.stdout
+    assert "schema version from 0 to 1" in migrated.stdout
+    imported = cli("import", str(tmp_path / "games.jsonl"), env=new_env)
+    assert imported.returncode == 0, imported.stderr
+    assert "imported 3 games into the PostgreSQL database" in imported.stderr
+    again = cli("import", env=new_env, stdin=(tmp_path / "games.jsonl").read_text())
+    assert "imported 0 games" in again.stderr and "3 were there already" in again.stderr
+
+    new_settings = Settings.from_env(new_env)
+    new_app = create_app(new_settings)
+    new = new_app.extensions["alhambra"].store
+    assert new.game_ids() == ids
+    for game_id in ids:
+        rows = old.dump_game(game_id)
+        assert new.dump_game(game_id) == rearm(rows)
+        assert new.read(game_id) == old.read(game_id)
+        assert views(new, game_id) == views(old, game_id)
+    # the running game's last batch goes to the new host's workers (its clock)
+    assert [(r.game_id, r.to_version) for r in new.undelivered()] == \
+        [(running.id, old.version(running.id))]
+
+    # Both hosts answer alike, and the tokens handed out before still play.
+    old_client, new_client = old_app.test_client(), new_app.test_client()
+    for path in [f"/games/{i}" for i in ids] + [f"/games/{games['finished']}/record",
+                                                 f"/games/{running.id}/events"]:
+        for token in (None, running.host_token, *running.tokens):
+            a = old_client.get(path, headers=auth(token))
+            b = new_client.get(path, headers=auth(token))
+            assert (a.status_code, a.get_json()) == (b.status_code, b.get_json()), path
+    running.client = new_client
+    doc = running.get()
+    seat = doc["current_seat"]
+    r = running.submit(seat, running.notations(seat)[0], doc["version"])
+    assert r.status_code == 201, r.get_json()
+    move, answer = running.created["first"]
+    replayed = running.submit(*move, headers={"Idempotency-Key": "k0"})
+    assert replayed.get_json() == answer  # the first answer, kept with the game
+    assert replayed.headers["Idempotent-Replayed"] == "true"
+
+    # ... and back to a new SQLite file, in the process this time.
+    buffer = io.StringIO()
+    assert export_games(new, buffer) == 3
+    back = SqliteStore(tmp_path / "back" / "alhambra.db")
+    result = import_games(back, io.StringIO(buffer.getvalue()))
+    assert result.added == ids and result.skipped == []
+    for game_id in ids:
+        assert back.dump_game(game_id) == rearm(new.dump_game(game_id))
+    for s in (old, new, back):
+        s.close()
+
+
+def test_a_file_that_is_not_an_export_is_refused(tmp_path):
+    store = open_store(Settings(data_dir=tmp_path))
+    for text, message in [("", "line 1: not an alhambra-pbem-export file"),
+                          ('{"format": "alhambra-pbem-export", "version": 9}\n',
+                           "line 1: format version 9"),
+                          ('{"format": "alhambra-pbem-export", "version": 1}\n{"x": 1}\n',
+                           r"line 2: not a game's rows \(tables \['x'\]\)")]:
+        with pytest.raises(TransferError, match=message):
+            import_games(store, io.StringIO(text))
+    assert store.game_ids() == []
+    store.close()
