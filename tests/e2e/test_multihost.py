@@ -1,0 +1,385 @@
+"""Two API hosts and two worker hosts on one PostgreSQL database and one Redis.
+
+Each "host" is a process group of its own: ``alhambra-pbem serve --no-worker`` (gunicorn,
+two workers) on its own port, and ``alhambra-pbem worker`` (RQ with the scheduler, and the
+outbox relay). Clients spread over both APIs play 20 two-player games at once to the end
+with random legal moves; each game lets its deadline pass twice, so the timeout policy
+plays for the seat. A third of the way in, one API host and one worker host are killed
+with SIGKILL; the clients of the dead API carry on through the other one (a request cut
+off is sent again with the same Idempotency-Key).
+
+Afterwards every log is contiguous and replays to its record, every mail the workers'
+plan calls for (started, your turn, timeout, game over) reached the SMTP sink exactly
+once, and every deadline that was let pass played exactly one default move.
+
+The worker is killed between two jobs (frozen with SIGSTOP until RQ says it is idle):
+a worker killed in the middle of sending a mail cannot know whether the SMTP server
+took it, and the mail is then late (after the claim's lease), so "exactly once" does not
+hold for that one mail. Its relay may hold outbox claims and its scheduler the scheduler
+lock: the survivors take both over.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+from redis import Redis
+from rq import Queue
+from rq.registry import FailedJobRegistry
+
+import engine
+from engine.record import export_record, import_record
+from service.settings import Settings
+from service.store import open_store
+from tests.support import ROOT, Inbox, PgDatabase, random_api_move, wait_until
+from workers import notify
+from workers.redis_server import free_port
+
+pytestmark = pytest.mark.e2e
+
+REDIS_URL = os.environ.get("ALHAMBRA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+GAMES = 20
+TIME_PER_MOVE = 4
+SKIPS = 2  # deadlines each game lets pass
+KILL_AT = 0.33  # of the moves expected in all, when one API and one worker die
+MOVES_PER_GAME = 185  # about, for two players (benchmarks/engine.py)
+
+
+# -- hosts ---------------------------------------------------------------------------------
+
+@dataclass
+class Host:
+    name: str
+    process: subprocess.Popen
+    log: Path
+    port: int | None = None
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL for the whole process group: the host is gone."""
+        if self.alive():
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.alive():
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def start(name: str, args: list[str], env: dict[str, str], tmp: Path,
+          port: int | None = None) -> Host:
+    log = tmp / f"{name}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", *args], cwd=ROOT,
+                                   env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    return Host(name, process, log, port)
+
+
+def kill_between_jobs(host: Host, redis: Redis, worker_name: str) -> None:
+    """Freeze the worker host, and kill it once RQ has it idle (not inside a job)."""
+    key = f"rq:worker:{worker_name}"
+    for _ in range(500):
+        os.killpg(host.process.pid, signal.SIGSTOP)
+        if redis.hget(key, "state") == b"idle":
+            host.kill()
+            return
+        os.killpg(host.process.pid, signal.SIGCONT)
+        time.sleep(0.01)
+    raise AssertionError(f"{worker_name} was never idle")
+
+
+# -- clients -------------------------------------------------------------------------------
+
+class Client:
+    """JSON over HTTP to the first API that answers; a request cut off (its API died) is
+    sent again, unchanged, to the next."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = list(ports)
+        self.conn: http.client.HTTPConnection | None = None
+        self.failovers = 0
+
+    def request(self, method: str, path: str, body: dict | None = None,
+                token: str | None = None, key: str | None = None) -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        if key:
+            headers["Idempotency-Key"] = key
+        for _ in range(len(self.ports) * 3):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.ports[0], timeout=60)
+            try:
+                self.conn.request(method, path, json.dumps(body) if body else None, headers)
+                resp = self.conn.getresponse()
+                return resp.status, json.loads(resp.read() or b"null")
+            except (ConnectionError, http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = None
+                self.ports.append(self.ports.pop(0))
+                self.failovers += 1
+                time.sleep(0.05)
+        raise AssertionError(f"no API answered {method} {path}")
+
+
+@dataclass
+class Player:
+    """Plays one game to the end through ``client``; lets the deadline pass at the
+    versions it is at after ``skip_after`` of its moves."""
+
+    game_id: str
+    tokens: list[str]
+    client: Client
+    rng: random.Random
+    skip_after: set[int]
+    progress: Counter
+    skipped: list[int] = field(default_factory=list)  # versions whose deadline passed
+    error: BaseException | None = None
+
+    def game(self) -> dict:
+        status, doc = self.client.request("GET", f"/games/{self.game_id}")
+        assert status == 200, doc
+        return doc
+
+    def play(self) -> None:
+        try:
+            self._play()
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            self.error = exc
+
+    def _play(self) -> None:
+        doc = self.game()
+        moves = 0
+        end = time.monotonic() + 400
+        while doc["status"] != "over":
+            assert time.monotonic() < end, f"game {self.game_id} did not end"
+            seat, version = doc["current_seat"], doc["version"]
+            if moves in self.skip_after:
+                self.skip_after.discard(moves)
+                self.skipped.append(version)  # wait for the timeout to play
+                wait_until(lambda v=version: self.game()["version"] != v, 60, 0.25,
+                           f"the deadline of {self.game_id} at version {version}")
+                doc = self.game()
+                continue
+            status, legal = self.client.request(
+                "GET", f"/games/{self.game_id}/legal-moves", token=self.tokens[seat])
+            assert status == 200, legal
+            if not legal["your_turn"]:
+                doc = self.game()
+                continue
+            move = random_api_move(legal, self.rng)
+            status, answer = self.client.request(
+                "POST", f"/games/{self.game_id}/moves",
+                {"move": move, "version": legal["version"]}, self.tokens[seat],
+                key=f"{self.game_id}-{legal['version']}")
+            if status == 201:
+                moves += 1
+                self.progress["moves"] += 1
+                view = answer["view"]
+                doc = {"status": "over" if view["phase"] == "over" else "active",
+                       "current_seat": view["current"], "version": answer["version"]}
+            elif status in (409, 403):  # a deadline played meanwhile
+                doc = self.game()
+            else:
+                raise AssertionError((status, answer))
+
+
+# -- the test ------------------------------------------------------------------------------
+
+@pytest.fixture
+def inbox():
+    sink = Inbox()
+    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    sink.url = f"smtp://127.0.0.1:{controller.port}"
+    try:
+        yield sink
+    finally:
+        controller.stop()
+
+
+def expected_mails(store, game_id: str, public_url: str) -> set[tuple]:
+    """(game, version, kind, seat) of every mail the workers' plan calls for, batch by
+    batch as the outbox recorded them, to the seats with an address."""
+    rows = store.dump_game(game_id)
+    log = [e["payload"] for e in rows["events"]]
+    game, seats = store.game(game_id), store.seats(game_id)
+    out = set()
+    for batch in rows["outbox"]:
+        lo, hi = batch["from_version"], batch["to_version"]
+        b = notify.Batch(game=game, seats=seats, events=log[lo - 1:hi], from_version=lo,
+                         to_version=hi, state=engine.replay(log[:hi]),
+                         created_at=batch["created_at"], public_url=public_url,
+                         read=lambda since, until: log[since:until])
+        out |= {(game_id, hi, kind, seat) for kind, seat in notify.plan(b)
+                if seats[seat].email}
+    return out
+
+
+def test_two_apis_and_two_workers_play_twenty_games(tmp_path, inbox):
+    db = PgDatabase()
+    redis = Redis.from_url(REDIS_URL)
+    run = os.urandom(4).hex()
+    queue = f"e2e-{run}"
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": db.url, "ALHAMBRA_SECRET_KEY": f"e2e {run}",
+        "DATABASE_POOL_SIZE": "4", "REDIS_URL": REDIS_URL, "ALHAMBRA_QUEUE": queue,
+        "ALHAMBRA_REDIS_PREFIX": f"{queue}:", "SMTP_URL": inbox.url,
+        "MAIL_FROM": "Alhambra <game@test>", "PUBLIC_URL": "http://alhambra.test",
+        "ALHAMBRA_MIN_TIME_PER_MOVE": "1", "ALHAMBRA_REMINDERS": "",
+        "ALHAMBRA_RELAY_INTERVAL": "0.1", "ALHAMBRA_SWEEP_INTERVAL": "2",
+        "ALHAMBRA_SWEEP_GRACE": "3",
+    }
+    hosts: list[Host] = []
+    game_ids: list[str] = []
+    try:
+        migrated = subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT,
+                                  env={**env, "ALHAMBRA_DATA": str(tmp_path / "ops")},
+                                  capture_output=True, text=True, timeout=60)
+        assert migrated.returncode == 0, migrated.stderr
+        for i in (1, 2):
+            port = free_port()
+            hosts.append(start(f"api{i}", ["serve", "--no-worker", "--workers", "2",
+                                           "--host", "127.0.0.1", "--port", str(port)],
+                               {**env, "ALHAMBRA_DATA": str(tmp_path / f"api{i}")},
+                               tmp_path, port))
+        for i in (1, 2):
+            hosts.append(start(f"worker{i}", ["worker", "--name", f"{queue}-w{i}"],
+                               {**env, "ALHAMBRA_DATA": str(tmp_path / f"worker{i}")},
+                               tmp_path))
+        api1, api2, worker1, _ = hosts
+        for api in (api1, api2):
+            wait_until(lambda a=api: _port_open(a.port) or not a.alive(), 60,
+                       what=f"{api.name} to listen")
+            assert api.alive(), api.log.read_text()[-3000:]
+
+        # 20 games, created and played through both APIs
+        progress: Counter = Counter()
+        players = []
+        for g in range(GAMES):
+            client = Client([api1.port, api2.port] if g % 2 else [api2.port, api1.port])
+            status, created = client.request("POST", "/games", {
+                "seats": [{"name": "P0", "email": "p0@example.org"}, {"name": "P1"}],
+                "time_per_move": TIME_PER_MOVE})
+            assert status == 201, created
+            game_ids.append(created["game_id"])
+            rng = random.Random(g)
+            players.append(Player(created["game_id"],
+                                  [s["token"] for s in created["seats"]], client, rng,
+                                  set(rng.sample(range(5, 120), SKIPS)), progress))
+        threads = [threading.Thread(target=p.play, daemon=True) for p in players]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+
+        wait_until(lambda: progress["moves"] >= KILL_AT * GAMES * MOVES_PER_GAME, 200, 0.2,
+                   "a third of the moves")
+        api1.kill()
+        kill_between_jobs(worker1, redis, f"{queue}-w1")
+        killed_at = progress["moves"]
+        for t in threads:
+            t.join(max(1, 420 - (time.monotonic() - started)))
+        errors = [(p.game_id, p.error) for p in players if p.error]
+        assert not errors, errors
+        assert not any(t.is_alive() for t in threads)
+        assert progress["moves"] > killed_at + GAMES * 10  # the others carried on
+        assert sum(p.client.failovers for p in players) > 0  # some clients were cut off
+
+        # Every log contiguous, replaying to its record.
+        store = open_store(Settings.from_env({**env, "ALHAMBRA_DATA": str(tmp_path)}))
+        for game_id in game_ids:
+            game, log = store.game(game_id), store.read(game_id)
+            assert game.status == "over" and len(log) == game.version
+            state = engine.replay(log)
+            record = export_record(log, state)
+            status, served = Client([api2.port]).request("GET", f"/games/{game_id}/record")
+            assert status == 200 and served == json.loads(json.dumps(record))
+            again = engine.replay(import_record(record))
+            for seat in (None, 0, 1):
+                assert engine.view(again, seat) == engine.view(state, seat)
+
+        # Every mail the plan calls for, exactly once.
+        wait_until(lambda: not store.undelivered(), 60, 0.5, "the outbox to drain")
+        expected = set().union(*(expected_mails(store, g, "http://alhambra.test")
+                                 for g in game_ids))
+
+        def received() -> Counter:
+            return Counter((m.game, m.version, m.kind, int(m.rcpt[0][1]))
+                           for m in inbox.messages if m.game in game_ids)
+
+        played = time.monotonic() - started
+        try:
+            wait_until(lambda: set(received()) >= expected, 180, 0.5,
+                       f"{len(expected)} mails")
+        finally:
+            print(f"played in {played:.0f} s, mails after {time.monotonic() - started:.0f}"
+                  f" s: {len(set(received()) & expected)} of {len(expected)}; queue "
+                  f"{Queue(queue, connection=redis).count}")
+        time.sleep(2)  # a late duplicate would arrive now
+        got = received()
+        assert set(got) == expected
+        assert {k: n for k, n in got.items() if n != 1} == {}
+        ids = [m.msg["Message-ID"] for m in inbox.messages if m.game in game_ids]
+        assert len(ids) == len(set(ids)) == len(expected)
+        assert {k for k in expected if k[2] == "your_turn"}
+        for game_id in game_ids:
+            assert {n.status for n in store.notifications(game_id)} == {"sent"}
+
+        # Every deadline let pass played one default move (one batch, one mail).
+        for p in players:
+            rows = store.dump_game(p.game_id)
+            batches = {r["from_version"]: r["to_version"] for r in rows["outbox"]}
+            log = [e["payload"] for e in rows["events"]]
+            assert len(p.skipped) == SKIPS
+            for version in p.skipped:
+                to = batches[version + 1]
+                moved = [e for e in log[version:to] if "move" in e]
+                assert moved and all(e.get("timeout") for e in moved), (p.game_id, version)
+                if moved[0]["seat"] == 0:  # the seat with an address is told
+                    assert got[(p.game_id, to, "timeout", 0)] == 1
+        assert FailedJobRegistry(queue, connection=redis).count == 0
+        store.close()
+    finally:
+        for host in hosts:
+            host.stop()
+        for game_id in game_ids:
+            _delete(redis, f"*{game_id}*")
+        _delete(redis, f"*{queue}*")
+        db.drop()
+        redis.close()
+
+
+def _port_open(port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _delete(redis: Redis, pattern: str) -> None:
+    """Remove this run's keys (their names hold its random ids) from the shared Redis."""
+    keys = list(redis.scan_iter(match=pattern, count=1000))
+    if keys:
+        redis.delete(*keys)
+
