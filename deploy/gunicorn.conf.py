@@ -1,7 +1,8 @@
 """gunicorn settings for the API: ``gunicorn -c deploy/gunicorn.conf.py 'service:create_app()'``.
 
-The workers run separately (deploy/systemd/alhambra-worker.service, or the Procfile's
-``worker``); the API never talks to Redis, it only writes the outbox.
+The workers run separately (deploy/systemd/alhambra-worker@.service, or the Procfile's
+``worker``); the API never talks to Redis, it only writes the outbox. With PostgreSQL
+(``DATABASE_URL``) any number of hosts run this behind a proxy (deploy/nginx/).
 """
 
 import multiprocessing
@@ -22,7 +23,9 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
 def on_starting(server):
-    """Create the database schema once, before the workers fork."""
+    """Open the store once before the workers fork: a SQLite file is created or migrated
+    here; a PostgreSQL database at another schema stops the server at once, with the
+    message saying to run ``alhambra-pbem migrate``."""
     from service import create_app
 
     create_app().extensions["alhambra"].store.close()
