@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine.bots import random_move  # noqa: E402
 from engine.rules import play  # noqa: E402
+from service.store import SqliteStore  # noqa: E402
 
 # -- the floor ---------------------------------------------------------------------------
 
@@ -142,14 +143,13 @@ class Client:
 # -- games with known seeds, and their moves -----------------------------------------------
 
 
-def create_games(db: Path, count: int, base_seed: int) -> list[dict]:
-    """Games created through the service's own code with known seeds (so the benchmark
-    can precompute legal moves), each with its seat tokens and the moves to play."""
+def create_games(store, count: int, base_seed: int) -> list[dict]:
+    """Games created in ``store`` through the service's own code with known seeds (so the
+    benchmark can precompute legal moves), each with its seat tokens and the moves to
+    play."""
     import service.games as sg
     from service.games import Games
-    from service.store import SqliteStore
 
-    store = SqliteStore(db)
     games = Games(store, cache_size=0)
     out = []
     real = sg.secrets.randbits
@@ -174,14 +174,11 @@ def create_games(db: Path, count: int, base_seed: int) -> list[dict]:
                         "moves": moves})
     finally:
         sg.secrets.randbits = real
-    store.close()
     return out
 
 
 def fill(db: Path, count: int) -> None:
     """``count`` more games with real setup logs, inserted in bulk (for index size)."""
-    from service.store import SqliteStore
-
     SqliteStore(db).close()
     template = engine.new_game("alhambra", ["a", "b", "c"], 1)
     payloads = [(i + 1, e["type"], json.dumps(e, separators=(",", ":")))
@@ -306,7 +303,9 @@ def main() -> None:
         for stored in (100, args.games):
             db = tmp / f"service-{stored}.db"
             t = time.perf_counter()
-            games = create_games(db, args.clients * per_client + 4, base_seed=1000)
+            store = SqliteStore(db)
+            games = create_games(store, args.clients * per_client + 4, base_seed=1000)
+            store.close()
             fill(db, stored - len(games))
             port = free_port()
             procs.append(serve(db, port))

@@ -53,7 +53,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         "%(levelname)s %(message)s")
     # The schema and the secret key, before the worker and the API's processes open them.
     _migrate(settings)
-    assert settings.secret_key
+    _ = settings.secret_key  # a SQLite host's key file is made here, once
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker)
     try:

@@ -2,8 +2,8 @@
 
 Tables: ``games`` (one row per game), ``seats`` (only the SHA-256 of a seat's token),
 ``events`` (primary key ``(game_id, version)``, so a log has no duplicate; triggers refuse
-any update or delete), ``outbox`` (one row per appended batch), ``idempotency``,
-``notifications`` and ``webhooks`` (see base.py for what each holds).
+any update or delete), ``outbox`` (one row per appended batch, claimed by the relays),
+``idempotency``, ``notifications`` and ``webhooks`` (see base.py for what each holds).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction; ``append`` checks the expected version
 inside it, so two writers racing for the same version cannot both succeed.
