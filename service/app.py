@@ -73,6 +73,10 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE": None,  # default: <ALHAMBRA_DATA or ./data>/alhambra.db
     "SECRET_KEY": None,  # bytes; default: auth.load_secret_key beside the database
     "MIN_TIME_PER_MOVE": None,  # seconds; default: $ALHAMBRA_MIN_TIME_PER_MOVE or 60
+    "STREAM_SECONDS": 25,  # a /stream ends after this long (under gunicorn's timeout)
+    "STREAM_KEEPALIVE": 10,  # seconds between keep-alive comments on a quiet stream
+    "STREAM_POLL": 0.5,  # seconds between looks for new events
+    "STREAM_RETRY_MS": 1000,  # the reconnect delay a stream suggests to its client
 }
 
 
@@ -96,10 +100,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                        app.config["MIN_TIME_PER_MOVE"])
 
     api = Api(app)
-    from .blueprints import games, meta, play, records, webhooks
+    from .blueprints import games, meta, play, records, stream, webhooks
 
     for blp in (games.blp, play.blp, webhooks.blp, records.blp, meta.blp):
         api.register_blueprint(blp)
+    api.register_blueprint(stream.blp)
     app.extensions["alhambra_api"] = api
     return app
 
