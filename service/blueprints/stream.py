@@ -7,6 +7,10 @@ send), so that it never holds a server worker for long; the client reconnects wi
 ``Last-Event-ID`` (or ``since``) and misses nothing. While nothing happens, a comment line
 keeps the connection alive every ``STREAM_KEEPALIVE`` seconds.
 
+A server process that handles one request at a time (gunicorn's sync workers: the WSGI
+environment says ``wsgi.multithread`` false) must not wait at all: there the stream sends
+what it has and ends at once, and clients poll by reconnecting after ``retry``.
+
 The token goes in the ``Authorization`` header like everywhere else: browsers read the
 stream with ``fetch()`` (``EventSource`` cannot send headers), so a token never appears in
 a URL or a log line. A spectator may use ``EventSource`` without a token.
@@ -86,8 +90,9 @@ def sse(game_id: str, seat: int | None, since: int, seconds: float, keepalive: f
 @blp.response(200, MESSAGE, content_type="text/event-stream", example=EXAMPLE, description=(
     "Server-sent events (text/event-stream). Each message: `id:` the version, `data:` one "
     "event item as in GET /events (JSON). Comment lines (`: keep-alive`) while nothing "
-    "happens. The stream ends after a bounded time (25 s by default) or when a finished "
-    "game has sent its last event; reconnect with `Last-Event-ID`."))
+    "happens. The stream ends after a bounded time (25 s by default; at once on a server "
+    "that handles one request at a time per process) or when a finished game has sent its "
+    "last event; reconnect with `Last-Event-ID`."))
 @blp.doc(security=BEARER, parameters=[
     {"in": "header", "name": "Last-Event-ID", "required": False,
      "schema": {"type": "string", "pattern": r"^\s*\d{1,10}\s*$"},
@@ -108,7 +113,8 @@ def stream_events(query, game_id):
     seat = c.seat if c.game_id == game.id else None
     since = _since(query["since"])
     config = current_app.config
-    body = sse(game.id, seat, since, config["STREAM_SECONDS"], config["STREAM_KEEPALIVE"],
-               config["STREAM_POLL"])
+    # a one-request-at-a-time worker never waits: its clients poll instead
+    seconds = config["STREAM_SECONDS"] if request.environ.get("wsgi.multithread") else 0
+    body = sse(game.id, seat, since, seconds, config["STREAM_KEEPALIVE"], config["STREAM_POLL"])
     return Response(stream_with_context(body), mimetype="text/event-stream", headers={
         "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

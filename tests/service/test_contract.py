@@ -50,8 +50,7 @@ def test_openapi_and_docs_are_served(client):
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     """An app with an open, an active and a finished game to aim the generated cases at."""
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("st") / "st.db"),
-                      "STREAM_SECONDS": 0.2})  # /stream: follow for a moment only
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("st") / "st.db")})
     client = app.test_client()
     active = new_game(client, 3)
     over = new_game(client, 2)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 
 import pytest
+from flask.testing import FlaskClient
 
 from service import create_app
 
-from .conftest import auth, new_game, play_random
+from .conftest import GameHandle, auth, new_game, play_random
 
 
 @pytest.fixture
@@ -19,6 +21,21 @@ def app(db_path):
                       "STREAM_POLL": 0.01, "STREAM_KEEPALIVE": 0.1})
     yield app
     app.extensions["alhambra"].store.close()
+
+
+class ThreadedClient(FlaskClient):
+    """Requests as a threaded server (gunicorn's gthread, werkzeug's) passes them on."""
+
+    def open(self, *args, **kwargs):
+        kwargs["environ_overrides"] = {"wsgi.multithread": True,
+                                       **kwargs.get("environ_overrides", {})}
+        return super().open(*args, **kwargs)
+
+
+@pytest.fixture
+def client(app):
+    app.test_client_class = ThreadedClient
+    return app.test_client()
 
 
 def parse(text: str) -> list[dict]:
@@ -88,22 +105,28 @@ def test_last_event_id_resumes_after_it_and_wins_over_since(client):
     assert items(parse(r.get_data(as_text=True))) == []
 
 
-def test_a_move_made_while_the_stream_is_open_arrives_on_it(app, client):
+def test_a_move_made_while_the_stream_waits_arrives_on_it(app, client):
     app.config["STREAM_SECONDS"] = 10
     game = new_game(client, 3)
     version = game.get()["version"]
-    r = client.get(f"/games/{game.id}/stream?since={version}",
-                   headers=auth(game.tokens[0]), buffered=False)
-    chunks = iter(r.response)
-    assert next(chunks).startswith(b"retry:")
     seat = game.get()["current_seat"]
     move = game.legal(seat)["moves"][0]["notation"]
+    other = GameHandle(app.test_client(), game.id, game.tokens, game.host_token)
+    answers = []
+    mover = threading.Timer(0.4, lambda: answers.append(other.submit(seat, move, version)))
+    r = client.get(f"/games/{game.id}/stream?since={version}",
+                   headers=auth(game.tokens[0]), buffered=False)
     started = time.monotonic()
-    assert game.submit(seat, move, version).status_code == 201
+    mover.start()
     text = ""
-    while "data:" not in text:
-        text += next(chunks).decode()
-    assert time.monotonic() - started < 5
+    for chunk in r.response:  # the stream polls while the move is being made
+        text += chunk.decode()
+        if "data:" in text:
+            break
+    waited = time.monotonic() - started
+    mover.join()
+    assert answers[0].status_code == 201
+    assert 0.4 <= waited < 3
     got = items(parse(text))
     assert got[0]["version"] == version + 1 and got[0]["event"].get("move") == move
     r.close()
@@ -118,6 +141,19 @@ def test_a_quiet_stream_keeps_alive_then_ends_in_bounded_time(client):
     messages = parse(text)
     assert 0.3 <= elapsed < 2
     assert {"comment": "keep-alive"} in messages and not items(messages)
+
+
+def test_a_one_request_at_a_time_server_ends_each_stream_at_once(app, client):
+    """Under gunicorn's sync workers an open page must not hold a worker: the stream sends
+    what there is and ends; the client reconnects after `retry` (polling)."""
+    app.config["STREAM_SECONDS"] = 30
+    game = new_game(client, 3)
+    started = time.monotonic()
+    text = client.get(f"/games/{game.id}/stream?since=5",
+                      environ_overrides={"wsgi.multithread": False}).get_data(as_text=True)
+    assert time.monotonic() - started < 2
+    got = items(parse(text))
+    assert [i["version"] for i in got] == list(range(6, game.get()["version"] + 1))
 
 
 def test_a_finished_game_sends_its_events_and_ends_at_once(app, client):
