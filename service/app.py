@@ -58,8 +58,7 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
-    "OPENAPI_REDOC_PATH": "/docs",
-    "OPENAPI_REDOC_URL": "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js",
+    # /docs is Swagger UI served from the swagger-ui-bundle package (blueprints/web.py)
     "API_SPEC_OPTIONS": {
         "info": {"description": DESCRIPTION,
                  "license": {"name": "MIT"}},
@@ -100,11 +99,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
                                        app.config["MIN_TIME_PER_MOVE"])
 
     api = Api(app)
-    from .blueprints import games, meta, play, records, stream, webhooks
+    from .blueprints import games, meta, play, records, stream, web, webhooks
 
     for blp in (games.blp, play.blp, webhooks.blp, records.blp, meta.blp):
         api.register_blueprint(blp)
     api.register_blueprint(stream.blp)
+    app.register_blueprint(web.blp)
     app.extensions["alhambra_api"] = api
     return app
 

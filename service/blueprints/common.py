@@ -13,6 +13,7 @@ from ..auth import Caller, current_caller
 from ..errors import ApiError
 from ..games import Games
 from ..store import Game
+from .web import play_path
 
 BEARER = [{}, {"bearer": []}]  # the token is optional where this is the security
 BEARER_REQUIRED = [{"bearer": []}]
@@ -64,7 +65,8 @@ def base_url() -> str:
 
 
 def join_url(game_id: str, token: str) -> str:
-    return f"{base_url()}/games/{game_id}#token={token}"
+    """The seat's page in the web client, the token in the fragment (never sent)."""
+    return base_url() + play_path(game_id, token)
 
 
 def game_summary(game: Game, c: Caller) -> dict[str, Any]:
