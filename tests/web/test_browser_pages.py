@@ -32,6 +32,9 @@ def test_create_a_game_in_the_lobby_join_the_open_seat_and_play(server, new_cont
     assert summary["variant"] == "granada" and summary["options"]["simple_scoring"] is True
     assert summary["time_per_move"] == 86400 and summary["status"] == "open"
 
+    host.goto(ann_url)  # Ann waits on her page; it starts by itself when Bob joins
+    host.wait_for_selector("text=Waiting for 1 more player")
+
     guest = new_context().new_page()
     errors_guest = watch_errors(guest)
     guest.goto(server.url + "/")
@@ -42,11 +45,10 @@ def test_create_a_game_in_the_lobby_join_the_open_seat_and_play(server, new_cont
     bob_url = guest.locator("#joined a.seat-link").get_attribute("href")
     assert f"/play/{game_id}#token=" in bob_url
 
-    pages = []
-    for page, url in ((host, ann_url), (guest, bob_url)):
-        page.goto(url)
-        page.wait_for_selector("#me [data-cell]")
-        pages.append(page)
+    host.wait_for_selector("#me [data-cell]")  # told by the stream: the game started
+    guest.goto(bob_url)
+    guest.wait_for_selector("#me [data-cell]")
+    pages = [host, guest]
     acting = next(p for p in pages if p.locator("[data-your-turn]").count())
     before = version(acting)
     choose(acting, random.Random(1))

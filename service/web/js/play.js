@@ -133,6 +133,9 @@ async function send(notation) {
   }
   await refresh();
   renderNotice();  // also when the game did not change (a refused move)
+  if (document.activeElement === document.body) {  // the clicked control is gone
+    document.getElementById("status").focus({ preventScroll: true });
+  }
 }
 
 /** What to tell the player about a refused move. */
@@ -343,8 +346,10 @@ function renderStatus(ix) {
   }
   const deadline = deadlineText(g.deadline);
   if (deadline && v.phase !== "over") parts.push(h("span", { class: "deadline" }, ` Deadline: ${deadline}.`));
-  parts.push(h("span", { id: "live", class: ui.live ? "live on" : "live" },
-               ui.live ? "live" : "offline"));
+  if (v.phase !== "over") {
+    parts.push(h("span", { id: "live", class: ui.live ? "live on" : "live" },
+                 ui.live ? "live" : "offline"));
+  }
   fill("status", ...parts);
 }
 
@@ -374,7 +379,7 @@ function renderFinal() {
          h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Points"))),
          h("tbody", {},
            rows.map((r) => h("tr", { "data-seat": r.seat, class: r.winner ? "winner" : "" },
-                             h("td", {}, r.name, r.winner ? " 🏆" : ""),
+                             h("td", {}, r.name, r.winner ? " (winner)" : ""),
                              h("td", { "data-final-score": r.score }, String(r.score)))),
            v.neutral ? h("tr", { class: "neutral" }, h("td", {}, `${v.neutral.name} (neutral)`),
                          h("td", {}, String(v.neutral.score))) : null)),
@@ -688,7 +693,7 @@ function renderHistory() {
   const lines = [...ui.history.values()].sort((a, b) => b.version - a.version)
     .map((item) => [item.version, historyText(item)]).filter(([, text]) => text);
   fill("history", h("h2", {}, "History"),
-       h("ol", { class: "history", reversed: true },
+       h("ul", { class: "history", "aria-label": "what happened, the latest first" },
          lines.slice(0, 300).map(([version, text]) => h("li", { "data-event": version }, text))));
 }
 
@@ -726,7 +731,9 @@ async function start() {
     fill("status", "This is not a game's address.");
     return;
   }
-  document.getElementById("spectate").href = `/play/${gameId}`;
+  const spectate = document.getElementById("spectate");
+  spectate.href = `/play/${gameId}`;
+  spectate.hidden = !token;
   try {
     await readEvents();
     await refresh();
