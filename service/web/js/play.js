@@ -21,6 +21,7 @@ const ui = {
   history: new Map(),  // version -> event item
   seen: 0,  // the highest version in history
   selected: null,  // a tile id the player picked
+  picked: null,  // the version at which the page picked a tile to place by itself
   face: null,  // the face chosen for a placement (null: as it lies)
   pay: null,  // the cards chosen to pay for a flip ("DU3,DU1")
   busy: false,
@@ -110,6 +111,12 @@ function setLive(live) {
 
 // -- moves -------------------------------------------------------------------------------
 
+/** A random key (crypto.randomUUID needs HTTPS; a server on a LAN may serve plain HTTP). */
+function randomKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 async function send(notation) {
   if (ui.busy) return;
   ui.busy = true;
@@ -118,7 +125,7 @@ async function send(notation) {
   try {
     const answer = await api(`/games/${encodeURIComponent(gameId)}/moves`, {
       token, method: "POST", body: { version: ui.game.version, move: notation },
-      headers: { "Idempotency-Key": crypto.randomUUID() },
+      headers: { "Idempotency-Key": randomKey() },
     });
     addHistory(answer.events);
     ui.selected = null;
@@ -201,8 +208,9 @@ function keepSelection(ix) {
   if (ui.selected && !known(ui.selected)) {
     ui.selected = null;
   }
-  if (!ui.selected && ix.place.size && ui.game.view.phase !== "action") {
-    ui.selected = ix.place.keys().next().value;  // a tile to place: pick the first
+  if (!ui.selected && ix.place.size && ui.picked !== ui.game.version) {
+    ui.selected = ix.place.keys().next().value;  // a tile to place: pick the first, once
+    ui.picked = ui.game.version;
   }
   if (!ui.selected || !ix.place.has(ui.selected)) {
     ui.face = null;
@@ -557,8 +565,10 @@ function placePanel(ix, t) {
   }
   const others = usable.filter((m) => m.move.to !== "city");
   for (const m of others) {
-    const label = m.move.to === "reserve" ? "Put it into your reserve"
-      : `Give it to ${ui.game.view.neutral ? ui.game.view.neutral.name : "the neutral player"}`;
+    const flipped = m.move.face !== undefined && m.move.face !== null ? ", flipped," : "";
+    const label = m.move.to === "reserve" ? `Put it${flipped} into your reserve`
+      : `Give it${flipped} to ${ui.game.view.neutral ? ui.game.view.neutral.name
+                                                     : "the neutral player"}`;
     out.push(moveButton(m, label));
   }
   return out;
