@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
+import time
 
 from .conftest import screenshot, watch_errors
 from .driver import choose, version, wait_version_after
@@ -194,3 +196,40 @@ def test_docs_and_rules_work_offline(server, new_context):
     page.goto(server.url + "/rules#A-4.3")
     assert page.locator("[id='A-4.3']").count() == 1
     assert outside == [] and errors == []
+
+
+def test_a_page_opened_while_moves_pour_in_catches_up(server, new_context):
+    """Bots may play fast: while the page reads the game and then its legal moves (here
+    slowed down on the way), versions change under it; it must still show the game and
+    follow it to the latest version."""
+    created, _ = two_seat_game(server)
+    game_id, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+    page = new_context().new_page()
+    errors = watch_errors(page)
+
+    def slow(route):
+        time.sleep(0.05)
+        route.continue_()
+
+    def bots():  # through the API, while the page loads
+        rng = random.Random(4)
+        for _ in range(150):
+            game = server.call(f"/games/{game_id}")
+            seat = game["current_seat"]
+            moves = server.call(f"/games/{game_id}/legal-moves", token=tokens[seat])["moves"]
+            move = rng.choice([m for m in moves if m["move"]["action"] == "take"] or moves)
+            server.call(f"/games/{game_id}/moves", {"version": game["version"],
+                                                    "move": move["notation"]}, tokens[seat])
+            time.sleep(0.01)
+
+    page.route(re.compile(r"/games/\w+/legal-moves"), slow)
+    playing = threading.Thread(target=bots)
+    playing.start()
+    page.goto(created["seats"][0]["join_url"])
+    while playing.is_alive():
+        page.wait_for_timeout(50)
+    final = server.call(f"/games/{game_id}")["version"]
+    page.wait_for_function("v => Number(document.getElementById('version').dataset.version)"
+                           " === v", arg=final)
+    assert page.locator("#me [data-cell]").count() >= 1
+    assert errors == []

@@ -36,6 +36,8 @@ const ui = {
 let refreshing = null;
 let again = false;
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Read the game (and the legal moves) again and draw it; concurrent calls coalesce. */
 function refresh() {
   if (refreshing) {
@@ -43,27 +45,42 @@ function refresh() {
     return refreshing;
   }
   refreshing = (async () => {
-    for (let tries = 0; tries < 5; tries += 1) {
+    let tries = 0;
+    do {
       again = false;
       const base = `/games/${encodeURIComponent(gameId)}`;
       const [game, legal] = await Promise.all([
         api(base, { token }),
         token ? api(`${base}/legal-moves`, { token }) : null,
       ]);
-      const shown = JSON.stringify([game, legal]);
       if (legal && legal.version !== game.version) {
-        again = true;  // a move landed between the two reads
-      } else if (shown !== ui.shown) {  // redraw only what changed: clicks and focus stay
-        ui.game = game;
-        ui.legal = legal;
-        ui.shown = shown;
-        if (game.version > ui.seen) await readEvents();
-        render();
+        // a move landed between the two reads: show the game, offer nothing, read again
+        await show(game, { ...legal, your_turn: false, moves: [] });
+        again = true;
+        tries += 1;
+        await sleep(Math.min(1000, 50 * tries));
+      } else {
+        await show(game, legal);
       }
-      if (!again) break;
-    }
+    } while (again);
   })().catch(showError).finally(() => { refreshing = null; });
   return refreshing;
+}
+
+/** Draw this game and these legal moves, if they differ from what is drawn. */
+async function show(game, legal) {
+  const shown = JSON.stringify([game, legal]);
+  if (shown === ui.shown) return;  // redraw only what changed: clicks and focus stay
+  if (ui.game && ui.game.version !== game.version) {
+    ui.selected = null;  // a choice made for another position of the game
+    ui.face = null;
+    ui.pay = null;
+  }
+  ui.game = game;
+  ui.legal = legal;
+  ui.shown = shown;
+  if (game.version > ui.seen) await readEvents();
+  render();
 }
 
 async function readEvents() {
