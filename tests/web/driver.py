@@ -105,9 +105,10 @@ SNAPSHOT = """() => ({
 
 
 def play_turns(pages: list[Page], rng: random.Random, until, max_moves: int = 2000,
-               **choices) -> int:
+               played: list[str] | None = None, **choices) -> int:
     """Click moves on the page of the seat whose turn it is until ``until()``; the other
-    pages learn of each move by their live streams. Returns the number of moves made."""
+    pages learn of each move by their live streams. Returns the number of moves made (and
+    appends their notations to ``played``)."""
     moves = 0
     page = pages[0]
     while not until():
@@ -121,8 +122,10 @@ def play_turns(pages: list[Page], rng: random.Random, until, max_moves: int = 20
         # the seat to act hears of its turn through its stream
         page.wait_for_selector("[data-your-turn]", timeout=WAIT_MS)
         before = version(page)
-        choose(page, rng, **choices)
+        move = choose(page, rng, **choices)
         wait_version_after(page, before)
+        if played is not None:
+            played.append(move)
         moves += 1
         assert moves < max_moves
     return moves

@@ -84,7 +84,13 @@ def test_granada_flips_and_a_spectator_who_never_sees_a_hand(server, new_context
     errors.append(watch_errors(spectator))
     spectator.goto(f"{server.url}/play/{created['game_id']}")
     spectator.wait_for_selector("#others [data-seat] svg.city")
-    play_turns(pages, random.Random(3), lambda: version(pages[0]) > 220, flip=0.6)
+    played: list[str] = []
+
+    def flipped() -> bool:  # a tile built on its other face, paid for (G-3)
+        return any(":" in move and " pay " in move for move in played)
+
+    play_turns(pages, random.Random(3), lambda: version(pages[0]) > 160 and flipped(),
+               played=played, flip=0.6)
     screenshot(pages[0], "granada-mid-game")
     target = version(pages[0])
     spectator.wait_for_function("v => Number(document.getElementById('version').dataset.version)"

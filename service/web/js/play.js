@@ -233,10 +233,9 @@ function keepSelection(ix) {
     ui.face = null;
     ui.pay = null;
   } else {
-    const { faces, payments } = placeChoices(ix);
-    if (!faces.includes(ui.face)) ui.face = null;
-    if (ui.pay !== null && !placeChoices(ix).payments.includes(ui.pay)) ui.pay = null;
-    if (ui.pay === null && payments.length === 1) ui.pay = payments[0];
+    if (!placeChoices(ix).faces.includes(ui.face)) ui.face = null;
+    const { payments } = placeChoices(ix);  // for the face now chosen
+    if (!payments.includes(ui.pay)) ui.pay = payments.length === 1 ? payments[0] : null;
   }
 }
 
@@ -370,7 +369,9 @@ function renderStatus(ix) {
     parts.push(h("span", {}, `${nameOf(v.current)}'s turn.`));
   }
   const deadline = deadlineText(g.deadline);
-  if (deadline && v.phase !== "over") parts.push(h("span", { class: "deadline" }, ` Deadline: ${deadline}.`));
+  if (deadline && v.phase !== "over") {
+    parts.push(h("span", { class: "deadline" }, ` Deadline: ${deadline}.`));
+  }
   if (v.phase !== "over") {
     parts.push(h("span", { id: "live", class: ui.live ? "live on" : "live" },
                  ui.live ? "live" : "offline"));
@@ -564,10 +565,12 @@ function placePanel(ix, t) {
   if (faces.length > 1 && t.other_side) {
     const flipTo = faces.find((f) => f !== null);
     out.push(h("div", { class: "choice", role: "group", "aria-label": "face" },
-      h("button", { type: "button", "aria-pressed": String(ui.face === null), "data-key": "face-keep",
+      h("button", { type: "button", "aria-pressed": String(ui.face === null),
+                    "data-key": "face-keep",
                     onclick: () => { ui.face = null; ui.pay = null; render(); } },
         `As it lies: ${building(t.type).name} ${t.value}`),
-      h("button", { type: "button", "aria-pressed": String(ui.face === flipTo), "data-key": "face-flip",
+      h("button", { type: "button", "aria-pressed": String(ui.face === flipTo),
+                    "data-key": "face-flip",
                     onclick: () => { ui.face = flipTo; ui.pay = null; render(); } },
         `Flip: ${building(t.other_side.type).name} ${t.other_side.value}`)));
   }
@@ -609,17 +612,18 @@ function renderMarket(ix) {
     return h("li", { class: "space", "data-space": m.space },
              h("div", { class: `space-name card-${code}` },
                `${m.space} · ${CURRENCIES[code].symbol} ${m.currency}`),
-             h("div", { class: "tiles" }, tiles.length ? tiles : h("span", { class: "muted" }, "empty")));
+             h("div", { class: "tiles" },
+               tiles.length ? tiles : h("span", { class: "muted" }, "empty")));
   });
   const takeOne = new Map(ix.take.filter((m) => m.move.positions.length === 1)
     .map((m) => [m.move.positions[0], m]));
   const display = v.display.map((c, i) => {
     const m = takeOne.get(i + 1);
     const chip = cardChip(c);
-    return m ? h("button", { type: "button", class: "card-button", "data-move": m.notation,
-                             "aria-label": `take ${cardLabel(c)}`, onclick: () => send(m.notation) },
-                 chip)
-      : h("span", { class: "card-slot" }, chip);
+    if (!m) return h("span", { class: "card-slot" }, chip);
+    return h("button", { type: "button", class: "card-button", "data-move": m.notation,
+                         "aria-label": `take ${cardLabel(c)}`, onclick: () => send(m.notation) },
+             chip);
   });
   const combos = ix.take.filter((m) => m.move.positions.length > 1).map((m) => moveButton(m,
     `Take ${m.move.positions.map((p) => cardLabel(v.display[p - 1])).join(" + ")}`));
@@ -629,9 +633,10 @@ function renderMarket(ix) {
        h("h2", {}, "Market"),
        h("ol", { class: "market" }, spaces),
        h("h3", {}, "Money display"),
-       h("div", { class: "display" }, display.length ? display : h("span", { class: "muted" }, "empty")),
-       combos.length ? h("div", { class: "combos" }, h("p", {}, "Or several cards (at most 5 in all):"),
-                         combos) : null,
+       h("div", { class: "display" },
+         display.length ? display : h("span", { class: "muted" }, "empty")),
+       combos.length ? h("div", { class: "combos" },
+                         h("p", {}, "Or several cards (at most 5 in all):"), combos) : null,
        h("p", { class: "muted small", "data-scorings-done": v.scorings_done },
          `Deck ${v.deck_size} cards, discard ${v.discard_size}; bag `
          + Object.entries(v.bag_sizes).map(([k, n]) => `${k} ${n}`).join(", ")
@@ -677,8 +682,11 @@ function majorities(v) {
     const swatch = svg("svg", { width: 12, height: 12, class: "swatch", "aria-hidden": "true" },
                        svg("rect", { width: 12, height: 12, fill: building(type).fill }));
     return h("tr", {}, h("th", { scope: "row" }, swatch, " ", building(type).name),
-      counts.map((n) => h("td", { class: n && n === best ? "lead" : "" },
-                          n ? String(n) : "·", n && n === best ? h("span", { class: "sr-only" }, " (most)") : null)));
+      counts.map((n) => {
+        const lead = n > 0 && n === best;
+        return h("td", { class: lead ? "lead" : "" }, n ? String(n) : "·",
+                 lead ? h("span", { class: "sr-only" }, " (most)") : null);
+      }));
   });
   return h("details", { class: "majorities", open: !narrow.matches },
            h("summary", {}, "Majorities: buildings in each city"),
