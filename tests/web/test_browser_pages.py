@@ -154,6 +154,9 @@ def test_the_keyboard_buys_and_places_a_tile(server, new_context):
     errors = watch_errors(page)
     page.goto(created["seats"][seat]["join_url"])
     page.wait_for_selector("[data-your-turn]")
+    offered = page.eval_on_selector_all("#all-moves [data-move]",
+                                        "els => els.map(el => el.dataset.move)")
+    assert sorted(offered) == sorted(m["notation"] for m in moves)  # every legal move
     tab_to(page, "el.closest('#market') && el.dataset.select !== undefined")
     page.keyboard.press("Enter")
     tab_to(page, "(el.dataset.move || '').startsWith('buy ')")
