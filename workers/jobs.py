@@ -28,6 +28,7 @@ from rq.job import Job
 import engine
 from service import times
 from service.errors import GameNotFound, GameOver, NotYourTurn, VersionConflict
+from service.links import play_path
 
 from . import notify, webhooks
 from .context import Context, context
@@ -108,8 +109,8 @@ def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     if batch is None:
         return {"status": "missing"}
     if from_version == 1:
-        batch.links = {s.seat: f"{ctx.settings.link_url}/games/{game_id}#token="
-                               f"{ctx.games.seat_token(game_id, s.seat)}"
+        batch.links = {s.seat: ctx.settings.link_url + play_path(
+                           game_id, ctx.games.seat_token(game_id, s.seat))
                        for s in batch.seats if s.email}
     results: dict[str, str] = {}
     failed: Exception | None = None

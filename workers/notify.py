@@ -18,6 +18,7 @@ import jinja2
 import engine
 from service import times
 from service.games import event_items, neutral_name
+from service.links import play_path
 from service.store import Game, Seat
 
 from .mail import Mail
@@ -152,7 +153,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
     state, game = batch.state, batch.game
     view = engine.view(state, seat)
     me = view["seats"][seat]
-    game_url = f"{batch.public_url}/games/{game.id}"
+    game_url = batch.public_url + play_path(game.id)
     deadline = batch.deadline()
     ctx: dict[str, Any] = {
         "kind": kind, "game_id": game.id, "variant": game.variant, "turn": view["turn"],
@@ -169,7 +170,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
                    for m in view["market"]],
         "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
         "city_size": len(me["city"]), "reserve": [t["id"] for t in me["reserve"]],
-        "link": batch.links.get(seat), "record_url": f"{game_url}/record",
+        "link": batch.links.get(seat), "record_url": f"{batch.public_url}/games/{game.id}/record",
     }
     if kind in ("your_turn", "reminder"):
         moves = [str(m) for m in engine.legal_moves(state, seat)]

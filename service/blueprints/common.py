@@ -13,8 +13,8 @@ from werkzeug.exceptions import UnsupportedMediaType
 from ..auth import NEED_TOKEN, Caller
 from ..errors import Unauthenticated
 from ..games import Games
+from ..links import play_path
 from ..settings import Settings
-from .web import play_path
 
 
 class JsonBodyParser(FlaskParser):

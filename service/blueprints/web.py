@@ -31,11 +31,6 @@ SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "n
                     "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
 
 
-def play_path(game_id: str, token: str | None = None) -> str:
-    """The path of a game's page; with a seat token (in the fragment, never sent)."""
-    return f"/play/{game_id}" + (f"#token={token}" if token else "")
-
-
 @blp.after_request
 def _security_headers(resp: Response) -> Response:
     for name, value in SECURITY_HEADERS.items():

@@ -64,7 +64,7 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
             next(f for f in files if "started-seat0" in f.name).read_bytes(),
             policy=email.policy.default)
         text = started.get_body(("plain",)).get_content()
-        assert f"{base}/games/{gid}#token={created['seats'][0]['token']}" in text
+        assert f"{base}/play/{gid}#token={created['seats'][0]['token']}" in text
         assert started["Subject"].startswith(f"[Alhambra {gid}] the game has started - move")
         assert (data / "redis" / "appendonlydir").exists()
     finally:
