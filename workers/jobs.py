@@ -57,7 +57,8 @@ def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     return notify.Batch(game=game, seats=store.seats(game_id), events=events,
                         from_version=from_version, to_version=to_version, state=state,
                         created_at=created_at, public_url=ctx.settings.link_url,
-                        read=lambda since, until: store.read(game_id, since, until))
+                        read=lambda since, until: store.read(game_id, since, until),
+                        replies=bool(ctx.settings.mail_reply_to))
 
 
 def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, str]

@@ -65,7 +65,7 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
             policy=email.policy.default)
         text = started.get_body(("plain",)).get_content()
         assert f"{base}/games/{gid}#token={created['seats'][0]['token']}" in text
-        assert started["Subject"].startswith(f"[Alhambra {gid}] the game has started - move")
+        assert started["Subject"] == f"[Alhambra {gid}] Game started, move 1"
         assert (data / "redis" / "appendonlydir").exists()
     finally:
         proc.send_signal(signal.SIGTERM)
