@@ -1,23 +1,25 @@
-"""alhambra-pbem rules engine: a pure, replayable decider for Alhambra.
+"""alhambra-pbem rules engine: a pure, replayable decider for Alhambra and Granada.
 
-State is a fold of events (``replay``); ``decide`` turns moves into events or raises a
-``RuleViolation`` carrying the rule id of RULES.md; ``legal_moves`` lists what a seat may
-do; ``view`` and ``redact_event`` hide what a seat may not see.
+State is a fold of events (``replay``; ``LogError`` for a damaged log); ``decide`` turns
+moves into events or raises a ``RuleViolation`` carrying the rule id of docs/rules.md;
+``legal_moves`` lists what a seat may do; ``view`` and ``redact_event`` hide what a seat
+may not see; ``describe`` says an event in words.
 """
 
 from .describe import clock_started, describe
-from .errors import NotationError, NotYourTurn, RuleViolation
+from .errors import LogError, NotationError, NotYourTurn, OptionError, RuleViolation
+from .events import SCHEMA, Event
+from .legal import legal_moves
 from .moves import Move, format_move, format_moves, parse_move, parse_moves
-from .rules import decide, default_moves, legal_moves, new_game, play
-from .state import Event, State, evolve, replay
-from .variants import VARIANTS, OptionError
+from .rules import decide, default_moves, new_game, play
+from .state import State, evolve, replay
+from .variants import VARIANTS
+from .version import __version__
 from .view import redact_event, view
 
-__version__ = "0.1.0"
-
 __all__ = [
-    "Event", "Move", "NotYourTurn", "NotationError", "OptionError", "RuleViolation",
-    "State", "VARIANTS", "clock_started", "decide", "default_moves", "describe", "evolve",
-    "format_move", "format_moves", "legal_moves", "new_game", "parse_move", "parse_moves",
-    "play", "redact_event", "replay", "view",
+    "Event", "LogError", "Move", "NotYourTurn", "NotationError", "OptionError", "RuleViolation",
+    "SCHEMA", "State", "VARIANTS", "__version__", "clock_started", "decide", "default_moves",
+    "describe", "evolve", "format_move", "format_moves", "legal_moves", "new_game",
+    "parse_move", "parse_moves", "play", "redact_event", "replay", "view",
 ]

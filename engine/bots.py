@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from .legal import legal_moves
 from .moves import Move
-from .rules import legal_moves
 from .state import State
 
 ACTIONS = ("take", "buy", "redesign", "end", "place")

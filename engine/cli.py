@@ -10,19 +10,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from .bots import random_move
 from .components import TILES
+from .events import Event
 from .record import RecordError, export_record, import_record
 from .rules import new_game, play
-from .state import Event, replay
+from .state import State, replay
 from .variants import VARIANTS
 
 
 def simulate(variant: str, players: int, games: int, seed: int, records: Path | None,
              progress: bool) -> int:
     """Play ``games`` games between random bots; one JSON line each, then a summary."""
-    from tqdm import tqdm
-
     if records:
         records.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -67,7 +68,7 @@ def replay_summary(events: list[Event]) -> dict[str, Any]:
     }
 
 
-def _city_entry(state, tile: str, pos: tuple[int, int]) -> dict[str, Any]:
+def _city_entry(state: State, tile: str, pos: tuple[int, int]) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": tile, "x": pos[0], "y": pos[1]}
     if len(TILES[tile].faces) == 2:
         entry["face"] = "back" if state.faces.get(tile, 0) else "front"
@@ -100,7 +101,7 @@ def analyze(doc: Any) -> dict[str, Any]:
         tile, x, y = entry.get("id"), entry.get("x"), entry.get("y")
         if tile not in known:
             raise InputError(f"tiles[{i}]: {tile!r} is not a tile of {name}")
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y)):
+        if type(x) is not int or type(y) is not int:  # bool is no int here
             raise InputError(f"tiles[{i}]: 'x' and 'y' must be integers")
         if entry.get("face", "front") not in ("front", "back") or (
                 "face" in entry and len(TILES[tile].faces) == 1):
@@ -120,7 +121,7 @@ def analyze(doc: Any) -> dict[str, Any]:
         out["longest_wall"] = next(iter(lines.values()))  # Granada: the longest moat
     else:
         out.update({f"longest_{kind}": n for kind, n in lines.items()})
-    positions: dict[str, list] = {}
+    positions: dict[str, list[list[int]]] = {}
     for tile in sorted(known - seen):
         cells = [list(p) for p in grid.legal_positions(tile)]
         if len(TILES[tile].faces) == 2:  # moats lie on the same sides of both faces

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 N, E, S, W = 1, 2, 4, 8
 SIDES: tuple[tuple[int, int, int, int], ...] = (
@@ -28,6 +29,10 @@ CODE_CURRENCY = {code: name for name, code in CURRENCY_CODES.items()}
 SPACE_CURRENCY = {1: "denar", 2: "dirham", 3: "ducat", 4: "florin"}
 
 SCORING_CARDS = ("S1", "S2")
+# Per kind of tile: what its barriers are called and who collects it in a two-player game.
+BARRIERS = {"alhambra": "wall", "granada": "moat"}
+NEUTRAL_NAMES = {"alhambra": "Dirk", "granada": "Juan"}  # A-8, G-7
+DISPLAY_SIZE = 4  # cards in the money display (A-2 step 6)
 ALHAMBRA_START = "A00"
 GRANADA_START = "G00"
 
@@ -53,7 +58,7 @@ class TileDef:
         return self.faces[index]
 
 
-def _read(name: str):
+def _read(name: str) -> Any:
     return json.loads(resources.files("engine.data").joinpath(name).read_text("utf-8"))
 
 

@@ -1,10 +1,11 @@
-"""The engine's errors: a broken rule, a move out of turn, unreadable notation."""
+"""The engine's errors: a broken rule, a move out of turn, unreadable notation, bad options,
+a damaged log."""
 
 from __future__ import annotations
 
 
 class RuleViolation(Exception):
-    """A move that the rules forbid. ``rule`` is the rule id of RULES.md (e.g. ``A-4.3``)."""
+    """A move that the rules forbid. ``rule`` is the rule id of docs/rules.md (e.g. ``A-4.3``)."""
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(f"{message} ({rule})")
@@ -29,3 +30,22 @@ class NotationError(ValueError):
         self.text = text
         self.position = position
         self.expected = expected
+
+
+class OptionError(ValueError):
+    """A bad variant, player count or option; ``field`` names the offending input."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class LogError(ValueError):
+    """A game log that does not replay: event number ``version`` (1-based) records what
+    the game before it does not allow (a damaged or edited log)."""
+
+    def __init__(self, version: int, event_type: str, message: str) -> None:
+        super().__init__(f"event {version} ({event_type}): {message}")
+        self.version = version
+        self.event_type = event_type
+        self.message = message

@@ -12,15 +12,14 @@ the outside (Decision A-4a).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from .components import SIDE_NAMES, SIDES, TILES
+from .components import BARRIERS, SIDE_NAMES, SIDES, TILES
 
 Pos = tuple[int, int]
-BARRIER = {"alhambra": "wall", "granada": "moat"}
 
 RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reach": "A-4.4",
-                  "hole": "A-4.5"}
+                  "hole": "A-4.5", "split": "A-4.2"}
 
 
 # The 8 cells around a cell, clockwise from north: even indices are the side neighbours.
@@ -101,8 +100,9 @@ class Grid:
                 return None
         return constrained, required, links
 
-    def _side_error(self, tile: str, pos: Pos) -> str | None:
-        """Why ``tile`` at ``pos`` does not match its neighbours (A-4.3), or None."""
+    def _side_error(self, tile: str, pos: Pos) -> str:
+        """Why ``tile`` at ``pos`` does not match its neighbours (A-4.3); called only when
+        it does not."""
         x, y = pos
         for side, dx, dy, opp in SIDES:
             other = self.cells.get((x + dx, y + dy))
@@ -110,7 +110,7 @@ class Grid:
                 why = _pair_error(tile, pos, side, other, opp)
                 if why:
                     return why
-        return None
+        return f"the sides of {tile} at {fmt_pos(pos)} do not match its neighbours"
 
     def _closes_hole(self, pos: Pos) -> bool:
         """True if a tile at empty ``pos`` would cut an empty cell off the outside (A-4a)."""
@@ -157,7 +157,8 @@ class Grid:
         cached = self._slots.get(kind)
         if cached is None:
             cells = self.cells
-            found: dict[Pos, list] = {}  # empty cell -> [constrained, required, links, ok]
+            # empty cell -> [constrained, required, links, ok]
+            found: dict[Pos, list[int]] = {}
             for (x, y), tile in cells.items():
                 mask, same = MASK[tile], KIND[tile] == kind
                 for side, dx, dy, opp in SIDES:
@@ -200,7 +201,7 @@ class Grid:
         if kind in self.roots and not c[2]:
             return rules["reach"], (f"{tile} at {fmt_pos(pos)} could not be reached on foot "
                                     f"from the start: each side it shares with a tile of "
-                                    f"its kind is closed by a {BARRIER[kind]}")
+                                    f"its kind is closed by a {BARRIERS[kind]}")
         if self._closes_hole(pos):
             return rules["hole"], (f"{tile} at {fmt_pos(pos)} would close off an empty "
                                    f"space inside the grid (a hole)")
@@ -222,7 +223,8 @@ class Grid:
             if (x + dx, y + dy) in self.cells:
                 yield (x + dx, y + dy)
 
-    def _cut_tiles(self, links=None, roots=None) -> set[str]:
+    def _cut_tiles(self, links: Callable[[Pos], Iterable[Pos]] | None = None,
+                   roots: Iterable[str] | None = None) -> set[str]:
         """Tiles whose removal would cut others off their root (articulation points of
         the walks, or of ``links`` from ``roots``)."""
         links = links or self._links
@@ -279,9 +281,9 @@ class Grid:
         if tile in self._cut_tiles():
             return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
                                          f"could no longer be reached on foot from the start")
-        if tile in self._split_tiles():
-            return self.rules["adjacent"], (f"without {tile} at {fmt_pos(pos)}, the grid "
-                                            f"would fall apart in pieces")
+        if tile in self._split_tiles():  # Decision C-3a
+            return self.rules["split"], (f"without {tile} at {fmt_pos(pos)}, the grid "
+                                         f"would fall apart in pieces")
         return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
 
     def _reachable_all(self, cells: dict[Pos, str]) -> bool:
@@ -435,7 +437,7 @@ def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | N
     if KIND[other] == kind:
         if mine == theirs:
             return None
-        word = BARRIER[kind]
+        word = BARRIERS[kind]
         return (f"the {SIDE_NAMES[side]} side of {tile} at {fmt_pos(pos)} "
                 f"{'has a' if mine else 'has no'} {word} but the tile {SIDE_NAMES[side]} of "
                 f"it, {other}, {'has one' if theirs else 'has none'} on its "

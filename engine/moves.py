@@ -7,26 +7,60 @@ spelling of ``t`` and ``parse_move(format_move(m)) == m``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
-from .components import TILES
+from .components import NEUTRAL_NAMES, TILES
 from .errors import NotationError
 
 Pos = tuple[int, int]
+T = TypeVar("T")
+
+
+# The fields of each kind of move, by action and target: (required, optional). ``action``
+# and ``to`` themselves are the key; every other field must be one of these.
+_SHAPES: dict[tuple[str, str | None], tuple[frozenset[str], frozenset[str]]] = {
+    (action, to): (frozenset(required.split()), frozenset(optional.split()))
+    for action, to, required, optional in (
+        ("take", None, "positions", ""),
+        ("buy", None, "tile cards", ""),
+        ("end", None, "", ""),
+        ("place", "city", "tile at", "face cards"),
+        ("place", "reserve", "tile", "face cards"),
+        ("place", "neutral", "tile", "face cards"),
+        ("redesign", "city", "tile at", ""),
+        ("redesign", "reserve", "tile", ""),
+        ("redesign", "swap", "tile other", ""),
+    )
+}
+_TARGETS = {"place": "city, reserve or neutral", "redesign": "city, reserve or swap"}
+_FIELDS = ("tile", "cards", "positions", "at", "other", "face")
+# For speed: which fields may be set together, as tuples of booleans in _FIELDS order.
+_PRESENT = {
+    key: {tuple(f in required or (f in optional and bool(bits >> i & 1))
+                for i, f in enumerate(_FIELDS))
+          for bits in range(1 << len(_FIELDS))}
+    for key, (required, optional) in _SHAPES.items()
+}
+# Money cards in their canonical order: by currency, highest value first.
+_CARD_RANK = {f"{code}{value}": i for i, (code, value) in enumerate(
+    (code, value) for code in ("DE", "DI", "DU", "FL") for value in range(9, 0, -1))}
+_CARDS = frozenset(_CARD_RANK)
 
 
 @dataclass(slots=True, unsafe_hash=True)
 class Move:
-    """One move. ``action`` is take, buy, end, place or redesign.
+    """One move, checked when it is made: ``action`` is take, buy, end, place or redesign,
+    and exactly the fields of that action are set (else ValueError).
 
-    - take: ``positions`` of money display cards (1-based).
+    - take: ``positions`` of money display cards (1-based), at least one.
     - buy: ``tile`` from the market, paid with ``cards``.
     - place (a bought or received tile) and redesign: ``tile`` goes ``to`` ``city`` (at
       ``at``), ``reserve``, ``neutral`` (Dirk/Juan, place only) or, for redesign only,
       ``swap``: city tile ``tile`` goes to the reserve and reserve tile ``other`` takes its
-      place. ``face`` (Granada: 0 front, 1 back) is the face to build on, None for the face
-      it has; ``cards`` of a place move pay for flipping it (G-3).
+      place. ``face`` (Granada: 0 front, 1 back; place only) is the face to build on, None
+      for the face it has; ``cards`` of a place move pay for flipping it (G-3).
 
     Moves are hashable values: treat them as immutable (not frozen only for speed).
     """
@@ -41,16 +75,35 @@ class Move:
     face: int | None = None
 
     def __post_init__(self) -> None:
+        key = (self.action, self.to)
+        present = (self.tile is not None, bool(self.cards), bool(self.positions),
+                   self.at is not None, self.other is not None, self.face is not None)
+        patterns = _PRESENT.get(key)
+        if patterns is None or present not in patterns:
+            raise _shape_error(self.action, self.to, present)
+        if (self.tile is not None and self.tile not in TILES) or (
+                self.other is not None and self.other not in TILES):
+            raise ValueError("'tile' and 'other' must be tile ids like A17")
+        if self.cards and not _all_cards(self.cards):
+            raise ValueError(f"'cards' must be money cards like DI5, not {list(self.cards)}")
+        if self.positions and not all(type(p) is int for p in self.positions):
+            raise ValueError("'positions' must be whole numbers")
+        at = self.at
+        if at is not None and not (len(at) == 2 and type(at[0]) is int
+                                   and type(at[1]) is int):
+            raise ValueError("'at' must be a cell x, y of two whole numbers")
+        if self.face is not None and not (type(self.face) is int and self.face in (0, 1)):
+            raise ValueError("'face' must be 0 (front) or 1 (back)")
         # One spelling per move: display positions ascending, cards by currency and value.
         if len(self.positions) > 1:
             self.positions = tuple(sorted(self.positions))
         if len(self.cards) > 1:
-            self.cards = tuple(sorted(self.cards, key=_card_order))
+            self.cards = tuple(sorted(self.cards, key=_CARD_RANK.__getitem__))
 
     def __str__(self) -> str:
         return format_move(self)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-safe dict of the fields that are set."""
         out = {k: v for k, v in asdict(self).items() if v not in (None, ())}
         if self.at is not None:
@@ -62,57 +115,67 @@ class Move:
 
     @classmethod
     def from_json(cls, data: Any) -> Move:
-        """The move of a ``to_json`` dict; ValueError naming the first bad field."""
+        """The move of a ``to_json`` dict; ValueError with a clear message if it is none."""
         if not isinstance(data, dict):
             raise ValueError("a move is a JSON object")
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
             raise ValueError(f"unknown field(s) {sorted(unknown)}")
-        if data.get("action") not in ("take", "buy", "end", "place", "redesign"):
-            raise ValueError("'action' must be take, buy, end, place or redesign")
-        for key in ("tile", "other"):
-            if data.get(key) is not None and data[key] not in TILES:
-                raise ValueError(f"'{key}' must be a tile id like A17")
-        cards, positions, at = data.get("cards", []), data.get("positions", []), data.get("at")
-        if not isinstance(cards, list) or not all(isinstance(c, str) and _CARD.match(c)
-                                                  for c in cards):
-            raise ValueError("'cards' must be a list of money cards like DI5")
-        if not isinstance(positions, list) or not all(_int(p) for p in positions):
-            raise ValueError("'positions' must be a list of integers")
-        if at is not None and not (isinstance(at, list) and len(at) == 2 and
-                                   all(_int(v) for v in at)):
-            raise ValueError("'at' must be [x, y]")
-        if data.get("to") not in (None, "city", "reserve", "neutral", "swap"):
-            raise ValueError("'to' must be city, reserve, neutral or swap")
-        if data.get("face") not in (None, 0, 1) or isinstance(data.get("face"), bool):
-            raise ValueError("'face' must be 0 (front) or 1 (back)")
-        return cls(action=data["action"], tile=data.get("tile"), cards=tuple(cards),
-                   positions=tuple(positions), to=data.get("to"),
-                   at=tuple(at) if at is not None else None, other=data.get("other"),
-                   face=data.get("face"))
+        for key in ("action", "tile", "other", "to"):
+            if data.get(key) is not None and not isinstance(data[key], str):
+                raise ValueError(f"'{key}' must be a string")
+        for key in ("cards", "positions", "at"):
+            if data.get(key) is not None and not isinstance(data[key], list):
+                raise ValueError(f"'{key}' must be a list")
+        return cls(action=data.get("action", ""), tile=data.get("tile"),
+                   cards=tuple(data.get("cards") or ()),
+                   positions=tuple(data.get("positions") or ()), to=data.get("to"),
+                   at=tuple(data["at"]) if data.get("at") is not None else None,
+                   other=data.get("other"), face=data.get("face"))
+
+
+def _all_cards(cards: tuple[Any, ...]) -> bool:
+    try:
+        return _CARDS.issuperset(cards)
+    except TypeError:  # something unhashable
+        return False
+
+
+def _shape_error(action: Any, to: Any, present: tuple[bool, ...]) -> ValueError:
+    """What is wrong with a move's action, target or set of fields."""
+    if action not in ("take", "buy", "end", "place", "redesign"):
+        return ValueError("'action' must be take, buy, end, place or redesign")
+    if (action, to) not in _SHAPES:
+        if action in _TARGETS:
+            return ValueError(f"'to' of a {action} move must be {_TARGETS[action]}")
+        return ValueError(f"'to' does not belong to a{_n(action)} {action} move")
+    required, optional = _SHAPES[action, to]
+    kind = action if to is None else f"{action} to {to}"
+    for name, given in zip(_FIELDS, present, strict=True):
+        if given and name not in required | optional:
+            return ValueError(f"'{name}' does not belong to a{_n(action)} {kind} move")
+    missing = [name for name, given in zip(_FIELDS, present, strict=True)
+               if not given and name in required]
+    return ValueError(f"a{_n(action)} {kind} move needs {' and '.join(map(repr, missing))}")
+
+
+def _n(word: str) -> str:
+    return "n" if word[0] in "aeiou" else ""
 
 
 FACE_WORDS = {0: "front", 1: "back"}
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _card_order(card: str) -> tuple[str, int]:
-    return card[:2], -int(card[2:]) if card[2:].isdigit() else 0
-
-
 def _tile_face(move: Move) -> str:
-    return move.tile + (f":{FACE_WORDS[move.face]}" if move.face is not None else "")
+    return f"{move.tile}" + (f":{FACE_WORDS[move.face]}" if move.face is not None else "")
 
 
 def _target(move: Move) -> str:
-    if move.to == "city":
+    if move.at is not None:
         return f"at {move.at[0]},{move.at[1]}"
     if move.to == "neutral":
-        return "juan" if TILES[move.tile].kind == "granada" else "dirk"
-    return move.to
+        return NEUTRAL_NAMES[TILES[str(move.tile)].kind].lower()
+    return str(move.to)
 
 
 def format_move(move: Move) -> str:
@@ -151,8 +214,8 @@ class _Reader:
                     break
                 col = pos + 1 + (len(text[pos:]) - len(text[pos:].lstrip()))
                 raise NotationError(text, col, "a word, a number, ',' or ';'")
-            start = m.start(m.lastindex)
-            self.tokens.append((m.group(m.lastindex), start + 1))
+            group = m.lastindex or 0
+            self.tokens.append((m.group(group), m.start(group) + 1))
             pos = m.end()
         self.i = 0
 
@@ -162,7 +225,7 @@ class _Reader:
     def column(self) -> int:
         return self.tokens[self.i][1] if self.i < len(self.tokens) else len(self.text) + 1
 
-    def fail(self, expected: str):
+    def fail(self, expected: str) -> NoReturn:
         raise NotationError(self.text, self.column(), expected)
 
     def next(self, expected: str) -> str:
@@ -196,7 +259,7 @@ class _Reader:
             self.fail("a money card like DI5 (DE denar, DI dirham, DU ducat, FL florin; 1-9)")
         return self.next("a card").upper()
 
-    def comma_list(self, item):
+    def comma_list(self, item: Callable[[], T]) -> tuple[T, ...]:
         items = [item()]
         while self.peek() == ",":
             self.next("','")

@@ -3,27 +3,35 @@ and verify them.
 
 A record is a JSON document::
 
-    {"format": "alhambra-pbem-record", "format_version": 1, "engine_version": "0.1.0",
-     "variant": "alhambra", "options": {...}, "seed": 42, "seats": ["Ann", "Bob"],
+    {"format": "alhambra-pbem-record", "format_version": 2, "engine_version": "0.2.0",
+     "schema": 2, "variant": "alhambra", "options": {...}, "seed": 42,
+     "seats": ["Ann", "Bob"],
      "moves": [{"seat": 0, "move": "take 2"}, {"seat": 1, "move": "buy A17 pay DI9"}, ...],
-     "result": {"scores": [81, 77], "winners": [0]}}
+     "result": {"scores": [81, 77], "winners": [0],
+                "neutral": {"name": "Dirk", "score": 95}}}
 
-``result`` is present once the game is over; a move played by the service when a seat's
-time ran out carries ``"timeout": true``.
+``schema`` is the event schema the game was set up with (events.py); ``result`` is
+present once the game is over, with ``neutral`` in two-player games; a move played by the
+service when a seat's time ran out carries ``"timeout": true``.
+
+Format 1 (engine 0.1.0) had no ``schema`` (its games are of schema 1) and no ``neutral``
+in the result; it is still read. A format 2 record without ``schema`` is of schema 2.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
-from .errors import NotationError, RuleViolation
+from .errors import NotationError, OptionError, RuleViolation
+from .events import Event, GameCreated
 from .moves import parse_move
 from .rules import new_game, play
-from .state import Event, State, replay
-from .variants import OptionError
+from .state import State, replay
+from .version import __version__
 
 FORMAT = "alhambra-pbem-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 class RecordError(ValueError):
@@ -40,12 +48,10 @@ class RecordError(ValueError):
 
 def export_record(events: list[Event], state: State | None = None) -> dict[str, Any]:
     """The record of the game whose log is ``events``."""
-    from . import __version__
-
-    created = events[0]
+    created = cast(GameCreated, events[0])
     state = state or replay(events)
     moves = []
-    for e in events:
+    for e in cast(list[Mapping[str, Any]], events):
         if "move" in e:
             entry = {"seat": e["seat"], "move": e["move"]}
             if e.get("timeout"):
@@ -56,8 +62,12 @@ def export_record(events: list[Event], state: State | None = None) -> dict[str, 
         "variant": created["variant"], "options": created["options"],
         "seed": created["seed"], "seats": created["seats"], "moves": moves,
     }
+    doc["schema"] = created.get("schema", 1)
     if state.phase == "over":
         doc["result"] = {"scores": list(state.scores), "winners": list(state.winners)}
+        if state.has_neutral:
+            doc["result"]["neutral"] = {"name": state.variant.neutral_name,
+                                        "score": state.neutral_score}
     return doc
 
 
@@ -65,9 +75,9 @@ def import_record(doc: Any) -> list[Event]:
     """Replay ``doc`` and return the game's events; RecordError at the first problem."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(0, f"not a game record: 'format' must be {FORMAT!r}")
-    if doc.get("format_version") != FORMAT_VERSION:
+    if doc.get("format_version") not in (1, FORMAT_VERSION):
         raise RecordError(0, f"unsupported format_version {doc.get('format_version')!r}; "
-                          f"this engine reads {FORMAT_VERSION}")
+                          f"this engine reads 1 and {FORMAT_VERSION}")
     for key, kind in (("variant", str), ("seats", list), ("moves", list)):
         if not isinstance(doc.get(key), kind):
             raise RecordError(0, f"'{key}' must be a {kind.__name__}")
@@ -75,8 +85,12 @@ def import_record(doc: Any) -> list[Event]:
         raise RecordError(0, "'seed' must be an integer")
     if not all(isinstance(s, str) for s in doc["seats"]):
         raise RecordError(0, "'seats' must be a list of names")
+    schema = doc.get("schema", doc["format_version"])
+    if not isinstance(schema, int) or isinstance(schema, bool):
+        raise RecordError(0, "'schema' must be an integer")
     try:
-        events = new_game(doc["variant"], doc["seats"], doc["seed"], doc.get("options") or {})
+        events = new_game(doc["variant"], doc["seats"], doc["seed"], doc.get("options") or {},
+                          schema)
     except OptionError as exc:
         raise RecordError(0, f"{exc.field}: {exc}") from None
     state = replay(events)
@@ -96,8 +110,9 @@ def import_record(doc: Any) -> list[Event]:
         if state.phase != "over":
             raise RecordError(len(doc["moves"]), "the record claims a result but the game "
                               "is not over after its moves")
-        if result.get("scores") != state.scores or result.get("winners") != state.winners:
+        replayed = export_record(events, state)["result"]
+        if not isinstance(result, dict) or any(result.get(k) != v for k, v in replayed.items()
+                                               if k in result or k != "neutral"):
             raise RecordError(len(doc["moves"]), f"the recorded result {result} differs from "
-                              f"the replayed one (scores {state.scores}, winners "
-                              f"{state.winners})")
+                              f"the replayed one {replayed}")
     return events

@@ -1,55 +1,62 @@
-"""Scoring: majorities per building type (A-5.1, G-5) and the longest barrier (A-5.2).
+"""The three scorings (A-5, G-5, C-4): majorities type by type, then the longest lines.
 
-A participant is a seat number or ``"neutral"`` (Dirk or Juan, who score majorities only).
+``awards(state, scoring)`` lists who gets what in scoring 1, 2 or 3; each building type's
+points come from its tile kind (``kinds``), the lines from the variant's barrier lines.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Hashable
+from typing import NamedTuple
 
-Participant = Hashable
+from .components import Face
+from .events import AwardKind, Participant
+from .majorities import best_values, type_counts
+from .state import State
 
 
-def shared_places(counts: dict[Participant, int], points: list[int]) -> dict[Participant, int]:
-    """Alhambra majorities (A-5.1): tied players share the points of their places, rounded
-    down; the next player takes the place after them. Only counts of 1 or more rank."""
-    ranked = sorted((c for c in counts.values() if c > 0), reverse=True)
-    out: dict[Participant, int] = {}
-    place = 0
-    for count in sorted(set(ranked), reverse=True):
-        group = [p for p, c in counts.items() if c == count]
-        total = sum(points[place : place + len(group)])
-        for p in group:
-            out[p] = total // len(group)
-        place += len(group)
+class Award(NamedTuple):
+    """Points for one participant: ``kind`` is majority, wall, moat or combined."""
+
+    seat: Participant
+    kind: AwardKind
+    building: str | None
+    points: int
+
+
+def faces(state: State) -> dict[Participant, list[Face]]:
+    """The faces that count in a scoring, per participant (seats, then the neutral):
+    tiles in the cities (never the reserves, never a start tile) and the neutral's."""
+    start = state.variant.start_tile
+    out: dict[Participant, list[Face]] = {
+        seat: [state.face(t) for t in grid.tiles() if t != start]
+        for seat, grid in enumerate(state.grids)
+    }
+    if state.has_neutral:
+        out["neutral"] = [state.face(t) for t in state.neutral]
     return out
 
 
-def ordered_places(
-    counts: dict[Participant, int], best: dict[Participant, int], points: list[int]
-) -> dict[Participant, int]:
-    """Granada majorities (G-5): ties on count are broken by the highest-valued tile of the
-    type, so every place is held by one participant."""
-    ranked = sorted((p for p, c in counts.items() if c > 0),
-                    key=lambda p: (counts[p], best[p]), reverse=True)
-    return {p: points[i] for i, p in enumerate(ranked) if i < len(points)}
-
-
-def type_counts(faces_by_participant: dict[Participant, list]) -> dict[str, dict[Participant, int]]:
-    """For each building type, the number of tiles each participant has of it."""
-    out: dict[str, dict[Participant, int]] = {}
-    for participant, faces in faces_by_participant.items():
-        for type_, n in Counter(f.type for f in faces).items():
-            out.setdefault(type_, {})[participant] = n
+def awards(state: State, scoring: int) -> list[Award]:
+    """Every award of scoring 1, 2 or 3: majorities type by type, then the longest
+    barrier lines seat by seat (A-5.3). Awards of 0 points are left out."""
+    variant = state.variant
+    by_participant = faces(state)
+    counts, best = type_counts(by_participant), best_values(by_participant)
+    out = []
+    for type_ in variant.types:
+        kind = variant.kind_of_type(type_)
+        points = kind.majority_points(scoring, type_, counts.get(type_, {}),
+                                      best.get(type_, {}), state.options)
+        for who, pts in sorted(points.items(), key=lambda kv: _order(kv[0])):
+            if pts:
+                out.append(Award(who, "majority", type_, pts))
+    for line, tile_kinds in variant.barrier_lines:
+        for seat, grid in enumerate(state.grids):
+            pts = grid.longest_barrier(tile_kinds)
+            if pts:
+                out.append(Award(seat, line, None, pts))
     return out
 
 
-def best_values(faces_by_participant: dict[Participant, list]) -> dict[str, dict[Participant, int]]:
-    """For each building type, each participant's highest value of it."""
-    out: dict[str, dict[Participant, int]] = {}
-    for participant, faces in faces_by_participant.items():
-        for f in faces:
-            cur = out.setdefault(f.type, {})
-            cur[participant] = max(cur.get(participant, 0), f.value)
-    return out
+def _order(participant: Participant) -> int:
+    return 99 if participant == "neutral" else participant

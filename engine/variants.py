@@ -1,9 +1,10 @@
-"""Variants: a game's component data and the few rules that differ, as small classes.
+"""Variants: a game's tile kinds, component data and the few rules that differ.
 
-The core (``rules``) asks its variant for the tile bags, the money deck, where the scoring
-cards go, the face a new market tile shows, how placements may flip a tile and how to
-score. ``Alhambra`` is Part A of RULES.md, ``Granada`` Part G and ``AlhambraGranada``
-Part C.
+A variant is a small class of data and hooks, like python-chess's variants: the core asks
+it for the tile bags, the money deck, where the scoring cards go, how many tiles the
+neutral draws and how the scorings run. What depends on a tile's kind is in ``kinds``.
+``Alhambra`` is Part A of docs/rules.md, ``Granada`` Part G and ``AlhambraGranada`` Part C.
+Hooks take plain values and return values; none sees the game state.
 """
 
 from __future__ import annotations
@@ -12,61 +13,65 @@ import random
 from typing import Any
 
 from .components import (
-    ALHAMBRA_POINTS,
     ALHAMBRA_START,
     ALHAMBRA_TILES,
-    ALHAMBRA_TYPES,
-    CURRENCIES,
-    CURRENCY_CODES,
     GRANADA_START,
     GRANADA_TILES,
-    GRANADA_TYPES,
     TILES,
-    card_currency,
     money_cards,
 )
-from .errors import RuleViolation
+from .errors import OptionError
+from .events import SCHEMA, AwardKind
 from .grid import RULES_ALHAMBRA, Grid
-from .moves import Move
-from .scoring import best_values, ordered_places, shared_places, type_counts
-from .state import Event, State
+from .kinds import KINDS, AlhambraTiles
 
 BAGS = {"alhambra": [t.id for t in ALHAMBRA_TILES], "granada": [t.id for t in GRANADA_TILES]}
-FLIP_PRICE = 3  # G-3: at least 3 in one currency to build a tile on its other face
-SIMPLE_POINTS = {1: [3], 2: [10, 3], 3: [18, 10, 3]}  # G-5 option simple_scoring
-
-
-class OptionError(ValueError):
-    """A bad variant, player count or option; ``field`` names the offending input."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 class Alhambra:
-    """Alhambra (RULES.md Part A), 2-6 players, Dirk for two."""
+    """Alhambra (docs/rules.md Part A), 2-6 players, Dirk for two."""
 
     name = "alhambra"
-    kinds: tuple[str, ...] = ("alhambra",)
+    kinds: tuple[str, ...] = ("alhambra",)  # the kinds of tile played (keys of KINDS)
     min_players, max_players = 2, 6
-    neutral_name = "Dirk"
     neutral_rule = "A-8"
     start_tile = ALHAMBRA_START
-    grid_rules = RULES_ALHAMBRA
-    types: tuple[str, ...] = ALHAMBRA_TYPES
+    grid_rules: dict[str, str] = RULES_ALHAMBRA
     options: dict[str, Any] = {"dirk_third_draw_cap": False}
     # A-2 step 7: scoring card -> the pile (1-based, of 5) it is shuffled into; cards kept
     # aside until the first reshuffle go into pile 2 of the new deck (C-1).
     scoring_piles: dict[str, int] = {"S1": 2, "S2": 4}
     set_aside: tuple[str, ...] = ()
+    # The longest-line awards: (award kind, tile kinds whose barriers form the line).
+    barrier_lines: tuple[tuple[AwardKind, tuple[str, ...]], ...] = (("wall", ("alhambra",)),)
+    # C-1: kinds whose tiles go back into the bag at setup if they have no barrier.
+    setup_needs_barrier: frozenset[str] = frozenset()
 
-    def check(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    @property
+    def neutral_name(self) -> str:
+        """Dirk or Juan: the collector of the variant's (last) kind of tile."""
+        return KINDS[self.kinds[-1]].neutral_name
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The building types in scoring order (A-5.3)."""
+        return tuple(t for kind in self.kinds for t in KINDS[kind].types)
+
+    def kind_of_type(self, type_: str) -> AlhambraTiles:
+        """The rules of the kind of tile that shows building type ``type_``."""
+        return next(KINDS[kind] for kind in self.kinds if type_ in KINDS[kind].types)
+
+    def defaults(self, schema: int) -> dict[str, Any]:
+        """The options' defaults for games of event schema ``schema``."""
+        return dict(self.options)
+
+    def check(self, players: int, options: dict[str, Any], schema: int = SCHEMA
+              ) -> dict[str, Any]:
         """The options with defaults filled in; OptionError for anything not allowed."""
         if not self.min_players <= players <= self.max_players:
             raise OptionError("players", f"{self.name} is played by {self.min_players} to "
                               f"{self.max_players} players, not {players}")
-        out = dict(self.options)
+        out = self.defaults(schema)
         for key, value in options.items():
             if key not in self.options:
                 raise OptionError(f"options.{key}", f"{self.name} has no option {key!r}; "
@@ -81,9 +86,10 @@ class Alhambra:
         return Grid(self.start_tile, self.grid_rules)
 
     def bag(self, kind: str) -> list[str]:
+        """The tiles of one kind, in a fixed order."""
         return list(BAGS[kind])
 
-    def money_deck(self, players: int) -> list[str]:
+    def money_deck(self, players: int, options: dict[str, Any]) -> list[str]:
         """108 cards, or 72 for two players (A-8)."""
         return money_cards(2 if players == 2 else 3)
 
@@ -92,231 +98,74 @@ class Alhambra:
         set aside)."""
         return _stack(cards, rng, self.scoring_piles), list(self.set_aside)
 
-    def reshuffle(self, state: State, cards: list[str], rng: random.Random
+    def reshuffle(self, cards: list[str], set_aside: list[str], rng: random.Random
                   ) -> tuple[list[str], list[str]]:
-        """A new deck from the discard (A-3.4 step 2), taking in any scoring card set aside
-        (C-1); returns (deck, cards still set aside)."""
+        """A new deck from the discard ``cards`` (A-3.4 step 2), taking in the scoring
+        cards ``set_aside`` (C-1); returns (deck, cards still set aside)."""
         rng.shuffle(cards)
-        if state.set_aside:
-            return _stack(cards, rng, {card: 2 for card in state.set_aside}), []
+        if set_aside:
+            return _stack(cards, rng, {card: 2 for card in set_aside}), []
         return cards, []
 
-    def setup_market(self, state: State, emit) -> None:
-        """A-2 step 2: the first four market tiles."""
-        from .rules import refill_market
+    def kept_at_setup(self, tile: str) -> bool:
+        """May ``tile`` lie on the market at setup (C-1), or does it go back into the bag?"""
+        return TILES[tile].kind not in self.setup_needs_barrier or bool(TILES[tile].mask)
 
-        refill_market(state, emit)
-
-    def refill_face(self, state: State, tile: str) -> int | None:
-        """The face a tile drawn now comes up on (None: single-faced)."""
-        return None
-
-    def after_refill(self, state: State, emit, placed: set[str]) -> None:
-        """What follows a market refill that placed tiles of the kinds ``placed``."""
-
-    def neutral_draw(self, state: State) -> int:
-        """How many tiles the neutral collector draws after the scoring just done (A-8)."""
-        if state.scorings_done == 1:
+    def neutral_draw(self, scorings_done: int, bag_size: int, options: dict[str, Any]) -> int:
+        """How many tiles the neutral collector draws after scoring ``scorings_done``, with
+        ``bag_size`` tiles left in the bags (A-8, Decision A-8a)."""
+        if scorings_done == 1:
             return 6
-        third = sum(len(b) for b in state.bags.values()) // 3
-        if state.options.get("dirk_third_draw_cap"):
+        third = bag_size // 3
+        if options.get("dirk_third_draw_cap"):
             third = min(third, 6)
         return third
 
-    def neutral_faces(self, state: State, tiles: list[str]) -> list[int] | None:
-        """The faces of tiles drawn for the neutral collector (None: single-faced)."""
-        return None
-
-    def placement_extras(self, state: State, seat: int, move: Move, event: Event) -> None:
-        """Check a placement's face and flip payment and add them to ``event``."""
-        if move.face is not None or move.cards:
-            raise RuleViolation("G-3", f"{move.tile} has one face: it cannot be flipped")
-
-    def placement_moves(self, state: State, seat: int, tile: str) -> list[Move]:
-        """Every legal placement of a tile waiting to be placed."""
-        out = [Move("place", tile=tile, to="city", at=p)
-               for p in state.grids[seat].legal_positions(tile)]
-        out.append(Move("place", tile=tile, to="reserve"))
-        if state.has_neutral and state.phase != "distribution":
-            out.append(Move("place", tile=tile, to="neutral"))
-        return out
-
-    def faces(self, state: State) -> dict[Any, list]:
-        """The faces that count in a scoring, per participant (seats, then neutral)."""
-        out: dict[Any, list] = {
-            seat: [state.face(t) for t in grid.tiles() if t != self.start_tile]
-            for seat, grid in enumerate(state.grids)
-        }
-        if state.has_neutral:
-            out["neutral"] = [state.face(t) for t in state.neutral]
-        return out
-
-    def majority_points(self, state: State, scoring: int, type_: str,
-                        counts: dict[Any, int], best: dict[Any, int]) -> dict[Any, int]:
-        """Points per participant for one building type (A-5.1)."""
-        return shared_places(counts, ALHAMBRA_POINTS[type_][scoring])
-
-    barrier_lines: tuple[tuple[str, tuple[str, ...]], ...] = (("wall", ("alhambra",)),)
-
-    def awards(self, state: State, scoring: int) -> list[Event]:
-        """Every award of scoring 1, 2 or 3: majorities type by type, then the longest
-        barriers (A-5.3). Awards of 0 points are left out."""
-        faces = self.faces(state)
-        counts, best = type_counts(faces), best_values(faces)
-        out = []
-        for type_ in self.types:
-            points = self.majority_points(state, scoring, type_, counts.get(type_, {}),
-                                          best.get(type_, {}))
-            for who, pts in sorted(points.items(), key=lambda kv: _order(kv[0])):
-                if pts:
-                    out.append(_award(scoring, who, "majority", type_, pts))
-        for kind, tile_kinds in self.barrier_lines:
-            for seat, grid in enumerate(state.grids):
-                pts = grid.longest_barrier(tile_kinds)
-                if pts:
-                    out.append(_award(scoring, seat, kind, None, pts))
-        return out
-
 
 class Granada(Alhambra):
-    """Granada (RULES.md Part G): double-sided tiles, moats, N-based majorities, Juan."""
+    """Granada (docs/rules.md Part G): double-sided tiles, moats, N-based majorities, Juan."""
 
     name = "granada"
     kinds = ("granada",)
-    neutral_name = "Juan"
     neutral_rule = "G-7"
     start_tile = GRANADA_START
     grid_rules = {"empty": "G-4", "adjacent": "G-4", "match": "G-4", "reach": "G-4",
-                  "hole": "G-4"}
-    types = GRANADA_TYPES
+                  "hole": "G-4", "split": "G-4"}
     options = {"simple_scoring": False}
     barrier_lines = (("moat", ("granada",)),)
 
-    def refill_face(self, state: State, tile: str) -> int | None:
-        """New market tiles come up on the face the black marker shows (G-3)."""
-        return state.marker if TILES[tile].kind == "granada" else None
 
-    def after_refill(self, state: State, emit, placed: set[str]) -> None:
-        """The marker switches after a refill that placed a Granada tile (G-2, Decision
-        G-3a, C-2)."""
-        if "granada" in placed:
-            emit({"type": "marker_switched", "marker": 1 - state.marker})
-
-    def neutral_faces(self, state: State, tiles: list[str]) -> list[int] | None:
-        """Juan's first 6 tiles lie even side up, later ones on the marker's face (G-7)."""
-        return [0 if state.scorings_done == 0 else state.marker] * len(tiles)
-
-    def placement_extras(self, state: State, seat: int, move: Move, event: Event) -> None:
-        """G-3: build on the face bought, or pay at least 3 in one currency to flip; turn
-        freely into the reserve; never flip in the game-end distribution (G-6)."""
-        tile = move.tile
-        if TILES[tile].kind != "granada":
-            return Alhambra.placement_extras(self, state, seat, move, event)
-        current = state.faces.get(tile, 0)
-        face = current if move.face is None else move.face
-        flip = face != current
-        side = "back" if face else "front"
-        if flip and state.phase == "distribution":
-            raise RuleViolation("G-6", f"a tile received at the game end is placed as it "
-                                f"lies: {tile} cannot be turned to its {side}")
-        if move.to == "reserve" or not flip:
-            if move.cards:
-                raise RuleViolation("G-3", f"nothing to pay: {tile} is not being flipped"
-                                    if not flip else f"turning {tile} as it goes into the "
-                                    f"reserve is free")
-        else:
-            if not move.cards:
-                raise RuleViolation("G-3", f"to build {tile} on its {side} you first pay at "
-                                    f"least {FLIP_PRICE} in one currency (add e.g. 'pay DE3')")
-            from .rules import check_payment
-
-            if len({card_currency(c) for c in move.cards}) > 1:
-                raise RuleViolation("G-3", "a flip is paid in one currency only")
-            total = check_payment(state, seat, move.cards, None, "G-3")
-            if total < FLIP_PRICE:
-                raise RuleViolation("G-3", f"a flip costs at least {FLIP_PRICE}; "
-                                    f"{','.join(move.cards)} total {total}")
-            event["cards"] = list(move.cards)
-        if flip:
-            event["face"] = face
-
-    def placement_moves(self, state: State, seat: int, tile: str) -> list[Move]:
-        """Placements as they lie, flipped ones with each minimal flip payment, and both
-        faces into the reserve."""
-        out = Alhambra.placement_moves(self, state, seat, tile)
-        if TILES[tile].kind != "granada" or state.phase == "distribution":
-            return out
-        other = 1 - state.faces.get(tile, 0)
-        payments = flip_payments(state, seat)
-        for move in list(out):
-            if move.to == "reserve":
-                out.append(Move("place", tile=tile, to="reserve", face=other))
-            else:
-                out += [Move("place", tile=tile, to=move.to, at=move.at, face=other, cards=p)
-                        for p in payments]
-        return out
-
-    def majority_points(self, state: State, scoring: int, type_: str,
-                        counts: dict[Any, int], best: dict[Any, int]) -> dict[Any, int]:
-        """G-5: 1st gets N, then 2N/N, then 3N/2N/N (N: tiles of the type in all cities,
-        Juan's included, Decision G-5a), or the simple table; ties go to the highest tile."""
-        if state.options.get("simple_scoring"):
-            table = SIMPLE_POINTS[scoring]
-        else:
-            n = sum(counts.values())
-            table = [n * (scoring - i) for i in range(scoring)]
-        return ordered_places(counts, best, table)
-
-
-class AlhambraGranada(Granada):
-    """Alhambra + Granada (RULES.md Part C), 3-6 players, one grid holding both kinds."""
+class AlhambraGranada(Alhambra):
+    """Alhambra + Granada (docs/rules.md Part C), 3-6 players, one grid holding both kinds."""
 
     name = "alhambra_granada"
     kinds = ("alhambra", "granada")
     min_players = 3  # Decision C-0: no two-player combined game
-    start_tile = ALHAMBRA_START
+    neutral_rule = "C-0"  # no two-player game: no neutral
     grid_rules = {"empty": "C-3", "adjacent": "C-3", "match": "C-3", "reach": "C-3",
-                  "hole": "C-3"}
-    types = ALHAMBRA_TYPES + GRANADA_TYPES
+                  "hole": "C-3", "split": "C-3a"}
+    options = {"simple_scoring": False, "both_money_decks": False}
     scoring_piles = {"S1": 3}
     set_aside = ("S2",)
     barrier_lines = (("wall", ("alhambra",)), ("moat", ("granada",)),
                      ("combined", ("alhambra", "granada")))
+    setup_needs_barrier = frozenset({"granada"})
 
-    def check(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    def defaults(self, schema: int) -> dict[str, Any]:
+        """Games of schema 1 were played with both money decks."""
+        return dict(super().defaults(schema), both_money_decks=schema < 2)
+
+    def check(self, players: int, options: dict[str, Any], schema: int = SCHEMA
+              ) -> dict[str, Any]:
         if players == 2:
             raise OptionError("players", "Alhambra + Granada is played by 3 to 6 players: "
                               "the rulebook has no two-player game (Decision C-0)")
-        return super().check(players, options)
+        return super().check(players, options, schema)
 
-    def money_deck(self, players: int) -> list[str]:
-        """Both games' money: 216 cards (Decision C-1a)."""
-        return money_cards(6)
-
-    def setup_market(self, state: State, emit) -> None:
-        """C-1: an Alhambra and a Granada tile on each space; Granada tiles without a moat
-        go back into the bag (so the next one with a moat is taken)."""
-        for i in range(4):
-            granada = next(t for t in state.bags["granada"] if TILES[t].mask)
-            emit({"type": "market_refilled", "space": i + 1, "tile": state.bags["alhambra"][0]})
-            emit({"type": "market_refilled", "space": i + 1, "tile": granada,
-                  "face": state.marker})
-        self.after_refill(state, emit, {"alhambra", "granada"})
-
-    def majority_points(self, state: State, scoring: int, type_: str,
-                        counts: dict[Any, int], best: dict[Any, int]) -> dict[Any, int]:
-        if type_ in ALHAMBRA_TYPES:
-            return Alhambra.majority_points(self, state, scoring, type_, counts, best)
-        return Granada.majority_points(self, state, scoring, type_, counts, best)
-
-
-def flip_payments(state: State, seat: int) -> list[tuple[str, ...]]:
-    """Every minimal payment of at least 3 in one currency from the seat's hand (G-3)."""
-    from .rules import held, minimal_payments
-
-    return [pay for currency in CURRENCIES
-            for pay in minimal_payments(held(state, seat, CURRENCY_CODES[currency]),
-                                        FLIP_PRICE)]
+    def money_deck(self, players: int, options: dict[str, Any]) -> list[str]:
+        """One money deck of 108 cards, both games' 216 with ``both_money_decks``
+        (Decision C-1a)."""
+        return money_cards(6 if options["both_money_decks"] else 3)
 
 
 def _stack(cards: list[str], rng: random.Random, placements: dict[str, int]) -> list[str]:
@@ -332,15 +181,6 @@ def _stack(cards: list[str], rng: random.Random, placements: dict[str, int]) -> 
         target = piles[pile - 1]
         target.insert(rng.randint(0, len(target)), card)
     return [c for pile in piles for c in pile]
-
-
-def _order(participant: Any) -> int:
-    return 99 if participant == "neutral" else participant
-
-
-def _award(scoring: int, who: Any, kind: str, building: str | None, points: int) -> Event:
-    return {"type": "points_awarded", "scoring": scoring, "seat": who, "kind": kind,
-            "building": building, "points": points}
 
 
 VARIANTS: dict[str, Alhambra] = {

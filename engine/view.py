@@ -6,10 +6,13 @@ is hidden from everyone. Events are redacted the same way.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from .components import SIDE_NAMES, SPACE_CURRENCY, TILES
-from .state import Event, State
+from .components import BARRIERS, SIDE_NAMES, SPACE_CURRENCY, TILES
+from .events import SECRET_FIELDS, Event
+from .kinds import KINDS
+from .state import State
 
 _SIDE_KEYS = {1: "n", 2: "e", 4: "s", 8: "w"}
 
@@ -19,7 +22,7 @@ def tile_info(state: State, tile: str) -> dict[str, Any]:
     t = TILES[tile]
     face = state.face(tile)
     info: dict[str, Any] = {"id": tile, "type": face.type, "value": face.value,
-                            ("walls" if t.kind == "alhambra" else "moats"):
+                            BARRIERS[t.kind] + "s":
                             [_SIDE_KEYS[b] for b in SIDE_NAMES if t.mask & b]}
     if len(t.faces) == 2:
         index = state.faces.get(tile, 0)
@@ -29,7 +32,7 @@ def tile_info(state: State, tile: str) -> dict[str, Any]:
     return info
 
 
-def _hand(hand) -> list[str]:
+def _hand(hand: Counter[str]) -> list[str]:
     return sorted(c for c, n in hand.items() for _ in range(n))
 
 
@@ -69,28 +72,21 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "scorings_done": state.scorings_done,
         "winners": list(state.winners),
     }
-    if "granada" in v.kinds:
+    if any(KINDS[kind].switches_marker for kind in v.kinds):
         out["marker"] = "back" if state.marker else "front"
     return out
 
 
-_HIDDEN = {"money_shuffled": "deck", "bag_filled": "tiles", "deck_stacked": "deck",
-           "deck_reshuffled": "deck"}
-
-
-def redact_event(event: Event, seat: int | None = None, over: bool = False) -> Event:
-    """``event`` as ``seat`` may see it (a new dict; the original is left alone). The seed
-    is shown only once the game is ``over`` (the record then holds it anyway)."""
+def redact_event(event: Event, seat: int | None = None, over: bool = False
+                 ) -> dict[str, Any]:
+    """``event`` as ``seat`` may see it (a new dict; the original is left alone): a deck
+    or bag order becomes its ``size`` (A-7); the seed is shown only once the game is
+    ``over`` (the record then holds it anyway). Starting money is dealt face up (A-2 step
+    4): every seat sees ``money_dealt`` whole."""
     kind = event["type"]
-    if kind in _HIDDEN:
-        key = _HIDDEN[kind]
-        out = {k: v for k, v in event.items() if k != key}
-        out["size"] = len(event[key])
-        return out
-    if kind == "money_dealt" and event["seat"] != seat:
-        # The cards were dealt face up (A-2 step 4) but hands are secret afterwards; the
-        # count and total stay public, they decide the start player.
-        return {k: v for k, v in event.items() if k != "cards"}
-    if kind == "game_created" and not over:  # the seed reveals the deck and bag order
-        return {k: v for k, v in event.items() if k != "seed"}
-    return dict(event)
+    out: dict[str, Any] = dict(event)
+    if kind in SECRET_FIELDS:
+        out["size"] = len(out.pop(SECRET_FIELDS[kind]))
+    elif kind == "game_created" and not over:  # the seed reveals the deck and bag order
+        del out["seed"]
+    return out

@@ -11,6 +11,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from engine.events import EVENT_TYPES
+
 SIDES = ("n", "e", "s", "w")
 MOVE_ACTIONS = ("take", "buy", "end", "place", "redesign")
 TARGETS = ("city", "reserve", "neutral", "swap")
@@ -114,15 +116,10 @@ class ViewSchema(Open):
 
 
 class EventBodySchema(Open):
-    """One event, redacted for the caller. Its ``type`` says which members it has; the
-    members common to many are named here. Types today: game_created, money_shuffled,
-    bag_filled, money_dealt, deck_stacked, deck_reshuffled, display_refilled,
-    market_refilled, marker_switched, turn_started, money_taken, tile_bought,
-    tile_placed, redesigned, actions_ended, card_drawn, scoring_card_drawn,
-    points_awarded, scoring_done, game_ending, space_resolved, tile_awarded,
-    neutral_received, game_over (more may come)."""
+    """One event, redacted for the caller. Its ``type`` says which members it has
+    (``engine/events.py`` declares each); the members common to many are named here."""
 
-    type = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(sorted(EVENT_TYPES)))
     seat = fields.Raw(metadata={"description": "The seat concerned (a number; 'neutral' "
                                                "for Dirk or Juan in points_awarded)"})
     move = fields.String(metadata={"description": "A seat's move, in notation"})

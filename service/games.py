@@ -69,14 +69,16 @@ def neutral_name(variant: str, players: int) -> str | None:
 
 
 def event_items(events: list[engine.Event], first_version: int, seat: int | None,
-                over: bool, names: list[str], neutral: str | None) -> list[dict[str, Any]]:
+                over: bool, names: list[str], neutral: str | None,
+                state: engine.State | None = None) -> list[dict[str, Any]]:
     """Events as served (the API, webhooks): each with its version, redacted for ``seat``,
-    and the engine's words for it (``text``, None when not worth telling)."""
+    and the engine's words for it (``text``, None when not worth telling; ``state``, the
+    game at or after the events, gives double-sided tiles their faces)."""
     items = []
     for version, event in enumerate(events, start=first_version):
         shown = engine.redact_event(event, seat, over)
         items.append({"version": version, "event": shown,
-                      "text": engine.describe(shown, names, neutral)})
+                      "text": engine.describe(shown, names, neutral, state)})
     return items
 
 
@@ -238,8 +240,9 @@ class Games:
         last = first_version + len(events) - 1
         over = game.status == "over" and last >= game.version
         names = [s.name or "" for s in self.store.seats(game.id)]
+        state = self.state(game.id, last) if events else None
         return event_items(events, first_version, seat, over, names,
-                           neutral_name(game.variant, game.players))
+                           neutral_name(game.variant, game.players), state)
 
     def legal_moves(self, game: Game, caller: Caller) -> dict[str, Any]:
         """The caller's legal moves now, in notation and as JSON (none if not its turn)."""
@@ -349,7 +352,7 @@ class Games:
         """Play ``moves`` for ``seat`` against version ``expected``. Returns the answer and
         whether it is a replay of an earlier answer to the same Idempotency-Key.
         ``timeout``: the workers play the engine's default moves for a seat whose time ran
-        out (RULES.md Part S); the events are marked as such."""
+        out (docs/rules.md, Part S); the events are marked as such."""
         game_id = game.id
         fingerprint = hashlib.sha256(json.dumps(
             [expected, [str(m) for m in moves]]).encode()).hexdigest()
@@ -391,7 +394,7 @@ class Games:
         answer = {
             "game_id": game_id, "version": after.version,
             "events": event_items(events, expected + 1, seat, over, list(after.seats),
-                                  neutral_name(game.variant, game.players)),
+                                  neutral_name(game.variant, game.players), after),
             "view": engine.view(after, seat),
         }
         idem = Answer(seat, idempotency_key, fingerprint, 201, answer) \

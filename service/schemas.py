@@ -46,7 +46,7 @@ class ProblemSchema(ma.Schema):
     detail = fields.String(required=True)
     instance = fields.String()
     field = fields.String(metadata={"description": "invalid_option: the offending input"})
-    rule = fields.String(metadata={"description": "rule_violation: the rule id (RULES.md)"})
+    rule = fields.String(metadata={"description": "rule_violation: the rule id (docs/rules.md)"})
     position = fields.Integer(metadata={"description": "notation_error: 1-based column"})
     expected = fields.String(metadata={"description": "notation_error: what was expected"})
     move_index = fields.Integer(metadata={"description": "which move of the submission"})
@@ -245,6 +245,9 @@ class RecordSchema(ma.Schema):
 
     format = fields.String(required=True)
     format_version = fields.Integer(required=True)
+    schema = fields.Integer(metadata={"description": "The event schema the game was "
+                                                    "played under (its rules version)"})
+    engine_version = fields.String(metadata={"description": "The engine that wrote it"})
     variant = fields.String(required=True)
     options = fields.Dict()
     seed = fields.Integer(required=True)

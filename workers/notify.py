@@ -136,7 +136,7 @@ def _lines(batch: Batch, events: list[dict[str, Any]], first_version: int, seat:
            ) -> list[str]:
     """The words for ``events`` (from ``first_version``) as ``seat`` may see them."""
     items = event_items(events, first_version, seat, batch.over, batch.names,
-                        neutral_name(batch.game.variant, batch.game.players))
+                        neutral_name(batch.game.variant, batch.game.players), batch.state)
     return [item["text"] for item in items if item["text"] is not None]
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
-from engine import Event, State, decide, evolve, new_game, parse_moves, replay
+from engine import Event, State, decide, evolve, new_game, parse_moves, play, replay
+from engine.bots import random_move
 from engine.components import TILES
 
 
@@ -54,3 +56,16 @@ def build(state: State, seat: int, layout: dict[tuple[int, int], str],
 
 def types_of(events: list[Event]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def play_random(seed: int, players: int, variant: str = "alhambra", options=None,
+                steps: int | None = None) -> tuple[State, list[Event]]:
+    """A game between random legal-move bots (or its first ``steps`` moves)."""
+    events = new_game(variant, [f"p{i}" for i in range(players)], seed, options)
+    state = replay(events)
+    rng = random.Random(seed)
+    n = 0
+    while state.phase != "over" and (steps is None or n < steps):
+        events += play(state, state.current, random_move(state, state.current, rng))
+        n += 1
+    return state, events

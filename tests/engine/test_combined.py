@@ -4,13 +4,11 @@ from collections import Counter
 
 import pytest
 
-from engine import OptionError, RuleViolation, legal_moves, new_game, replay
+from engine import OptionError, RuleViolation, legal_moves, new_game, parse_move, replay
 from engine.components import TILES
-from engine.variants import VARIANTS
+from engine.scoring import awards
 
 from .helpers import apply, build, set_hand, start, take_out, types_of
-
-COMBINED = VARIANTS["alhambra_granada"]
 
 
 def test_c0_two_players_are_refused():
@@ -19,7 +17,20 @@ def test_c0_two_players_are_refused():
     assert err.value.field == "players" and "C-0" in str(err.value)
 
 
-def test_c1_setup_216_cards_scoring_card_1_in_pile_3_and_card_2_aside():
+@pytest.mark.parametrize("both,cards", [(False, 108), (True, 216)])
+def test_c1a_one_money_deck_of_108_by_default_both_decks_as_an_option(both, cards):
+    """Decision C-1a (revised): one deck; ``both_money_decks`` plays with 216 cards."""
+    for seed in range(10):
+        events = new_game("alhambra_granada", ["a", "b", "c", "d"], seed,
+                          {"both_money_decks": both} if both else {})
+        assert events[0]["options"]["both_money_decks"] is both
+        s = replay(events)
+        money = sum(s.hands, Counter()) + Counter(s.display) + Counter(s.deck)
+        assert sum(money.values()) == cards + 1  # with scoring card 1
+        assert max(money.values()) == cards // 36
+
+
+def test_c1_scoring_card_1_in_pile_3_and_card_2_set_aside():
     for seed in range(30):
         events = new_game("alhambra_granada", ["a", "b", "c", "d"], seed)
         stacked = next(e for e in events if e["type"] == "deck_stacked")
@@ -29,13 +40,36 @@ def test_c1_setup_216_cards_scoring_card_1_in_pile_3_and_card_2_aside():
         bounds = [sum(size + (i < extra) for i in range(k)) for k in range(6)]
         assert bounds[2] <= deck.index("S1") <= bounds[3]
         s = replay(events)
-        money = sum(s.hands, Counter()) + Counter(s.display) + Counter(s.deck)
-        assert sum(money.values()) == 216 + 1
         for space in s.market:
             assert sorted(TILES[t].kind for t in space) == ["alhambra", "granada"]
             granada = next(t for t in space if TILES[t].kind == "granada")
             assert TILES[granada].mask, "C-1: a Granada tile without moats goes back"
             assert s.faces[granada] == 0
+
+
+def test_c1_a_moatless_granada_tile_at_setup_goes_back_into_the_bag_at_a_random_place():
+    """C-1: the tile is mixed back in (recorded as ``tile_returned``), so the bag's top
+    after setup is moatless about as often as any tile (10 of 54), not most of the time."""
+    moatless_on_top, positions = 0, set()
+    for seed in range(200):
+        events = new_game("alhambra_granada", ["a", "b", "c"], seed)
+        bag = next(e["tiles"] for e in events if e["type"] == "bag_filled"
+                   and e["kind"] == "granada")
+        for e in events:
+            if e["type"] == "tile_returned":
+                assert e["kind"] == "granada" and e["tile"] == bag[0]
+                assert not TILES[e["tile"]].mask
+                assert sorted(e["tiles"]) == sorted(bag)
+                positions.add(e["tiles"].index(e["tile"]))
+                bag = e["tiles"]
+            elif e["type"] == "market_refilled" and TILES[e["tile"]].kind == "granada":
+                assert e["tile"] == bag[0] and TILES[e["tile"]].mask
+                bag = bag[1:]
+        s = replay(events)
+        assert s.bags["granada"] == bag
+        moatless_on_top += not TILES[bag[0]].mask
+    assert moatless_on_top / 200 < 0.3  # 10/50 expected; 65% when they stayed on top
+    assert len(positions) > 20  # mixed in anywhere, not put back on top or at the bottom
 
 
 def test_c1_scoring_card_2_joins_pile_2_at_the_first_reshuffle():
@@ -84,7 +118,19 @@ def test_c3_the_first_granada_tile_must_meet_a_wall_with_a_moat_and_then_stays()
     assert g.roots == {"alhambra": "A00", "granada": "G16"}
     assert "start tile" in g.removal_error("G16")[1]  # the Granada start tile stays
     rule, why = g.removal_error("A06")
-    assert rule == "C-3" and "pieces" in why  # without it G16 would touch nothing
+    assert rule == "C-3a" and "pieces" in why  # without it G16 would touch nothing
+
+
+def test_c3a_a_redesign_may_not_split_the_grid():
+    """Decision C-3a: without A06 the Granada part (G16, G01) would float apart."""
+    s = start(3, variant="alhambra_granada")
+    seat = s.current
+    build(s, seat, {(1, 0): "A06", (2, 0): "G16", (2, 1): "G01"}, faces={"G16": 0, "G01": 0})
+    assert parse_move("redesign A06 reserve") not in legal_moves(s, seat)
+    with pytest.raises(RuleViolation) as err:
+        apply(s, seat, "redesign A06 reserve")
+    assert err.value.rule == "C-3a" and "fall apart" in err.value.message
+    apply(s, seat, "redesign G01 reserve")  # G16 still touches A06
 
 
 def test_c3_a_granada_tile_must_reach_the_granada_start_tile():
@@ -96,9 +142,8 @@ def test_c3_a_granada_tile_must_reach_the_granada_start_tile():
 
 def test_c4_a_wall_facing_a_moat_counts_in_all_three_lines():
     s = _combined_grid()
-    awards = {a["kind"]: a["points"] for a in COMBINED.awards(s, 1) if a["seat"] == 0
-              and a["kind"] != "majority"}
-    assert awards == {"wall": 1, "moat": 1, "combined": 2}
+    lines = {a.kind: a.points for a in awards(s, 1) if a.seat == 0 and a.kind != "majority"}
+    assert lines == {"wall": 1, "moat": 1, "combined": 2}
 
 
 def test_c2_two_tiles_a_space_both_bought_with_one_currency_up_to_nine_actions():

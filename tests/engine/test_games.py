@@ -1,4 +1,4 @@
-"""Complete random games (at least 300 across 2-6 players) and game records."""
+"""Complete games of every variant and player count end; game records (like PGN)."""
 
 import json
 
@@ -8,24 +8,19 @@ from engine import new_game, replay
 from engine.record import RecordError, export_record, import_record
 from engine.variants import VARIANTS
 
-from .test_properties import play_random
+from .helpers import play_random
 
-RUNS = [(v, p) for v in ("alhambra", "granada") for p in range(2, 7)] + [
-    ("alhambra_granada", p) for p in range(3, 7)]
+RUNS = [(v.name, p) for v in VARIANTS.values() for p in range(v.min_players, v.max_players + 1)]
 
 
 @pytest.mark.parametrize("variant,players", RUNS)
-def test_300_complete_random_games_per_variant(variant, players):
-    """At least 300 games per variant across its player counts; Granada half of them with
-    simple scoring."""
-    games = 300 // (7 - VARIANTS[variant].min_players) + 1
-    for seed in range(games):
-        options = {"simple_scoring": bool(seed % 2)} if variant != "alhambra" else {}
-        state, events = play_random(seed * 7 + players, players, variant, options)
-        assert state.phase == "over"
-        assert state.scorings_done == 3
-        assert state.winners and max(state.scores) == state.scores[state.winners[0]]
-        assert events[-1]["type"] == "game_over"
+def test_a_complete_game_ends_with_three_scorings_and_the_same_events_again(variant, players):
+    """A-6: the game ends; the same seed and moves give the same events (determinism)."""
+    state, events = play_random(players * 31, players, variant)
+    assert state.phase == "over" and state.scorings_done == 3
+    assert state.winners and max(state.scores) == state.scores[state.winners[0]]
+    assert events[-1]["type"] == "game_over"
+    assert json.dumps(play_random(players * 31, players, variant)[1]) == json.dumps(events)
 
 
 @pytest.mark.parametrize("variant,players", [("alhambra", 2), ("alhambra", 6),
@@ -33,7 +28,10 @@ def test_300_complete_random_games_per_variant(variant, players):
 def test_a_record_replays_to_the_same_events(variant, players):
     state, events = play_random(11, players, variant)
     doc = json.loads(json.dumps(export_record(events)))
-    assert doc["result"] == {"scores": state.scores, "winners": state.winners}
+    neutral = {"neutral": {"name": VARIANTS[variant].neutral_name,
+                           "score": state.neutral_score}} if players == 2 else {}
+    assert doc["result"] == {"scores": state.scores, "winners": state.winners, **neutral}
+    assert doc["schema"] == events[0]["schema"] == 2
     assert json.dumps(import_record(doc)) == json.dumps(events)
 
 
@@ -52,6 +50,10 @@ def test_an_illegal_record_names_the_move_and_the_rule():
 def test_a_record_with_a_wrong_result_or_header_is_refused():
     _, events = play_random(6, 2)
     doc = export_record(events)
+    doc["result"]["neutral"]["score"] += 1
+    with pytest.raises(RecordError, match="differs"):
+        import_record(doc)
+    doc["result"]["neutral"]["score"] -= 1
     doc["result"]["scores"][0] += 1
     with pytest.raises(RecordError, match="differs"):
         import_record(doc)

@@ -4,11 +4,10 @@ import pytest
 
 from engine import NotationError, RuleViolation, legal_moves, new_game, parse_move, replay, view
 from engine.components import GRANADA_TILES
-from engine.variants import VARIANTS
+from engine.scoring import Award, awards
 
 from .helpers import apply, build, set_hand, set_market, start, types_of
 
-GRANADA = VARIANTS["granada"]
 SCHOOL_FRONTS = {2: "G08", 4: "G17", 6: "G26", 8: "G35", 10: "G44", 12: "G53"}
 SCHOOL_BACKS = {3: "G07", 5: "G13", 7: "G24", 9: "G29", 11: "G37", 13: "G48"}
 
@@ -25,8 +24,7 @@ def city(state, seat, tiles):
 
 
 def school_points(state, scoring):
-    return {a["seat"]: a["points"] for a in GRANADA.awards(state, scoring)
-            if a["building"] == "school"}
+    return {a.seat: a.points for a in awards(state, scoring) if a.building == "school"}
 
 
 def test_g1_tile_data_is_read_as_data():
@@ -74,9 +72,8 @@ def test_g5_simple_scoring_uses_fixed_points_and_the_same_tie_break():
 def test_g5_moats_score_like_walls_and_awards_name_them():
     s = start(3, variant="granada")
     build(s, 0, {(0, 1): "G23"})  # a moat on its south side
-    moats = [a for a in GRANADA.awards(s, 1) if a["kind"] == "moat"]
-    assert moats == [{"type": "points_awarded", "scoring": 1, "seat": 0, "kind": "moat",
-                      "building": None, "points": 1}]
+    moats = [a for a in awards(s, 1) if a.kind == "moat"]
+    assert moats == [Award(seat=0, kind="moat", building=None, points=1)]
 
 
 def test_g2_g3_marker_first_tiles_even_then_alternating_after_each_refill():

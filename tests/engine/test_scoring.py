@@ -1,7 +1,8 @@
 """Scoring (A-5): majorities with shared places, the longest outer wall (Decision A-5a)."""
 
 from engine.grid import Grid, longest_trail
-from engine.scoring import shared_places
+from engine.majorities import shared_places
+from engine.scoring import Award, awards
 from engine.variants import VARIANTS
 
 from .helpers import build, start
@@ -17,8 +18,8 @@ def _city(state, seat, tiles):
 
 
 def _majority(state, scoring, building):
-    return {a["seat"]: a["points"] for a in ALHAMBRA.awards(state, scoring)
-            if a["kind"] == "majority" and a["building"] == building}
+    return {a.seat: a.points for a in awards(state, scoring)
+            if a.kind == "majority" and a.building == building}
 
 
 def test_a5_1_rulebook_tie_two_players_with_4_towers_share_13_plus_6():
@@ -115,9 +116,8 @@ def test_a5_3_awards_come_in_type_order_then_walls():
     s = start(3)
     g = _rulebook_wall_grid()
     s.grids[0] = g
-    awards = ALHAMBRA.awards(s, 1)
-    order = [a["building"] for a in awards if a["kind"] == "majority"]
+    given = awards(s, 1)
+    order = [a.building for a in given if a.kind == "majority"]
     types = list(ALHAMBRA.types)
     assert order == sorted(order, key=types.index)
-    assert awards[-1] == {"type": "points_awarded", "scoring": 1, "seat": 0, "kind": "wall",
-                          "building": None, "points": 8}
+    assert given[-1] == Award(seat=0, kind="wall", building=None, points=8)

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from engine import OptionError, new_game, replay
+from engine import OptionError, new_game, redact_event, replay
 from engine.components import card_value
 
 
@@ -19,6 +19,15 @@ def test_a2_4_starting_money_is_dealt_until_20_to_28(players):
             assert 20 <= sum(values) <= 28
             assert sum(values) == d["total"] and len(values) == d["count"]
             assert sum(values[:-1]) < 20  # dealt one at a time until 20 or more
+
+
+def test_a2_4_starting_money_is_public_every_seat_sees_every_deal():
+    """The cards are dealt face up (A-2 step 4, Part S): redaction keeps them."""
+    events = new_game("alhambra", ["a", "b", "c"], 7)
+    deals = [e for e in events if e["type"] == "money_dealt"]
+    for seat in (None, 0, 1, 2):
+        for deal in deals:
+            assert redact_event(deal, seat)["cards"] == deal["cards"]
 
 
 def test_a2_5_start_player_has_fewest_cards_then_lowest_total_then_earliest_seat():

@@ -3,6 +3,8 @@
 import pytest
 
 from engine import (
+    Move,
+    NotationError,
     NotYourTurn,
     RuleViolation,
     decide,
@@ -11,6 +13,7 @@ from engine import (
     parse_move,
     parse_moves,
 )
+from engine.scoring import awards
 
 from .helpers import apply, build, set_hand, set_market, start, types_of
 
@@ -252,13 +255,34 @@ def test_a8_dirk_scores_majorities_but_cannot_win():
     s = start(2, seed=9)
     s.neutral[:] = ["A44", "A45", "A46"]  # three towers
     build(s, 0, {(1, 0): "A50"})
-    awards = s.variant.awards(s, 2)
-    towers = {a["seat"]: a["points"] for a in awards if a["building"] == "tower"}
+    given = awards(s, 2)
+    towers = {a.seat: a.points for a in given if a.building == "tower"}
     assert towers == {"neutral": 13, 0: 6}
-    assert all(a["seat"] != "neutral" for a in awards if a["kind"] == "wall")
+    assert all(a.seat != "neutral" for a in given if a.kind == "wall")
 
 
 def test_part_s_default_move_takes_the_highest_card_and_reserves_bought_tiles():
+    s = start(3)
+    seat = s.current
+    set_market(s, ["A07", "A14", "A22", "A50"])
+    set_hand(s, seat, ["DE8", "DI9", "DI1"])
+    s.display[:] = ["DI3", "DU7", "FL7", "DE2"]
+    assert [str(m) for m in default_moves(s, seat)] == ["take 2"]  # 7 at position 2
+    apply(s, seat, "buy A14 pay DI9,DI1")  # not exact: no further action
+    moves = default_moves(s, seat)
+    assert [str(m) for m in moves] == ["place A14 reserve"]
+    events = decide(s, seat, moves, timeout=True)
+    assert [e["move"] for e in events if "move" in e] == ["place A14 reserve"]
+    assert all(e.get("timeout") for e in events if "move" in e)
+    s2 = start(3)
+    s2.display.clear()
+    s2.reserves[s2.current] = []
+    assert [str(m) for m in default_moves(s2, s2.current)] == ["end"]
+    assert default_moves(s2, (s2.current + 1) % 3) == []
+
+
+def test_part_s_default_move_after_an_exact_purchase_ends_the_turn():
+    """The extra action is optional (Decision A-3c): a seat that timed out takes none."""
     s = start(3)
     seat = s.current
     set_market(s, ["A07", "A14", "A22", "A50"])
@@ -266,11 +290,53 @@ def test_part_s_default_move_takes_the_highest_card_and_reserves_bought_tiles():
     s.display[:] = ["DI3", "DU7", "FL7", "DE2"]
     apply(s, seat, "buy A07 pay DE8")
     moves = default_moves(s, seat)
-    assert [str(m) for m in moves] == ["take 2", "place A07 reserve"]  # 7 at position 2
+    assert [str(m) for m in moves] == ["end", "place A07 reserve"]
     events = decide(s, seat, moves, timeout=True)
-    assert [e["move"] for e in events if "move" in e] == ["take 2", "place A07 reserve"]
-    assert all(e.get("timeout") for e in events if "move" in e)
-    s2 = start(3)
-    s2.display.clear()
-    assert [str(m) for m in default_moves(s2, s2.current)] == ["end"]
-    assert default_moves(s2, (s2.current + 1) % 3) == []
+    assert "money_taken" not in types_of(events)
+    assert s.hands[seat] == {}
+
+
+def _empty_display(can_buy: bool):
+    s = start(3)
+    seat = s.current
+    set_market(s, ["A07", "A14", "A22", "A50"])
+    set_hand(s, seat, ["DE8"] if can_buy else ["DE1"])
+    s.display.clear()
+    return s, seat
+
+
+def test_part_s_no_pass_while_the_seat_can_buy():
+    """Passing ('end' without an action) only when a seat can do nothing at all, or for a
+    timeout; a seat that can act must act (A-3)."""
+    s, seat = _empty_display(can_buy=True)
+    assert Move("end") not in legal_moves(s, seat)
+    with pytest.raises(RuleViolation) as err:
+        apply(s, seat, "end")
+    assert err.value.rule == "A-3" and "nothing to buy" in err.value.message
+    assert Move("end") in legal_moves(s, seat, timeout=True)
+    events = decide(s, seat, [Move("end")], timeout=True)
+    assert events[0]["timeout"] and types_of(events)[-1] == "turn_started"
+    assert [str(m) for m in default_moves(s, seat)] == ["end"]
+
+
+def test_part_s_a_seat_without_any_action_may_pass():
+    s, seat = _empty_display(can_buy=False)
+    assert legal_moves(s, seat) == [Move("end")]
+    events = apply(s, seat, "end")
+    assert types_of(events)[:1] == ["actions_ended"] and s.current != seat
+    # A redesign is an action too: with a tile in the reserve that fits, no pass.
+    s, seat = _empty_display(can_buy=False)
+    s.reserves[seat] = ["A30"]
+    s.bags["alhambra"].remove("A30")
+    assert Move("end") not in legal_moves(s, seat)
+    with pytest.raises(RuleViolation):
+        apply(s, seat, "end")
+
+
+def test_a3_1_taking_money_takes_at_least_one_card():
+    with pytest.raises(ValueError, match="needs 'positions'"):
+        Move("take")
+    with pytest.raises(ValueError, match="needs 'positions'"):
+        Move.from_json({"action": "take", "positions": []})
+    with pytest.raises(NotationError):
+        parse_move("take")

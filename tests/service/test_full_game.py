@@ -48,6 +48,7 @@ def test_four_bots_play_a_whole_game_and_the_record_replays(client, games):
     doc = record.get_json()
     assert len(doc["moves"]) == moves
     assert doc["result"]["scores"] == scores
+    assert doc["schema"] == engine.SCHEMA and doc["engine_version"] == engine.__version__
     replayed = engine.replay(import_record(doc))
     assert replayed.scores == scores
     assert replayed.winners == final["view"]["winners"]
