@@ -20,6 +20,7 @@ from service import times
 from service.games import event_items, neutral_name
 from service.store import Game, Seat
 
+from . import city
 from .mail import Mail
 
 MAX_LEGAL_MOVES = 200
@@ -203,7 +204,8 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
                     "tiles": [f"{t['id']} ({t['type']} {t['value']})" for t in m["tiles"]]}
                    for m in view["market"]],
         "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
-        "city_size": len(me["city"]), "reserve": [t["id"] for t in me["reserve"]],
+        "city_size": len(me["city"]), "city": city.picture(me["city"]),
+        "reserve": [t["id"] for t in me["reserve"]],
         "link": batch.links.get(seat), "record_url": f"{game_url}/record",
     }
     if kind in MOVE_KINDS:

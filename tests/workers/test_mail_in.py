@@ -25,7 +25,7 @@ from tests.support import (
     smtp_send,
     start_by_mail,
 )
-from workers import reply_address
+from workers import city, reply_address
 
 RULE_SENTENCE = "there is no tile to place now: tiles are placed after the turn's actions"
 
@@ -48,6 +48,8 @@ def test_a_reply_plays_the_move_and_is_answered_in_the_games_thread(mail_stack, 
     assert re.search(r"Deadline: \S+Z \(in 3 days, \w+day \d\d:\d\d UTC; 3 days per move\)",
                      text)
     assert '"status"' in text and '"help"' in text
+    picture = city.picture(h.get(seat)["view"]["seats"][seat]["city"])
+    assert "Your city:\n" + "\n".join(picture) + "\n" in text  # the fountain, for now
     assert "Reply with one of these lines" in mail.part("html")
 
     take = next(m for m in offered if m.startswith("take"))

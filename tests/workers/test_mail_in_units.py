@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from service.settings import Settings, SettingsError
-from workers import replies, reply_address
+from workers import city, replies, reply_address
 from workers.notify import deadline_words
 
 KEY = b"k" * 32
@@ -148,3 +148,25 @@ def test_deadline_in_words():
     assert deadline_words(datetime(2026, 3, 2, 23, 0, tzinfo=UTC), now) == \
         "in 5 hours, Monday 23:00 UTC"
     assert deadline_words(now, now) == "now, Monday 18:00 UTC"
+
+
+def test_the_city_as_a_text_picture():
+    tiles = [{"id": "A00", "type": "start", "value": 0, "walls": [], "x": 0, "y": 0},
+             {"id": "A40", "type": "garden", "value": 10, "walls": ["n"], "x": 0, "y": -1},
+             {"id": "A16", "type": "arcades", "value": 5, "walls": ["n", "w"], "x": -1,
+              "y": -1},
+             {"id": "A05", "type": "pavilion", "value": 6, "walls": ["n", "e"], "x": 1,
+              "y": -1}]
+    doc = city.__doc__.split("::\n\n", 1)[1].rstrip().split("\n")
+    assert city.picture(tiles) == [line[4:] for line in doc]  # the docstring's picture
+    granada = [{"id": "G00", "type": "start", "value": 0, "moats": [], "x": 0, "y": 0},
+               {"id": "G38", "type": "bath_house", "value": 10, "moats": ["w", "s"],
+                "x": 1, "y": 0}]
+    assert city.picture(granada) == [
+        "       0      1",
+        "    .......+.......",
+        "  0 . G00  : G38  .",
+        "    .  **  :bath10.",
+        "    .......+======+",
+    ]
+    assert city.picture([]) == []
