@@ -190,10 +190,8 @@ def remind(ctx: Context, game_id: str, seat: int, version: int, deadline: str,
     batch = _load_batch(ctx, game_id, version, version, game.updated_at)
     if batch is None:
         return "missing"
-    left = -times.seconds_since(game.deadline)
     kind = f"reminder{round(fraction * 100)}"
-    mail = notify.render(batch, "reminder", seat, mail_kind=kind,
-                         left=notify.human_duration(max(0, left)))
+    mail = notify.render(batch, "reminder", seat, mail_kind=kind)
     return _send(ctx, mail, seat, (game_id, version, kind))
 
 

@@ -243,7 +243,7 @@ def answer(ctx: Context, game_id: str, seat: int, message_id: str, references: l
     if batch is None:
         return "missing"
     extra = dict(outcome)
-    if outcome["result"] in ("stale", "status"):
+    if outcome["result"] == "stale":
         extra["changes"] = notify.since(batch, outcome["answered"], seat)
     extra["turn_mail"] = outcome["result"] == "played" and _turn_mail(ctx, game, seat,
                                                                      outcome)
@@ -318,7 +318,7 @@ class Handler:
         try:
             await asyncio.to_thread(self.gateway.deliver, envelope.original_content or
                                     envelope.content, list(envelope.rcpt_tos),
-                                    envelope.mail_from or "")
+                                    envelope.mail_from)
         except Unavailable as exc:
             log.error("mail-in: DATA from %s: %s", envelope.mail_from, exc)
             return self.TEMPFAIL
