@@ -37,6 +37,9 @@ same table for operators.
 ``ALHAMBRA_SWEEP_GRACE``       seconds a deadline may be overdue before the sweep acts
                                (``10``)
 ``ALHAMBRA_QUEUE``             the RQ queue name (``alhambra``)
+``ALHAMBRA_STREAM_SECONDS``    how long one ``/games/{id}/stream`` lasts before the client
+                               reconnects (``25``; a one-request-at-a-time server ends
+                               each stream at once)
 =============================  =========================================================
 """
 
@@ -83,6 +86,10 @@ class Settings:
     sweep_interval: float = 30.0
     sweep_grace: float = 10.0
     queue: str = "alhambra"
+    stream_seconds: float = 25.0  # a /stream ends after this long (under gunicorn's timeout)
+    stream_keepalive: float = 10.0  # seconds between keep-alive comments on a quiet stream
+    stream_poll: float = 0.5  # seconds between a stream's looks for new events
+    stream_retry_ms: int = 1000  # the reconnect delay a stream suggests to its client
 
     def __post_init__(self) -> None:
         data = Path(self.data_dir).resolve()
@@ -133,7 +140,8 @@ class Settings:
                    "relay_interval": ("ALHAMBRA_RELAY_INTERVAL", float),
                    "sweep_interval": ("ALHAMBRA_SWEEP_INTERVAL", float),
                    "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float),
-                   "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int)}
+                   "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
+                   "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float)}
         for name, (var, kind) in numbers.items():
             if env.get(var):
                 values[name] = _number(var, env[var], kind)
