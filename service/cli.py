@@ -2,13 +2,18 @@
 
     alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--no-worker]
     alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
+    alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message
+    alhambra-pbem mail-in --listen HOST:PORT
     alhambra-pbem create-game --seat Ann:ann@example.org --seat Bob --open 1
     alhambra-pbem openapi > openapi/openapi.json
 
 Settings come from the environment (service/settings.py, the README's table); ``--db``
 and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``.
 ``serve`` also runs one worker (mail, reminders, deadlines, webhooks: see workers/) and,
-when ``REDIS_URL`` is unset, a private Redis server for it; both stop with the server.
+when ``REDIS_URL`` is unset, a private Redis server for it, and with ``MAIL_IN_LISTEN``
+set, the SMTP listener of ``mail-in``; all stop with the server. ``mail-in`` plays the
+replies to the game's mails (workers/mail_in.py): one message on standard input (pipe
+delivery from a mail server), or an SMTP server.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # open them.
     create_app(settings).extensions["alhambra"].store.close()
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
-                            worker=not args.no_worker)
+                            worker=not args.no_worker, mail_in=settings.mail_in_listen)
     try:
         background.start()
         return _serve_api(args, settings)
@@ -75,6 +80,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from workers.main import run_from_args
 
     return run_from_args(args)
+
+
+def cmd_mail_in(args: argparse.Namespace) -> int:
+    from workers.mail_in import run_from_args
+
+    return run_from_args(args, _settings(args))
 
 
 def cmd_create_game(args: argparse.Namespace) -> int:
@@ -126,6 +137,14 @@ def main(argv: list[str] | None = None) -> int:
 
     add_arguments(p)
     p.set_defaults(func=cmd_worker)
+
+    p = sub.add_parser("mail-in", help="play the replies to the game's mails: one message "
+                       "on standard input, or an SMTP server (--listen)")
+    from workers.mail_in import add_arguments as mail_in_arguments
+
+    mail_in_arguments(p)
+    p.add_argument("--db")
+    p.set_defaults(func=cmd_mail_in)
 
     p = sub.add_parser("create-game", help="create a game; prints ids, tokens and links")
     p.add_argument("--variant", default="alhambra")
