@@ -11,7 +11,7 @@ from flask import Flask
 from flask_smorest.utils import prepare_response
 
 from . import __version__
-from .blueprints import BLUEPRINTS
+from .blueprints import BLUEPRINTS, web
 from .games import Games
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .schemas import ProblemSchema
@@ -69,8 +69,7 @@ API_CONFIG: dict[str, Any] = {
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
-    "OPENAPI_REDOC_PATH": "/docs",
-    "OPENAPI_REDOC_URL": "https://cdn.jsdelivr.net/npm/redoc@2/bundles/redoc.standalone.js",
+    # /docs is Swagger UI served from the swagger-ui-bundle package (blueprints/web.py)
     "API_SPEC_OPTIONS": {
         "info": {"description": DESCRIPTION,
                  "license": {"name": "MIT"}},
@@ -96,6 +95,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)
+    app.register_blueprint(web.blp)  # the web client's pages: not part of the API document
     _document_settings(api, settings)
     app.extensions["alhambra_api"] = api
     return app

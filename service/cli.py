@@ -3,6 +3,8 @@ the database, print the OpenAPI document.
 
     alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--no-worker]
     alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
+    alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message
+    alhambra-pbem mail-in --listen HOST:PORT
     alhambra-pbem create-game --seat Ann:ann@example.org --seat Bob --open 1
     alhambra-pbem migrate
     alhambra-pbem export [--output games.jsonl]
@@ -14,8 +16,11 @@ and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``; ``DATABASE_URL
 chooses PostgreSQL instead of the SQLite file.
 ``serve`` brings the database's schema up to date, then serves the API with one worker
 beside it (mail, reminders, deadlines, webhooks: see workers/) and, when ``REDIS_URL`` is
-unset, a private Redis server for it; both stop with the server. ``serve --no-worker``
-serves the API alone, for hosts whose workers run elsewhere (``alhambra-pbem worker``).
+unset, a private Redis server for it, and with ``MAIL_IN_LISTEN`` set, the SMTP listener
+of ``mail-in``; all stop with the server. ``serve --no-worker`` serves the API alone, for
+hosts whose workers run elsewhere (``alhambra-pbem worker``). ``mail-in`` plays the
+replies to the game's mails (workers/mail_in.py): one message on standard input (pipe
+delivery from a mail server), or an SMTP server.
 ``migrate`` is the one step that changes a PostgreSQL database's schema (API and worker
 processes refuse a database at another schema than theirs); a SQLite file is migrated
 by whichever process opens it first.
@@ -55,7 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     _migrate(settings)
     _ = settings.secret_key  # a SQLite host's key file is made here, once
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
-                            worker=not args.no_worker)
+                            worker=not args.no_worker, mail_in=settings.mail_in_listen)
     try:
         background.start()
         return _serve_api(args, settings)
@@ -86,6 +91,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from workers.main import run_from_args
 
     return run_from_args(args)
+
+
+def cmd_mail_in(args: argparse.Namespace) -> int:
+    from workers.mail_in import run_from_args
+
+    return run_from_args(args, _settings(args))
 
 
 def cmd_create_game(args: argparse.Namespace) -> int:
@@ -185,6 +196,14 @@ def main(argv: list[str] | None = None) -> int:
 
     add_arguments(p)
     p.set_defaults(func=cmd_worker)
+
+    p = sub.add_parser("mail-in", help="play the replies to the game's mails: one message "
+                       "on standard input, or an SMTP server (--listen)")
+    from workers.mail_in import add_arguments as mail_in_arguments
+
+    mail_in_arguments(p)
+    p.add_argument("--db")
+    p.set_defaults(func=cmd_mail_in)
 
     p = sub.add_parser("create-game", help="create a game; prints ids, tokens and links")
     p.add_argument("--variant", default="alhambra")

@@ -28,6 +28,12 @@ same table for operators.
                                ``smtps://``); unset: mails are written to
                                ``$ALHAMBRA_DATA/outbox/``
 ``MAIL_FROM``                  the sender (``alhambra-pbem <alhambra@localhost>``)
+``MAIL_REPLY_TO``              the address replies with moves go to, e.g.
+                               ``moves@example.org``: each mail's ``Reply-To`` is then
+                               ``moves+<tag>@example.org`` (unset: no play by e-mail)
+``MAIL_IN_LISTEN``             ``HOST:PORT`` where ``serve`` also runs the SMTP listener of
+                               ``alhambra-pbem mail-in --listen`` (unset: none)
+``MAIL_IN_MAX_SIZE``           the largest reply accepted, bytes (``1048576``)
 ``ALHAMBRA_REMINDERS``         reminder times, fractions of the time per move
                                (``0.5,0.9``)
 ``ALHAMBRA_WEBHOOK_RETRIES``   seconds between webhook attempts (``10,60,300,1800,7200``)
@@ -38,6 +44,9 @@ same table for operators.
 ``ALHAMBRA_QUEUE``             the RQ queue name (``alhambra``)
 ``ALHAMBRA_REDIS_PREFIX``      the start of every other Redis key the workers write
                                (``alhambra:``)
+``ALHAMBRA_STREAM_SECONDS``    how long one ``/games/{id}/stream`` lasts before the client
+                               reconnects (``25``; a one-request-at-a-time server ends
+                               each stream at once)
 =============================  =========================================================
 """
 
@@ -77,6 +86,9 @@ class Settings:
     redis_url: str | None = None
     smtp_url: str | None = None
     mail_from: str = "alhambra-pbem <alhambra@localhost>"
+    mail_reply_to: str | None = None
+    mail_in_listen: str | None = None
+    mail_in_max_size: int = 1 << 20
     reminders: tuple[float, ...] = (0.5, 0.9)
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     batch_retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)
@@ -85,6 +97,10 @@ class Settings:
     sweep_grace: float = 10.0
     queue: str = "alhambra"
     redis_prefix: str = "alhambra:"
+    stream_seconds: float = 25.0  # a /stream ends after this long (under gunicorn's timeout)
+    stream_keepalive: float = 10.0  # seconds between keep-alive comments on a quiet stream
+    stream_poll: float = 0.5  # seconds between a stream's looks for new events
+    stream_retry_ms: int = 1000  # the reconnect delay a stream suggests to its client
 
     def __post_init__(self) -> None:
         data = Path(self.data_dir).resolve()
@@ -105,6 +121,20 @@ class Settings:
                                     "host and worker must derive seat tokens from one key")
         if self.db_pool_size < 1:
             raise SettingsError("DATABASE_POOL_SIZE must be at least 1")
+        if self.mail_reply_to is not None:
+            local, at, domain = self.mail_reply_to.strip().partition("@")
+            if not (at and local and domain) or "+" in local or "@" in domain or \
+                    any(c.isspace() or c in "<>," for c in self.mail_reply_to.strip()):
+                raise SettingsError("MAIL_REPLY_TO must be a bare address without '+', like "
+                                    f"moves@example.org, not {self.mail_reply_to!r}")
+            object.__setattr__(self, "mail_reply_to", self.mail_reply_to.strip().lower())
+        if self.mail_in_listen is not None:
+            _host_port("MAIL_IN_LISTEN", self.mail_in_listen)
+            if not self.mail_reply_to:
+                raise SettingsError("MAIL_IN_LISTEN needs MAIL_REPLY_TO: the addresses "
+                                    "the listener accepts are its reply addresses")
+        if self.mail_in_max_size < 1024:
+            raise SettingsError("MAIL_IN_MAX_SIZE must be at least 1024 bytes")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any
@@ -121,6 +151,8 @@ class Settings:
             "redis_url": env.get("REDIS_URL") or None,
             "smtp_url": env.get("SMTP_URL") or None,
             "mail_from": env.get("MAIL_FROM") or cls.mail_from,
+            "mail_reply_to": env.get("MAIL_REPLY_TO") or None,
+            "mail_in_listen": env.get("MAIL_IN_LISTEN") or None,
             "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
             "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
         }
@@ -130,7 +162,9 @@ class Settings:
                    "db_pool_timeout": ("DATABASE_POOL_TIMEOUT", float),
                    "relay_interval": ("ALHAMBRA_RELAY_INTERVAL", float),
                    "sweep_interval": ("ALHAMBRA_SWEEP_INTERVAL", float),
-                   "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float)}
+                   "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float),
+                   "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
+                   "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float)}
         for name, (var, kind) in numbers.items():
             if env.get(var):
                 values[name] = _number(var, env[var], kind)
@@ -152,7 +186,7 @@ class Settings:
         env = {"ALHAMBRA_DATA": str(self.data_dir), "ALHAMBRA_DB": self.database,
                "ALHAMBRA_MIN_TIME_PER_MOVE": str(self.min_time_per_move),
                "ALHAMBRA_STATE_CACHE": str(self.state_cache_size),
-               "MAIL_FROM": self.mail_from,
+               "MAIL_FROM": self.mail_from, "MAIL_IN_MAX_SIZE": str(self.mail_in_max_size),
                "ALHAMBRA_REMINDERS": ",".join(map(str, self.reminders)),
                "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
                "ALHAMBRA_RELAY_INTERVAL": str(self.relay_interval),
@@ -163,10 +197,18 @@ class Settings:
                "DATABASE_POOL_TIMEOUT": str(self.db_pool_timeout)}
         for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
-                           ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url)):
+                           ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),
+                           ("MAIL_REPLY_TO", self.mail_reply_to),
+                           ("MAIL_IN_LISTEN", self.mail_in_listen)):
             if value:
                 env[var] = value
         return env
+
+    @property
+    def mail_in_address(self) -> tuple[str, int] | None:
+        """MAIL_IN_LISTEN as (host, port), or None."""
+        return _host_port("MAIL_IN_LISTEN", self.mail_in_listen) if self.mail_in_listen \
+            else None
 
     @property
     def outbox_dir(self) -> Path:
@@ -198,6 +240,15 @@ def _number(var: str, text: str, kind: type) -> Any:
 
 def _numbers(var: str, text: str) -> list[float]:
     return [_number(var, x, float) for x in text.replace(";", ",").split(",") if x.strip()]
+
+
+def _host_port(var: str, text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) as (host, port)."""
+    host, _, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SettingsError(f"{var} must be HOST:PORT, like 127.0.0.1:2525, not {text!r}")
+    return host, int(port)
 
 
 def _key_file(path: Path) -> bytes:

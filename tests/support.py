@@ -17,9 +17,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from functools import cached_property
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote as url_quote
 
 import psycopg
 
@@ -151,26 +152,30 @@ class Received:
     rcpt: list[str]
     msg: EmailMessage
 
-    @property
+    @cached_property
     def subject(self) -> str:
         return str(self.msg["Subject"])
 
-    @property
+    @cached_property
     def kind(self) -> str:
         return str(self.msg["X-Alhambra-Kind"])
 
-    @property
+    @cached_property
     def version(self) -> int:
         return int(self.msg["X-Alhambra-Version"])
 
-    @property
+    @cached_property
     def game(self) -> str:
         return str(self.msg["X-Alhambra-Game"])
 
+    _parts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
     def part(self, subtype: str) -> str:
-        body = self.msg.get_body(preferencelist=(subtype,))
-        assert body is not None, f"no text/{subtype} part"
-        return body.get_content().replace("\r\n", "\n")
+        if subtype not in self._parts:
+            body = self.msg.get_body(preferencelist=(subtype,))
+            assert body is not None, f"no text/{subtype} part"
+            self._parts[subtype] = body.get_content().replace("\r\n", "\n")
+        return self._parts[subtype]
 
 
 class Inbox:
@@ -289,7 +294,7 @@ class PgDatabase:
         name = f"t_{secrets.token_hex(6)}"
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute(f'create schema "{name}"')
-        return f"{self.url}?options={quote(f'-csearch_path={name}')}"
+        return f"{self.url}?options={url_quote(f'-csearch_path={name}')}"
 
     def drop(self) -> None:
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
@@ -328,3 +333,86 @@ class StoreSpec:
         with psycopg.connect(self.where, autocommit=True) as conn:
             cur = conn.execute(sql.replace("?", "%s"), params)
             return cur.fetchall() if cur.description else []
+
+
+# -- play by e-mail: replies to the mails ------------------------------------------------
+
+def offered_moves(text: str) -> list[str]:
+    """The lines of a mail's "Reply with one of these lines:" section, as offered."""
+    if "Reply with one of these lines:" not in text:
+        return []
+    section = text.split("Reply with one of these lines:\n", 1)[1]
+    lines = []
+    for line in section.split("\n"):
+        if not line.strip():
+            break
+        lines.append(line.strip())
+    return lines
+
+
+def reply_to(received: Received, body: str, *, sender: str | None = None,
+             quote: bool = True, message_id: str | None = None,
+             headers: dict[str, str] | None = None) -> EmailMessage:
+    """A player's reply to ``received``: to its Reply-To, from its recipient (or
+    ``sender``), in its thread, ``body`` on top and the mail quoted below."""
+    import email.utils
+
+    original = received.msg
+    msg = EmailMessage()
+    msg["From"] = sender or received.rcpt[0]
+    msg["To"] = str(original["Reply-To"])
+    msg["Subject"] = f"Re: {original['Subject']}"
+    msg["Date"] = email.utils.formatdate()
+    msg["Message-ID"] = message_id or email.utils.make_msgid(domain="player.test")
+    msg["In-Reply-To"] = str(original["Message-ID"])
+    msg["References"] = f"{original['References']} {original['Message-ID']}"
+    for name, value in (headers or {}).items():
+        msg[name] = value
+    text = body
+    if quote:
+        quoted = "\n".join(f"> {line}" for line in received.part("plain").split("\n"))
+        text += f"\n\nOn {original['Date']}, {original['From']} wrote:\n{quoted}\n"
+    msg.set_content(text)
+    return msg
+
+
+def smtp_send(port: int, msg: EmailMessage | bytes, rcpt: list[str] | None = None,
+              sender: str | None = None) -> None:
+    """Send through the SMTP server on 127.0.0.1:``port`` (raises on a refusal)."""
+    import smtplib
+
+    with smtplib.SMTP("127.0.0.1", port, timeout=10) as conn:
+        if isinstance(msg, bytes):
+            assert rcpt is not None
+            conn.sendmail(sender or "player@player.test", rcpt, msg)
+        else:
+            conn.send_message(msg, from_addr=sender, to_addrs=rcpt)
+
+
+def start_by_mail(s: Stack, inbox: Inbox, players: int = 2) -> tuple[GameHandle, Received]:
+    """A new game on ``s`` and its first "your turn" mail."""
+    h = new_game(s.client, players)
+    v = h.get()["version"]
+    (mail,) = inbox.wait(h.id, "your_turn", where=lambda m: m.version == v)
+    return h, mail
+
+
+def answers(inbox: Inbox, game_id: str) -> list[Received]:
+    """The answers to replies of a game."""
+    return [m for m in inbox.of(game_id) if m.kind.startswith("answer-")]
+
+
+def answer_to(inbox: Inbox, game_id: str, message_id: str, timeout: float = 15
+              ) -> Received:
+    """The one answer to the reply ``message_id``."""
+    (mail,) = inbox.wait(game_id, None, timeout=timeout,
+                         where=lambda m: str(m.msg["In-Reply-To"]) == message_id)
+    return mail
+
+
+def barrier(port: int, inbox: Inbox, mail: Received) -> Received:
+    """Reply ``status`` to ``mail`` and return the answer: with one worker taking jobs in
+    order, every answer to an earlier reply has come by then."""
+    msg = reply_to(mail, "status")
+    smtp_send(port, msg)
+    return answer_to(inbox, mail.game, str(msg["Message-ID"]))

@@ -28,6 +28,7 @@ from rq.job import Job
 import engine
 from service import times
 from service.errors import GameNotFound, GameOver, NotYourTurn, VersionConflict
+from service.links import play_path
 
 from . import notify, webhooks
 from .context import Context, context
@@ -57,7 +58,8 @@ def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     return notify.Batch(game=game, seats=store.seats(game_id), events=events,
                         from_version=from_version, to_version=to_version, state=state,
                         created_at=created_at, public_url=ctx.settings.link_url,
-                        read=lambda since, until: store.read(game_id, since, until))
+                        read=lambda since, until: store.read(game_id, since, until),
+                        replies=bool(ctx.settings.mail_reply_to))
 
 
 def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, str]
@@ -108,8 +110,8 @@ def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     if batch is None:
         return {"status": "missing"}
     if from_version == 1:
-        batch.links = {s.seat: f"{ctx.settings.link_url}/games/{game_id}#token="
-                               f"{ctx.games.seat_token(game_id, s.seat)}"
+        batch.links = {s.seat: ctx.settings.link_url + play_path(
+                           game_id, ctx.games.seat_token(game_id, s.seat))
                        for s in batch.seats if s.email}
     results: dict[str, str] = {}
     failed: Exception | None = None
@@ -189,10 +191,8 @@ def remind(ctx: Context, game_id: str, seat: int, version: int, deadline: str,
     batch = _load_batch(ctx, game_id, version, version, game.updated_at)
     if batch is None:
         return "missing"
-    left = -times.seconds_since(game.deadline)
     kind = f"reminder{round(fraction * 100)}"
-    mail = notify.render(batch, "reminder", seat, mail_kind=kind,
-                         left=notify.human_duration(max(0, left)))
+    mail = notify.render(batch, "reminder", seat, mail_kind=kind)
     return _send(ctx, mail, seat, (game_id, version, kind))
 
 

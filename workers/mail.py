@@ -4,6 +4,12 @@ With ``SMTP_URL`` set, messages go to that server (one connection kept per proce
 opened again when the server drops it). Without it, each message is written to
 ``<data>/outbox/<game>-<version>-<kind>-seat<n>.eml`` and logged, so that a server with no
 mail set up still shows what it would have sent.
+
+Every mail of a game is in one thread: it refers (``In-Reply-To``, ``References``) to the
+game's root id ``<game@domain>``, and an answer to a player's reply to that reply too. With
+``MAIL_REPLY_TO`` set, a mail to a seat carries the seat's reply address as ``Reply-To``
+(``reply_address.py``). Mails say ``Auto-Submitted: auto-generated`` (RFC 3834), so that
+well-behaved auto-responders leave them alone.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from email.utils import formataddr, formatdate, parseaddr
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from service.settings import Settings
+
+from . import reply_address
 
 log = logging.getLogger("alhambra.mail")
 
@@ -67,6 +75,9 @@ class Mail:
     subject: str
     text: str
     html: str
+    token_hash: str | None = None  # the seat's: its reply address is bound to it
+    in_reply_to: str | None = None  # the Message-ID of the player's mail this answers
+    references: tuple[str, ...] = ()  # that mail's References
 
     @property
     def key(self) -> str:
@@ -82,6 +93,22 @@ class Mailer:
         sender = parseaddr(settings.mail_from)[1] or "alhambra@localhost"
         self.domain = sender.rpartition("@")[2] or "localhost"
 
+    def message_id(self, mail: Mail) -> str:
+        return f"<{mail.key}@{self.domain}>"
+
+    def root_id(self, game_id: str) -> str:
+        """The id every mail of the game refers to (no mail has it: the thread's root)."""
+        return f"<{game_id}@{self.domain}>"
+
+    def reply_to(self, mail: Mail) -> str | None:
+        """The seat's reply address for this mail's version (None without MAIL_REPLY_TO)."""
+        base = self.settings.mail_reply_to
+        if not base or not mail.token_hash:
+            return None
+        tag = reply_address.make_tag(self.settings.secret_key, mail.game_id, mail.seat,
+                                     mail.version, mail.token_hash)
+        return reply_address.address(base, tag) if tag else None
+
     def message(self, mail: Mail) -> Message:
         """multipart/alternative: the text part, then the HTML part. (email.mime's compat32
         classes: the same wire format as EmailMessage, five times faster to build.)"""
@@ -92,7 +119,15 @@ class Mailer:
         msg["To"] = formataddr((mail.to_name, mail.to_addr), charset="utf-8")
         msg["Date"] = formatdate(usegmt=True)
         # The same Message-ID on a resend lets the receiving side drop a duplicate too.
-        msg["Message-ID"] = f"<{mail.key}@{self.domain}>"
+        msg["Message-ID"] = self.message_id(mail)
+        root = self.root_id(mail.game_id)
+        msg["In-Reply-To"] = mail.in_reply_to or root
+        msg["References"] = " ".join(dict.fromkeys((root, *mail.references,
+                                                    *filter(None, [mail.in_reply_to]))))
+        reply_to = self.reply_to(mail)
+        if reply_to:
+            msg["Reply-To"] = reply_to
+        msg["Auto-Submitted"] = "auto-generated"
         msg["X-Alhambra-Game"] = mail.game_id
         msg["X-Alhambra-Version"] = str(mail.version)
         msg["X-Alhambra-Kind"] = mail.kind

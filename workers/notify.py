@@ -18,18 +18,33 @@ import jinja2
 import engine
 from service import times
 from service.games import event_items, neutral_name
+from service.links import play_path
 from service.store import Game, Seat
 
+from . import city
 from .mail import Mail
 
-MAX_LEGAL_MOVES = 60
+MAX_LEGAL_MOVES = 200
 SUBJECT_KINDS = {
-    "started": "the game has started",
-    "your_turn": "your turn",
-    "reminder": "reminder: your move",
-    "timeout": "your time ran out",
-    "game_over": "game over",
+    "started": "Game started",
+    "your_turn": "Your turn",
+    "reminder": "Reminder: your turn",
+    "timeout": "Your time ran out",
+    "game_over": "Game over",
 }
+#: The subjects of the answers to a reply (mail_in.py), by what became of it.
+ANSWER_SUBJECTS = {
+    "played": "Move played",
+    "refused": "Move refused",
+    "unreadable": "Move not understood",
+    "empty": "No move found",
+    "stale": "Nothing played: the game moved on",
+    "over": "Game over",
+    "status": "Status",
+    "help": "Help",
+}
+#: Kinds of mail that list the seat's legal moves.
+MOVE_KINDS = ("your_turn", "reminder", "answer")
 
 
 @lru_cache(maxsize=1)
@@ -50,6 +65,13 @@ def human_duration(seconds: float) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
+def deadline_words(deadline: datetime, now: datetime | None = None) -> str:
+    """The deadline in words: ``in 3 days, Thursday 18:00 UTC``."""
+    left = (deadline - (now or times.now())).total_seconds()
+    when = f"{deadline:%A %H:%M} UTC"
+    return f"in {human_duration(left)}, {when}" if left >= 1 else f"now, {when}"
+
+
 @dataclass
 class Batch:
     """A batch of new events (versions ``from_version``..``to_version``) with what the
@@ -66,6 +88,7 @@ class Batch:
     public_url: str
     read: Callable[[int, int], list[dict[str, Any]]]
     links: dict[int, str] = field(default_factory=dict)  # seat -> secret link (started)
+    replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
 
     @property
     def names(self) -> list[str]:
@@ -111,6 +134,19 @@ def plan(batch: Batch) -> list[tuple[str, int]]:
     return out
 
 
+def _lines(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
+           ) -> list[str]:
+    """The words for ``events`` (from ``first_version``) as ``seat`` may see them."""
+    items = event_items(events, first_version, seat, batch.over, batch.names,
+                        neutral_name(batch.game.variant, batch.game.players), batch.state)
+    return [item["text"] for item in items if item["text"] is not None]
+
+
+def since(batch: Batch, version: int, seat: int) -> list[str]:
+    """What happened after ``version`` up to the batch's version, in words."""
+    return _lines(batch, batch.read(version, batch.to_version), version + 1, seat)
+
+
 def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
     """The version of ``seat``'s last move (0: none yet) and the lines of what happened
     since, as that seat may see it. Reads back from the batch in growing chunks, so a
@@ -128,9 +164,7 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
                 break
         events = older + events
         until, chunk = since, chunk * 2
-    items = event_items(events, last + 1, seat, batch.over, batch.names,
-                        neutral_name(batch.game.variant, batch.game.players), batch.state)
-    return last, [item["text"] for item in items if item["text"] is not None]
+    return last, _lines(batch, events, last + 1, seat)
 
 
 def _awards(batch: Batch) -> list[dict[str, Any]]:
@@ -152,7 +186,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
     state, game = batch.state, batch.game
     view = engine.view(state, seat)
     me = view["seats"][seat]
-    game_url = f"{batch.public_url}/games/{game.id}"
+    game_url = batch.public_url + play_path(game.id)
     deadline = batch.deadline()
     ctx: dict[str, Any] = {
         "kind": kind, "game_id": game.id, "variant": game.variant, "turn": view["turn"],
@@ -162,25 +196,30 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "game_url": game_url, "api_url": batch.public_url,
         "time_per_move": human_duration(game.time_per_move),
         "deadline": times.to_text(deadline) if deadline else None,
+        "deadline_words": deadline_words(deadline) if deadline else None,
+        "replies": batch.replies and bool(batch.seats[seat].token_hash
+                                          if seat < len(batch.seats) else False),
         "current_name": batch.names[state.current] if not batch.over else None,
         "hand": me.get("hand", []), "display": view["display"],
         "market": [{"space": m["space"], "currency": m["currency"],
                     "tiles": [f"{t['id']} ({t['type']} {t['value']})" for t in m["tiles"]]}
                    for m in view["market"]],
         "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
-        "city_size": len(me["city"]), "reserve": [t["id"] for t in me["reserve"]],
-        "link": batch.links.get(seat), "record_url": f"{game_url}/record",
+        "city_size": len(me["city"]), "city": city.picture(me["city"]),
+        "reserve": [t["id"] for t in me["reserve"]],
+        "link": batch.links.get(seat), "record_url": f"{batch.public_url}/games/{game.id}/record",
     }
-    if kind in ("your_turn", "reminder"):
-        moves = [str(m) for m in engine.legal_moves(state, seat)]
+    if kind in MOVE_KINDS:
+        moves = [str(m) for m in engine.legal_moves(state, seat)] if not batch.over else []
         ctx["legal_moves"] = moves[:MAX_LEGAL_MOVES]
         ctx["more_moves"] = max(0, len(moves) - MAX_LEGAL_MOVES)
+    if kind in ("your_turn", "reminder"):
         last, ctx["changes"] = _since_last_move(batch, seat)
         ctx["since_version"] = last
     if kind == "timeout":
         ctx["played"] = [e["move"] for e in batch.events
                          if e.get("timeout") and e.get("seat") == seat and "move" in e]
-    if kind == "game_over":
+    if kind == "game_over" or kind == "answer" and batch.over:
         over = next((e for e in batch.events if e["type"] == "game_over"), None) or {}
         scores = over.get("scores", list(state.scores))
         ctx["scores"] = sorted(({"name": n, "score": s} for n, s in zip(
@@ -193,14 +232,17 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
 
 
 def subject(ctx: dict[str, Any]) -> str:
-    what = SUBJECT_KINDS[ctx["kind"]]
-    return (f"[Alhambra {ctx['game_id']}] {what} - move {ctx['turn']} "
-            f"({ctx['variant']})")
+    """``[Alhambra <game>] Your turn, move 17``: the same prefix for every mail of a game,
+    then what the mail is and the move number players count."""
+    what = ANSWER_SUBJECTS[ctx["result"]] if ctx["kind"] == "answer" else \
+        SUBJECT_KINDS[ctx["kind"]]
+    return f"[Alhambra {ctx['game_id']}] {what}, move {ctx['turn']}"
 
 
 def render(batch: Batch, kind: str, seat: int, version: int | None = None,
            mail_kind: str | None = None, **extra: Any) -> Mail | None:
-    """The mail of ``kind`` to ``seat``, or None if that seat has no address."""
+    """The mail of ``kind`` to ``seat``, or None if that seat has no address. ``extra``:
+    more template variables (an answer's ``result``...)."""
     info = batch.seats[seat] if seat < len(batch.seats) else None
     if info is None or not info.email:
         return None
@@ -211,4 +253,5 @@ def render(batch: Batch, kind: str, seat: int, version: int | None = None,
     return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,
                 seat=seat, to_name=info.name or "", to_addr=info.email,
                 subject=subject(ctx), text=env.get_template(f"{kind}.txt").render(ctx),
-                html=env.get_template(f"{kind}.html").render(ctx))
+                html=env.get_template(f"{kind}.html").render(ctx),
+                token_hash=info.token_hash)

@@ -1,5 +1,6 @@
 """One flask-smorest blueprint per resource; ``create_app`` registers ``BLUEPRINTS``."""
 
-from . import games, meta, play, records, webhooks
+from . import games, meta, play, records, stream, webhooks
 
-BLUEPRINTS = [games.blp, play.blp, webhooks.blp, records.blp, meta.blp]
+#: The API's blueprints (documented in the OpenAPI document).
+BLUEPRINTS = [games.blp, play.blp, stream.blp, webhooks.blp, records.blp, meta.blp]

@@ -13,6 +13,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 from ..auth import NEED_TOKEN, Caller
 from ..errors import Unauthenticated
 from ..games import Games
+from ..links import play_path
 from ..settings import Settings
 
 
@@ -65,14 +66,18 @@ def errors(blp, *statuses: int) -> Callable:
     return decorator
 
 
+def settings() -> Settings:
+    return current_app.extensions["alhambra_settings"]
+
+
 def base_url() -> str:
     """PUBLIC_URL, or the request's host URL."""
-    settings: Settings = current_app.extensions["alhambra_settings"]
-    return settings.public_url or request.host_url.rstrip("/")
+    return settings().public_url or request.host_url.rstrip("/")
 
 
 def join_url(game_id: str, token: str) -> str:
-    return f"{base_url()}/games/{game_id}#token={token}"
+    """The seat's page in the web client, the token in the fragment (never sent)."""
+    return base_url() + play_path(game_id, token)
 
 
 def etag(version: int) -> str:

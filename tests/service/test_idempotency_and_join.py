@@ -65,7 +65,7 @@ def test_open_seats_are_joined_with_the_invite_code(client, games):
     gid, invite = created["game_id"], created["invite_code"]
     assert invite and [s["seat"] for s in created["seats"]] == [0]
     assert created["game"]["status"] == "open" and created["game"]["view"] is None
-    assert created["seats"][0]["join_url"].endswith(f"/games/{gid}#token="
+    assert created["seats"][0]["join_url"].endswith(f"/play/{gid}#token="
                                                     f"{created['seats'][0]['token']}")
     assert games.store.count("events") == 0
     j1 = client.post(f"/games/{gid}/join", json={"invite_code": invite, "name": "Bob",

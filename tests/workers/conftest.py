@@ -42,3 +42,22 @@ def stack(tmp_path_factory, redis_server, smtp):
     finally:
         s.stop_worker()
         s.store.close()
+
+
+@pytest.fixture(scope="session")
+def mail_stack(tmp_path_factory, redis_server, smtp):
+    """A stack whose mails carry reply addresses (MAIL_REPLY_TO), with its worker and the
+    SMTP listener of ``mail-in`` (``.listener``, in this process) on the same database."""
+    from workers.mail_in import Listener
+
+    s = make_stack(tmp_path_factory.mktemp("mailstack"), redis_server.url, smtp.url,
+                   "mailin", MAIL_REPLY_TO="moves@alhambra.test", MAIL_IN_MAX_SIZE="65536")
+    s.start_worker()
+    listener = Listener(s.context().settings, "127.0.0.1", free_port())
+    try:
+        s.listener = listener.start()
+        yield s
+    finally:
+        listener.stop()
+        s.stop_worker()
+        s.store.close()

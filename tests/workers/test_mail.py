@@ -81,7 +81,7 @@ def test_started_mail_carries_each_seat_working_link(stack, smtp):
     for seat in range(2):
         (mail,) = [m for m in mails if m.rcpt == [f"p{seat}@example.org"]]
         text = mail.part("plain")
-        link = re.search(r"http://alhambra\.test/games/\S+#token=(\S+)", text)
+        link = re.search(r"http://alhambra\.test/play/\S+#token=(\S+)", text)
         assert link, text
         assert link.group(1) == h.tokens[seat]
         r = stack.client.get(f"/games/{h.id}/legal-moves", headers=auth(link.group(1)))

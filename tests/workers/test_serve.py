@@ -1,5 +1,6 @@
 """``alhambra-pbem serve`` with no REDIS_URL: a private Redis and a worker beside the API,
-all stopped on SIGTERM; with no SMTP_URL, mail lands in <data>/outbox/ as .eml files."""
+all stopped on SIGTERM; with no SMTP_URL, mail lands in <data>/outbox/ as .eml files; with
+MAIL_IN_LISTEN, the SMTP listener for replies runs beside them and a reply is played."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import email.policy
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import urllib.request
 
 import psutil
 
-from tests.support import ROOT, wait_until
+from tests.support import ROOT, Received, reply_to, smtp_send, wait_until
 from workers.redis_server import free_port
 
 
@@ -33,13 +35,23 @@ def _healthy(base: str) -> bool:
         return False
 
 
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path, smtp):
     port = free_port()
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
+    listen = free_port()
     env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_RELAY_INTERVAL="0.05",
-               PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), MAIL_REPLY_TO="moves@example.org",
+               MAIL_IN_LISTEN=f"127.0.0.1:{listen}")
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                              "--workers", "1"], env=env, cwd=ROOT, stdout=log,
@@ -52,6 +64,7 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
         children = psutil.Process(proc.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
         assert "valkey-server" in names and "-m workers" in names
+        assert f"mail-in --listen 127.0.0.1:{listen}" in names
         created = _post(base + "/games", {"seats": [{"name": "Ann", "email": "a@example.org"},
                                                     {"name": "Bob", "email": "b@example.org"}]})
         gid = created["game_id"]
@@ -64,9 +77,20 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
             next(f for f in files if "started-seat0" in f.name).read_bytes(),
             policy=email.policy.default)
         text = started.get_body(("plain",)).get_content()
-        assert f"{base}/games/{gid}#token={created['seats'][0]['token']}" in text
-        assert started["Subject"].startswith(f"[Alhambra {gid}] the game has started - move")
+        assert f"{base}/play/{gid}#token={created['seats'][0]['token']}" in text
+        assert started["Subject"] == f"[Alhambra {gid}] Game started, move 1"
         assert (data / "redis" / "appendonlydir").exists()
+        # A reply to the "your turn" mail, through the listener, is played and answered.
+        turn = email.message_from_bytes(
+            next(f for f in files if "your_turn" in f.name).read_bytes(),
+            policy=email.policy.default)
+        wait_until(lambda: _listening(listen), 20, 0.1, "the mail-in listener")
+        msg = reply_to(Received(0, [str(turn["To"].addresses[0].addr_spec)], turn), "take 1")
+        smtp_send(listen, msg)
+        answer = wait_until(lambda: list(outbox.glob(f"{gid}-*-answer-*.eml")), 20,
+                            what="the answer")
+        said = email.message_from_bytes(answer[0].read_bytes(), policy=email.policy.default)
+        assert "you played: take 1" in said.get_body(("plain",)).get_content()
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

@@ -26,7 +26,7 @@ def test_your_turn_mail_counts_moves_as_players_do_and_names_the_version(
         assert view["turn"] == 5 and version > 20
         jobs.handle_batch(ctx, h.id, version, version, "2020-01-01T00:00:00.000Z")
         (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
-        assert mail.subject == f"[Alhambra {h.id}] your turn - move 5 (alhambra)"
+        assert mail.subject == f"[Alhambra {h.id}] Your turn, move 5"
         text = mail.part("plain")
         assert "(move 5)" in text and f"move {version}" not in text
         assert f'{{"version": {version}, "move": ' in text

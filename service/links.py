@@ -1,0 +1,9 @@
+"""Where people open a game: the web client's page (a seat's token in the fragment only,
+which browsers never send)."""
+
+from __future__ import annotations
+
+
+def play_path(game_id: str, token: str | None = None) -> str:
+    """The path of a game's page; with a seat token, that seat's page."""
+    return f"/play/{game_id}" + (f"#token={token}" if token else "")

@@ -1,0 +1,80 @@
+// Follow GET /games/{id}/stream with fetch() (so the token travels in the Authorization
+// header, never in a URL) and reconnect from the last id when a stream ends or breaks.
+
+import { authHeaders } from "./api.js";
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Parse the complete messages at the start of `buffer`: [messages, rest]. */
+export function parseMessages(buffer) {
+  const messages = [];
+  const text = buffer.replace(/\r\n?/g, "\n");
+  let start = 0;
+  for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n", start)) {
+    const message = { id: null, data: [], retry: null };
+    for (const line of text.slice(start, end).split("\n")) {
+      if (!line || line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+      if (field === "id") message.id = value;
+      else if (field === "data") message.data.push(value);
+      else if (field === "retry" && /^\d+$/.test(value)) message.retry = Number(value);
+    }
+    messages.push(message);
+    start = end + 2;
+  }
+  return [messages, text.slice(start)];
+}
+
+/**
+ * Follow a game: calls onItems(items) with the event items after `since` as they come.
+ * Returns {stop()}. onError(error) hears of failures (it keeps trying, with backoff).
+ */
+export function follow({ gameId, token, since, onItems, onError, onConnect }) {
+  let stopped = false;
+  let controller = null;
+  let last = since;
+  (async () => {
+    let delay = 1000;
+    let failures = 0;
+    while (!stopped) {
+      controller = new AbortController();
+      try {
+        const resp = await fetch(`/games/${encodeURIComponent(gameId)}/stream?since=${last}`,
+                                 { headers: { Accept: "text/event-stream",
+                                              ...authHeaders(token) },
+                                   cache: "no-store", signal: controller.signal });
+        if (!resp.ok) throw new Error(`the live stream answered ${resp.status}`);
+        if (onConnect) onConnect();
+        failures = 0;
+        const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          let messages;
+          [messages, buffer] = parseMessages(buffer + value);
+          const items = [];
+          for (const m of messages) {
+            if (m.retry !== null) delay = m.retry;
+            if (m.data.length) items.push(JSON.parse(m.data.join("\n")));
+            if (m.id !== null && /^\d+$/.test(m.id)) last = Number(m.id);
+          }
+          if (items.length) onItems(items);
+        }
+      } catch (err) {
+        if (stopped) return;
+        failures += 1;
+        if (onError) onError(err);
+      }
+      await sleep(failures ? Math.min(15000, delay * 2 ** failures) : delay);
+    }
+  })();
+  return {
+    stop() {
+      stopped = true;
+      if (controller) controller.abort();
+    },
+  };
+}

@@ -1,0 +1,172 @@
+"""The parts of play by e-mail on their own: reply addresses, reading a reply, telling
+automatic mails, the settings."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from datetime import UTC, datetime
+
+import pytest
+
+import engine
+from service.settings import Settings, SettingsError
+from workers import city, replies, reply_address
+from workers.notify import deadline_words
+
+KEY = b"k" * 32
+HASH = "ab" * 32
+
+
+def test_a_reply_address_names_game_seat_and_version_and_verifies_only_unchanged():
+    tag = reply_address.make_tag(KEY, "4ea4c0ffee123456", 2, 17, HASH)
+    assert tag is not None and tag == tag.lower()
+    addr = reply_address.address("moves@example.org", tag)
+    assert addr.startswith("moves+4ea4c0ffee123456.2.17.") and len(addr.split("@")[0]) <= 64
+    for seen in (addr, addr.upper(), f"<{addr}>"):
+        read = reply_address.read("moves@example.org", seen)
+        assert read == reply_address.Tag("4ea4c0ffee123456", 2, 17, tag.rsplit(".", 1)[1])
+        assert reply_address.verify(KEY, read, HASH)
+    read = reply_address.read("moves@example.org", addr)
+    assert not reply_address.verify(KEY, read, "cd" * 32)  # the seat's token was rotated
+    assert not reply_address.verify(KEY, read, None)  # an open seat
+    assert not reply_address.verify(b"x" * 32, read, HASH)  # another server's key
+    for other in ("moves@example.org", "moves+x@example.org", "other+" + addr[6:],
+                  addr.replace("example.org", "example.com"), "not an address"):
+        assert reply_address.read("moves@example.org", other) is None
+    assert reply_address.make_tag(KEY, "a game", 0, 1, HASH) is None  # not a tag's id
+
+
+TOP = "take 2\n\nThanks, see you\n-- \nAnn\n"
+OUTLOOK = """buy A17 pay DI5
+place A17 at 1,-1
+
+________________________________
+From: Alhambra <game@example.org>
+Sent: Monday, 3 March 2025 10:00
+To: Ann <ann@example.org>
+Subject: [Alhambra 4ea4] Your turn, move 17
+
+Reply with one of these lines:
+  take 1
+"""
+GERMAN = """Take 1
+
+Am Mo., 3. März 2025 um 10:00 Uhr schrieb Alhambra <game@example.org>:
+> Reply with one of these lines:
+>   take 2
+"""
+IPHONE = "take 3; take 4\n\nSent from my iPhone\n\n> On 3 Mar 2025, at 10:00, A wrote:\n> take 1\n"
+
+
+@pytest.mark.parametrize("text,lines", [
+    (TOP, ["take 2"]), (OUTLOOK, ["buy A17 pay DI5", "place A17 at 1,-1"]),
+    (GERMAN, ["Take 1"]), (IPHONE, ["take 3; take 4"]), ("\n\n  \n", []),
+    ("> take 1\n\nOn Mon, 3 Mar 2025 at 10:00, A <a@b.c> wrote:\n> --\n> x\n\ntake 4\n",
+     ["take 4"]),
+])
+def test_the_moves_are_the_first_lines_above_the_quote_and_the_signature(text, lines):
+    assert replies.reply_lines(text) == lines
+
+
+@pytest.mark.parametrize("language", replies.LANGUAGES)
+@pytest.mark.parametrize("move", ["take 3", "Take 1,2", "buy A17 pay DI5", "end", "status",
+                                  "help", "place A17 at 1,0", "redesign swap A17 with A20"])
+def test_no_language_takes_a_move_for_a_signature(language, move, monkeypatch):
+    """(The Danish signature "Tak" took "take 3" for one.)"""
+    monkeypatch.setattr(replies, "LANGUAGES", [language])
+    assert replies.reply_lines(f"{move}\n") == [move]
+    assert replies.reply_lines(f"\n{move}\n\nOn Mon, 3 Mar 2025, A <a@b.c> wrote:\n> x\n") == [
+        move]
+    assert replies.reply_lines(f"take 1\n{move}\n") == ["take 1", move]
+
+
+def test_reading_moves_commands_and_errors():
+    r = replies.read(["BUY a17 PAY di5 ,  di3", "place A17 at 1 , -1"])
+    assert r.kind == "moves" and r.understood == ["buy A17 pay DI5,DI3", "place A17 at 1,-1"]
+    assert replies.read(["take 1; take 2"]).understood == ["take 1", "take 2"]
+    assert replies.read(["Status"]).kind == "status" and replies.read(["help."]).kind == "help"
+    assert replies.read([]).kind == "empty"
+    bad = replies.read(["take 1", "take 2 x"])
+    assert bad.kind == "unreadable" and bad.line == 2 and bad.error.position == 8
+    assert bad.understood == ["take 1"]
+    with pytest.raises(engine.NotationError) as exc:
+        engine.parse_moves("take 2 x")
+    assert exc.value.position == bad.error.position
+
+
+def _msg(headers: str) -> email.message.EmailMessage:
+    return email.message_from_string(headers + "\n\ntake 1\n", policy=email.policy.default)
+
+
+@pytest.mark.parametrize("headers,envelope,why", [
+    ("From: a@b.c", None, None),
+    ("From: a@b.c\nAuto-Submitted: no", None, None),
+    ("From: a@b.c\nPrecedence: first-class", None, None),
+    ("From: a@b.c\nAuto-Submitted: auto-replied", None, "Auto-Submitted"),
+    ("From: a@b.c\nAuto-Submitted: auto-generated", None, "Auto-Submitted"),
+    ("From: a@b.c\nPrecedence: Bulk", None, "Precedence"),
+    ("From: a@b.c\nList-Id: <games.lists.example.org>", None, "List-Id"),
+    ("From: Mail Delivery System <MAILER-DAEMON@b.c>", None, "MAILER-DAEMON"),
+    ("From: postmaster@b.c", None, "postmaster"),
+    ("From: a@b.c\nReturn-Path: <>", None, "Return-Path"),
+    ("From: a@b.c", "", "envelope"),
+    ("From: a@b.c", "mailer-daemon@b.c", "mailer-daemon"),
+])
+def test_automatic_mails_are_told_apart(headers, envelope, why):
+    said = replies.automatic(_msg(headers), envelope)
+    assert (said is None) == (why is None) and (why is None or why in said), said
+
+
+def test_message_ids_keep_only_ids():
+    assert replies.message_ids("<a@b>  <c@d>\r\n\tBcc: x@y") == ["<a@b>", "<c@d>"]
+    assert replies.message_ids(None) == []
+
+
+def test_mail_settings(tmp_path):
+    s = Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), "MAIL_REPLY_TO": " Moves@Example.ORG ",
+                           "MAIL_IN_LISTEN": "0.0.0.0:2525", "MAIL_IN_MAX_SIZE": "4096"})
+    assert s.mail_reply_to == "moves@example.org" and s.mail_in_address == ("0.0.0.0", 2525)
+    assert s.mail_in_max_size == 4096
+    again = Settings.from_env(s.environ())
+    assert (again.mail_reply_to, again.mail_in_listen, again.mail_in_max_size) == (
+        s.mail_reply_to, s.mail_in_listen, s.mail_in_max_size)
+    assert Settings(mail_reply_to="m@x", mail_in_listen="[::1]:25").mail_in_address == ("::1", 25)
+    for bad in ({"MAIL_REPLY_TO": "moves+x@example.org"}, {"MAIL_REPLY_TO": "moves"},
+                {"MAIL_REPLY_TO": "Moves <m@x>"},
+                {"MAIL_REPLY_TO": "m@x", "MAIL_IN_LISTEN": "2525"},
+                {"MAIL_IN_LISTEN": "127.0.0.1:2525"},  # without MAIL_REPLY_TO
+                {"MAIL_IN_MAX_SIZE": "big"}):
+        with pytest.raises(SettingsError):
+            Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), **bad})
+
+
+def test_deadline_in_words():
+    now = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # a Monday
+    assert deadline_words(datetime(2026, 3, 5, 18, 0, tzinfo=UTC), now) == \
+        "in 3 days, Thursday 18:00 UTC"
+    assert deadline_words(datetime(2026, 3, 2, 23, 0, tzinfo=UTC), now) == \
+        "in 5 hours, Monday 23:00 UTC"
+    assert deadline_words(now, now) == "now, Monday 18:00 UTC"
+
+
+def test_the_city_as_a_text_picture():
+    tiles = [{"id": "A00", "type": "start", "value": 0, "walls": [], "x": 0, "y": 0},
+             {"id": "A40", "type": "garden", "value": 10, "walls": ["n"], "x": 0, "y": -1},
+             {"id": "A16", "type": "arcades", "value": 5, "walls": ["n", "w"], "x": -1,
+              "y": -1},
+             {"id": "A05", "type": "pavilion", "value": 6, "walls": ["n", "e"], "x": 1,
+              "y": -1}]
+    doc = city.__doc__.split("::\n\n", 1)[1].rstrip().split("\n")
+    assert city.picture(tiles) == [line[4:] for line in doc]  # the docstring's picture
+    granada = [{"id": "G00", "type": "start", "value": 0, "moats": [], "x": 0, "y": 0},
+               {"id": "G38", "type": "bath_house", "value": 10, "moats": ["w", "s"],
+                "x": 1, "y": 0}]
+    assert city.picture(granada) == [
+        "       0      1",
+        "    .......+.......",
+        "  0 . G00  : G38  .",
+        "    .  **  :bath10.",
+        "    .......+======+",
+    ]
+    assert city.picture([]) == []

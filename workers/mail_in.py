@@ -1,0 +1,394 @@
+"""Moves by e-mail: a reply to a game's mail is played through the same submit path as
+the API (``Games.submit``), and answered.
+
+    alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message   (pipe delivery)
+    alhambra-pbem mail-in --listen HOST:PORT                           (an SMTP server)
+
+A mail is for us when it is sent to a reply address whose tag verifies
+(``reply_address.py``): the tag names the game, the seat and the version of the game the
+answered mail showed. Then, in this order:
+
+- an automatic mail (auto-reply, bounce, list or bulk mail: ``replies.automatic``) is
+  dropped without an answer, and so is a mail whose ``From`` is not the seat's address;
+- the reply is read (``replies.py``): ``status``, ``help``, or moves;
+- moves are submitted against the tag's version, with the mail's Message-ID as the
+  idempotency key: a mail delivered twice plays once. If the game moved on since that
+  version nothing is played ("stale");
+- the answer (what was understood, what became of it, the game now and the legal moves)
+  is a job on the workers' queue (``send_answer``): it is sent by a worker, retried while
+  SMTP is away, and claimed per Message-ID, so it goes out once.
+
+The next seat's "your turn" mail comes from the outbox, as after any move.
+
+Pipe delivery exits 0 when the mail was handled (a refused move is handled: it gets an
+answer; an ignored mail too), 67 (EX_NOUSER) when it is for no reply address of ours, and
+75 (EX_TEMPFAIL) when the database or Redis cannot be reached, so that the mail server
+tries again later. The SMTP listener says the same at the SMTP level: 550 at RCPT for an
+address that is not ours, 552 for a message over ``MAIL_IN_MAX_SIZE`` (SIZE is
+advertised), 451 while the database or Redis is away. Unknown or forged addresses and
+foreign senders get no answer (no backscatter); each is logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import email
+import email.policy
+import hashlib
+import logging
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from rq import Retry
+
+import engine
+from service.errors import (
+    DomainError,
+    GameNotFound,
+    GameOver,
+    IdempotencyKeyReused,
+    NotYourTurn,
+    VersionConflict,
+)
+from service.settings import Settings
+from service.store import Game, Seat
+
+from . import notify, replies, reply_address
+from .context import Context, context
+from .jobs import JOB_TIMEOUT, _load_batch, _send
+
+log = logging.getLogger("alhambra.mail_in")
+
+EX_OK, EX_NOUSER, EX_TEMPFAIL, EX_CONFIG = 0, 67, 75, 78
+
+#: What ``Gateway.deliver`` made of a message.
+HANDLED, IGNORED, NOT_OURS = "handled", "ignored", "not-ours"
+
+
+class Unavailable(Exception):
+    """The database or Redis cannot be reached: deliver the mail again later."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A verified reply address: the seat, and the version its mail showed."""
+
+    tag: reply_address.Tag
+    seat: Seat
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def answer_kind(message_id: str) -> str:
+    """The notification kind of the answer to the mail ``message_id`` (one per mail)."""
+    return f"answer-{_digest(message_id)[:12]}"
+
+
+class Gateway:
+    """Replies in, moves through ``Games.submit``, answers onto the workers' queue."""
+
+    def __init__(self, ctx: Context) -> None:
+        if not ctx.settings.mail_reply_to:
+            raise ValueError("MAIL_REPLY_TO is not set: there are no reply addresses")
+        self.ctx = ctx
+        self.base = ctx.settings.mail_reply_to
+
+    def target(self, address: str) -> Target | None:
+        """The seat ``address`` is the reply address of, if its tag verifies."""
+        tag = reply_address.read(self.base, address)
+        if tag is None:
+            return None
+        try:
+            seats = self.ctx.store.seats(tag.game_id)
+        except Exception as exc:  # noqa: BLE001 - any store failure: try again later
+            raise Unavailable(f"the database: {exc}") from exc
+        seat = next((s for s in seats if s.seat == tag.seat), None)
+        if seat is None or not reply_address.verify(self.ctx.settings.secret_key, tag,
+                                                    seat.token_hash):
+            log.warning("mail-in: %s does not verify (forged, old token or no such seat)",
+                        address)
+            return None
+        return Target(tag, seat)
+
+    def deliver(self, raw: bytes, addresses: list[str] | None = None,
+                envelope_sender: str | None = None) -> str:
+        """Handle one message for its recipients (None: those its headers name).
+        Returns HANDLED, IGNORED or NOT_OURS; raises Unavailable."""
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+        assert isinstance(msg, EmailMessage)
+        targets: dict[tuple[str, int, int], Target] = {}
+        for address in addresses if addresses is not None else replies.recipients(msg):
+            target = self.target(address)
+            if target is not None:
+                targets.setdefault((target.tag.game_id, target.seat.seat,
+                                    target.tag.version), target)
+        message_id = (replies.message_ids(msg.get("Message-ID")) or
+                      [f"<{_digest(raw.decode('latin-1'))[:32]}@no-message-id>"])[0]
+        if not targets:
+            log.warning("mail-in: %s from %s is for no reply address of ours (%s): dropped",
+                        message_id, replies.sender(msg) or "?", ", ".join(addresses or []))
+            return NOT_OURS
+        why = replies.automatic(msg, envelope_sender)
+        if why:
+            log.info("mail-in: %s is automatic (%s): no answer", message_id, why)
+            return IGNORED
+        handled = False
+        for target in targets.values():
+            handled = self._one(msg, message_id, target) or handled
+        return HANDLED if handled else IGNORED
+
+    def _one(self, msg: EmailMessage, message_id: str, target: Target) -> bool:
+        tag, seat = target.tag, target.seat
+        if seat.email and replies.sender(msg) != seat.email.lower():
+            log.warning("mail-in: %s for game %s seat %s comes from %s, not the seat's "
+                        "address: dropped", message_id, tag.game_id, seat.seat,
+                        replies.sender(msg) or "nobody")
+            return False
+        reading = replies.read(replies.reply_lines(replies.body_text(msg)))
+        try:
+            outcome = self.outcome(target, reading, message_id)
+            if outcome is None:
+                return False
+            references = replies.message_ids(msg.get("References"))[-8:]
+            self.ctx.queue().enqueue(
+                send_answer, tag.game_id, seat.seat, message_id, references, outcome,
+                job_id=f"answer-{tag.game_id}-{seat.seat}-{_digest(message_id)[:24]}",
+                job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400 * 7,
+                retry=Retry(max=len(self.ctx.settings.batch_retries),
+                            interval=list(self.ctx.settings.batch_retries)))
+        except Unavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the store or Redis: try again later
+            log.exception("mail-in: %s for game %s seat %s: cannot handle it now",
+                          message_id, tag.game_id, seat.seat)
+            raise Unavailable(str(exc)) from exc
+        log.info("mail-in: %s for game %s seat %s at version %s: %s %s", message_id,
+                 tag.game_id, seat.seat, tag.version, outcome["result"],
+                 "; ".join(outcome.get("moves") or reading.lines)[:200])
+        return True
+
+    def outcome(self, target: Target, reading: replies.Reading, message_id: str
+                ) -> dict[str, Any] | None:
+        """What becomes of the reply (JSON for the answer job): played, refused,
+        unreadable, empty, stale, over, status or help. None: no answer at all."""
+        tag = target.tag
+        out: dict[str, Any] = {"answered": tag.version, "wrote": reading.lines,
+                               "moves": reading.understood}
+        if reading.kind in ("status", "help", "empty"):
+            return {**out, "result": reading.kind}
+        if reading.kind == "unreadable":
+            error = reading.error
+            assert error is not None
+            return {**out, "result": "unreadable", "line": reading.line,
+                    "column": error.position, "expected": error.expected,
+                    "source": reading.lines[reading.line - 1]}
+        key = f"mail:{message_id}" if len(message_id) <= 190 else \
+            f"mail:{_digest(message_id)}"
+        games = self.ctx.games
+        try:
+            answer, replayed = games.submit(games.game(tag.game_id), target.seat.seat,
+                                            reading.moves, tag.version, key)
+        except VersionConflict:
+            return {**out, "result": "stale"}
+        except GameOver:
+            return {**out, "result": "over"}
+        except NotYourTurn as exc:
+            return {**out, "result": "refused", "rule": exc.extra["rule"],
+                    "detail": exc.detail}
+        except engine.RuleViolation as exc:
+            return {**out, "result": "refused", "rule": exc.rule, "detail": exc.message}
+        except IdempotencyKeyReused:
+            log.warning("mail-in: %s was played already with other moves: dropped",
+                        message_id)
+            return None
+        except GameNotFound:
+            return None
+        except DomainError as exc:
+            return {**out, "result": "refused", "rule": exc.extra.get("rule", "-"),
+                    "detail": exc.detail}
+        if replayed:
+            log.info("mail-in: %s was delivered again: played once", message_id)
+        seat = target.seat.seat
+        return {**out, "result": "played", "played_version": answer["version"],
+                "events": [i["text"] for i in answer["events"] if i["text"] and not (
+                    "move" in i["event"] and i["event"].get("seat") == seat)]}
+
+
+# -- the answer: a job of the workers ------------------------------------------------------
+
+def send_answer(game_id: str, seat: int, message_id: str, references: list[str],
+                outcome: dict[str, Any]) -> str:
+    """RQ's entry point (by this name): ``answer`` with this process's context."""
+    return answer(context(), game_id, seat, message_id, references, outcome)
+
+
+def answer(ctx: Context, game_id: str, seat: int, message_id: str, references: list[str],
+           outcome: dict[str, Any]) -> str:
+    """Send the answer to the reply ``message_id``: the outcome, then the game as it is
+    now (the legal moves, if it is the seat's turn), in the reply's thread. Once per
+    reply (claimed under the version it answered)."""
+    try:
+        game = ctx.store.game(game_id)
+    except GameNotFound:
+        return "missing"
+    batch = _load_batch(ctx, game_id, game.version, game.version, game.updated_at)
+    if batch is None:
+        return "missing"
+    extra = dict(outcome)
+    if outcome["result"] == "stale":
+        extra["changes"] = notify.since(batch, outcome["answered"], seat)
+    extra["turn_mail"] = outcome["result"] == "played" and _turn_mail(ctx, game, seat,
+                                                                     outcome)
+    kind = answer_kind(message_id)
+    mail = notify.render(batch, "answer", seat, mail_kind=kind, **extra)
+    if mail is not None:
+        mail.in_reply_to = message_id
+        mail.references = tuple(references)
+    return _send(ctx, mail, seat, (game_id, outcome["answered"], kind))
+
+
+def _turn_mail(ctx: Context, game: Game, seat: int, outcome: dict[str, Any]) -> bool:
+    """After a move played: does a "your turn" mail give the seat its moves (so that the
+    answer need not)? Yes when the move itself started the seat's clock again (a tile
+    received at the game's end), or when the game moved on since and it is the seat's
+    turn again."""
+    if game.status != "active" or game.current_seat != seat:
+        return False
+    if outcome["played_version"] != game.version:
+        return True
+    played = _load_batch(ctx, game.id, outcome["answered"] + 1, game.version,
+                         game.updated_at)
+    return played is not None and ("your_turn", seat) in notify.plan(played)
+
+
+# -- the two transports --------------------------------------------------------------------
+
+def deliver_stdin(settings: Settings, raw: bytes, recipients: list[str] | None = None,
+                  sender: str | None = None) -> int:
+    """Pipe delivery of one message: the exit status for the mail server."""
+    if not settings.mail_reply_to:
+        log.error("mail-in: MAIL_REPLY_TO is not set")
+        return EX_CONFIG
+    try:
+        ctx = Context(settings)
+    except Exception as exc:  # noqa: BLE001 - the database cannot be opened
+        log.error("mail-in: the database is unavailable (%s): try again later", exc)
+        return EX_TEMPFAIL
+    try:
+        status = Gateway(ctx).deliver(raw, recipients or None, sender)
+    except Unavailable as exc:
+        log.error("mail-in: unavailable (%s): try again later", exc)
+        return EX_TEMPFAIL
+    finally:
+        ctx.close()
+    return EX_NOUSER if status == NOT_OURS else EX_OK
+
+
+class Handler:
+    """aiosmtpd's handler: the address is checked at RCPT, the message handled at DATA
+    (in a thread: the store and Redis are blocking clients)."""
+
+    TEMPFAIL = "451 4.3.0 Temporarily unavailable, try again later"
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
+        try:
+            target = await asyncio.to_thread(self.gateway.target, address)
+        except Unavailable as exc:
+            log.error("mail-in: RCPT %s: %s", address, exc)
+            return self.TEMPFAIL
+        if target is None:
+            log.warning("mail-in: RCPT %s from %s refused: not a reply address of ours",
+                        address, session.peer)
+            return "550 5.1.1 No such recipient here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+        try:
+            await asyncio.to_thread(self.gateway.deliver, envelope.original_content or
+                                    envelope.content, list(envelope.rcpt_tos),
+                                    envelope.mail_from)
+        except Unavailable as exc:
+            log.error("mail-in: DATA from %s: %s", envelope.mail_from, exc)
+            return self.TEMPFAIL
+        return "250 OK"
+
+
+class Listener:
+    """The SMTP listener (aiosmtpd in a thread of its own): ``start()``, ``stop()``."""
+
+    def __init__(self, settings: Settings, host: str, port: int) -> None:
+        self.ctx = Context(settings)
+        self.gateway = Gateway(self.ctx)
+        domain = settings.mail_reply_to.rpartition("@")[2] if settings.mail_reply_to \
+            else "localhost"
+        self.controller = Controller(Handler(self.gateway), hostname=host, port=port,
+                                     server_hostname=domain, ident="alhambra-pbem",
+                                     data_size_limit=settings.mail_in_max_size)
+
+    @property
+    def port(self) -> int:
+        return self.controller.port
+
+    def start(self) -> Listener:
+        self.controller.start()
+        log.info("mail-in: listening for replies on %s:%s", self.controller.hostname,
+                 self.controller.port)
+        return self
+
+    def stop(self) -> None:
+        self.controller.stop()
+        self.ctx.close()
+
+    def __enter__(self) -> Listener:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def listen(settings: Settings, host: str, port: int) -> int:
+    """Run the listener until SIGTERM or SIGINT."""
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    with Listener(settings, host, port):
+        stop.wait()
+    return EX_OK
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--listen", metavar="HOST:PORT",
+                        help="run an SMTP server for the replies (default: read one "
+                             "message on standard input)")
+    parser.add_argument("--recipient", action="append", default=[], metavar="ADDR",
+                        help="the envelope recipient (pipe delivery; default: the "
+                             "Delivered-To, X-Original-To, To and Cc headers)")
+    parser.add_argument("--sender", metavar="ADDR",
+                        help="the envelope sender (pipe delivery; empty for a bounce)")
+
+
+def run_from_args(args: argparse.Namespace, settings: Settings) -> int:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
+    if args.listen:
+        settings = settings.replace(mail_in_listen=args.listen)
+        address = settings.mail_in_address
+        assert address is not None
+        if not settings.mail_reply_to:
+            log.error("mail-in: MAIL_REPLY_TO is not set")
+            return EX_CONFIG
+        return listen(settings, *address)
+    raw = sys.stdin.buffer.read()
+    return deliver_stdin(settings, raw, args.recipient, args.sender)

@@ -1,0 +1,149 @@
+"""What a player's reply says: its text, its moves or command, and whether to answer it.
+
+The text is the ``text/plain`` part (``email`` decodes quoted-printable and base64 in any
+charset), else the HTML part turned into text by ``html2text``. ``mail-parser-reply``
+cuts off the quoted mail (``On … wrote:``, ``-----Original Message-----``, Outlook's
+header block) and the signature; lines quoted with ``>`` go too. What is left to read is
+the first block of non-empty lines: the moves, one a line or separated by ``;``, in the
+notation of ``engine/NOTATION.md`` (``engine.parse_moves``), or the command ``status`` or
+``help``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+
+import html2text
+from mailparser_reply import EmailReplyParser
+
+import engine
+
+#: Languages whose "On … wrote:" lines and signatures are recognised. (Not Danish: its
+#: signature "Tak" would swallow a reply "take 3".)
+LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "sv", "cs"]
+COMMANDS = ("status", "help")
+#: The most lines read as moves (a whole turn fits easily).
+MAX_LINES = 20
+
+_MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!])")
+_IDS = re.compile(r"<[^<>\s]{1,250}>")
+
+
+@dataclass
+class Reading:
+    """What the reply asks: ``kind`` is moves, status, help, empty or unreadable."""
+
+    kind: str
+    lines: list[str] = field(default_factory=list)  # as written
+    moves: list[engine.Move] = field(default_factory=list)
+    error: engine.NotationError | None = None
+    line: int = 0  # the 1-based line of the error
+
+    @property
+    def understood(self) -> list[str]:
+        return [str(m) for m in self.moves]
+
+
+def body_text(msg: EmailMessage) -> str:
+    """The reply's text: its plain part, else its HTML part as text ('' if neither)."""
+    part = msg.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeError):  # an unknown charset: read what can be read
+        payload = part.get_payload(decode=True) or b""
+        content = payload.decode("utf-8", "replace")
+    if not isinstance(content, str):
+        return ""
+    if part.get_content_subtype() == "html":
+        converter = html2text.HTML2Text()
+        converter.body_width = 0
+        converter.ignore_links = converter.ignore_images = converter.ignore_emphasis = True
+        content = _MD_ESCAPE.sub(r"\1", converter.handle(content))
+    return content
+
+
+def reply_lines(text: str) -> list[str]:
+    """The first block of non-empty lines of the reply, above the quoted mail and the
+    signature. Lines quoted with ``>`` go first, wherever they are (a quoted signature
+    would hide a reply written below the quote)."""
+    text = text.replace("\r\n", "\n").replace("\xa0", " ")
+    text = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith(">"))
+    replies = EmailReplyParser(languages=LANGUAGES).read(text).replies
+    latest = replies[0].body if replies else text
+    block: list[str] = []
+    for raw in latest.split("\n"):
+        line = raw.strip()
+        if not line:
+            if block:
+                break
+            continue
+        block.append(line)
+        if len(block) >= MAX_LINES:
+            break
+    return block
+
+
+def read(lines: list[str]) -> Reading:
+    """The moves of a whole turn (all lines), or a command, or why they cannot be read."""
+    if not lines:
+        return Reading("empty")
+    word = lines[0].strip().lower().rstrip(".!")
+    if word in COMMANDS:
+        return Reading(word, lines)
+    moves: list[engine.Move] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            moves += engine.parse_moves(line)
+        except engine.NotationError as exc:
+            return Reading("unreadable", lines, moves, exc, number)
+    return Reading("moves", lines, moves)
+
+
+def automatic(msg: EmailMessage, envelope_sender: str | None = None) -> str | None:
+    """Why the mail is an automatic one that must get no answer (RFC 3834: an auto-reply,
+    a bounce, a list or bulk mail), or None for a person's mail."""
+    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
+    if auto and not auto.startswith("no"):
+        return f"Auto-Submitted: {auto}"
+    precedence = str(msg.get("Precedence", "")).strip().lower()
+    if precedence in ("bulk", "junk", "list"):
+        return f"Precedence: {precedence}"
+    if msg.get("List-Id") is not None:
+        return "a mailing list's mail (List-Id)"
+    senders = [parseaddr(str(msg.get("From", "")))[1]]
+    if envelope_sender is not None:
+        if envelope_sender.strip("<> ") == "":
+            return "a bounce (empty envelope sender)"
+        senders.append(envelope_sender)
+    return_path = msg.get("Return-Path")
+    if return_path is not None and str(return_path).strip("<> ") == "":
+        return "a bounce (empty Return-Path)"
+    for sender in senders:
+        local = sender.strip("<> ").rpartition("@")[0].lower()
+        if local in ("mailer-daemon", "postmaster"):
+            return f"from {sender}"
+    return None
+
+
+def sender(msg: EmailMessage) -> str:
+    """The From address, lower-cased ('' if none)."""
+    return parseaddr(str(msg.get("From", "")))[1].strip().lower()
+
+
+def message_ids(value: object) -> list[str]:
+    """The ``<id>``s of a Message-ID, In-Reply-To or References header (nothing else of
+    it: these go back into our own headers)."""
+    return _IDS.findall(str(value or ""))
+
+
+def recipients(msg: EmailMessage) -> list[str]:
+    """Addresses the mail was delivered to, as its headers tell (for pipe delivery without
+    an envelope recipient): Delivered-To, X-Original-To, To, Cc."""
+    values = [str(v) for name in ("Delivered-To", "X-Original-To", "To", "Cc")
+              for v in msg.get_all(name, [])]
+    return [addr for _, addr in getaddresses(values) if addr]
