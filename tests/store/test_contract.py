@@ -15,6 +15,7 @@ import pytest
 from service import times
 from service.games import Games
 from service.store import (
+    COLUMNS,
     TABLES,
     Answer,
     EventStore,
@@ -420,3 +421,16 @@ def test_a_game_dumped_and_loaded_keeps_every_row(store):
     with pytest.raises(Exception):  # noqa: B017 - each store's own error; nothing added
         store.load_game(renamed(rows, 0) | {"games": [{**rows["games"][0], "id": "g3"}]})
     assert store.game_ids() == ["g1", "g2"]
+
+
+def test_dumps_carry_every_column(spec, store):
+    """A column added to a table must be added to COLUMNS too, or export and import
+    would drop it (outbox ids are the store's own)."""
+    for table, columns in COLUMNS.items():
+        if spec.kind == "sqlite":
+            found = {r[1] for r in spec.raw(f"pragma table_info({table})")}
+        else:
+            found = {r[0] for r in spec.raw(
+                "select column_name from information_schema.columns where "
+                "table_schema = current_schema() and table_name = ?", (table,))}
+        assert found - {"id" if table == "outbox" else ""} == set(columns), table
