@@ -99,6 +99,8 @@ def describe(event: Event | Mapping[str, Any], names: list[str], neutral: str | 
     line = _line(e, kind, who, tile, state)
     if line is not None and e.get("timeout"):
         line += " (time ran out: the default move)"
+    if line is not None and e.get("bot"):
+        line += f" ({e['bot']} bot)"
     return line
 
 
@@ -111,6 +113,9 @@ def _line(e: Mapping[str, Any], kind: str, who: Any, tile: Any, state: State | N
         return f"{e['tile']} has no moat and goes back into the bag"
     if kind == "turn_started":
         return f"{seat}'s turn"
+    if kind == "seat_taken_over":
+        why = "resigned" if e["reason"] == "resigned" else "let the time run out too often"
+        return f"{seat} {why}: a {e['bot']} bot plays the seat from now on"
     if kind == "money_taken":
         return f"{seat} took {','.join(e['cards'])}"
     if kind == "tile_bought":

@@ -7,7 +7,13 @@ of a shuffle) is in the event that records it, so a log replays without the gene
 Seats are 0-based indexes into ``game_created.seats``; ``"neutral"`` is Dirk or Juan.
 
 The first event a move causes carries the move's notation (``move``) and, when the
-service played it for a seat whose time ran out, ``timeout: true`` (docs/rules.md Part S).
+service played it for a seat whose time ran out, ``timeout: true`` (docs/rules.md Part S),
+and when a bot played it, ``bot``: the bot's level (S-2).
+
+Seats played by bots (S-2): ``game_created`` may name the seats created as bots
+(``bots``) and the takeover rule (``takeover_after_timeouts``, ``takeover_bot``);
+``seat_taken_over`` records a seat that a bot plays from then on. A log without these
+fields has no bots and no takeover (they are optional: no schema change).
 
 ``SCHEMA`` is the version of the event shapes and of the setup rules that produce them;
 ``game_created`` records it with the engine version, and a log without it is version 1.
@@ -33,6 +39,7 @@ Participant = int | Literal["neutral"]
 AwardKind = Literal["majority", "wall", "moat", "combined"]
 PlaceTarget = Literal["city", "reserve", "neutral"]
 RedesignTarget = Literal["city", "reserve", "swap"]
+TakeoverReason = Literal["resigned", "abandoned"]
 
 
 # -- setup -------------------------------------------------------------------------------
@@ -48,6 +55,9 @@ class GameCreated(TypedDict):
     options: dict[str, Any]
     schema: NotRequired[int]  # missing: 1
     engine_version: NotRequired[str]  # the engine that set the game up
+    bots: NotRequired[list[str | None]]  # per seat: the level of a bot seat, None a person
+    takeover_after_timeouts: NotRequired[int]  # S-2: timed-out turns in a row (0: never)
+    takeover_bot: NotRequired[str]  # S-2: the level of the bot that takes a seat over
 
 
 class BagFilled(TypedDict):
@@ -161,6 +171,16 @@ class TurnStarted(TypedDict):
     seat: Seat
 
 
+class SeatTakenOver(TypedDict):
+    """S-2: a bot of level ``bot`` plays ``seat`` from now on; ``reason``: the seat
+    ``resigned`` or ``abandoned`` the game (its time ran out too often in a row)."""
+
+    type: Literal["seat_taken_over"]
+    seat: Seat
+    bot: str
+    reason: TakeoverReason
+
+
 # -- moves -------------------------------------------------------------------------------
 
 class MoveFields(TypedDict, total=False):
@@ -168,6 +188,7 @@ class MoveFields(TypedDict, total=False):
 
     move: str  # the move in notation (engine/NOTATION.md)
     timeout: bool  # played by the service when the seat's time ran out
+    bot: str  # played by a bot of this level (S-2)
 
 
 class MoneyTaken(MoveFields):
@@ -284,7 +305,8 @@ class GameOver(TypedDict):
 MoveEvent = MoneyTaken | TileBought | ActionsEnded | TilePlaced | Redesigned
 Event = (GameCreated | BagFilled | TileReturned | MarketRefilled | MarkerSwitched
          | NeutralReceived | MoneyShuffled | MoneyDealt | DisplayRefilled | DeckStacked
-         | DeckReshuffled | CardDrawn | ScoringCardDrawn | TurnStarted | MoneyTaken
+         | DeckReshuffled | CardDrawn | ScoringCardDrawn | TurnStarted | SeatTakenOver
+         | MoneyTaken
          | TileBought | ActionsEnded | TilePlaced | Redesigned | PointsAwarded | ScoringDone
          | GameEnding | SpaceResolved | TileAwarded | GameOver)
 
@@ -293,7 +315,8 @@ EVENT_TYPES: dict[str, type] = {
     get_args(get_type_hints(cls)["type"])[0]: cls
     for cls in (GameCreated, BagFilled, TileReturned, MarketRefilled, MarkerSwitched,
                 NeutralReceived, MoneyShuffled, MoneyDealt, DisplayRefilled, DeckStacked,
-                DeckReshuffled, CardDrawn, ScoringCardDrawn, TurnStarted, MoneyTaken,
+                DeckReshuffled, CardDrawn, ScoringCardDrawn, TurnStarted, SeatTakenOver,
+                MoneyTaken,
                 TileBought, ActionsEnded, TilePlaced, Redesigned, PointsAwarded, ScoringDone,
                 GameEnding, SpaceResolved, TileAwarded, GameOver)
 }

@@ -14,6 +14,12 @@ A record is a JSON document::
 present once the game is over, with ``neutral`` in two-player games; a move played by the
 service when a seat's time ran out carries ``"timeout": true``.
 
+Seats played by bots (S-2), all optional: ``bots`` (per seat, the level of a seat created
+as a bot, else null), ``takeover_after_timeouts`` and ``takeover_bot`` (as in
+``game_created``); a move a bot chose carries ``"bot": level``; a takeover is an entry
+``{"seat": 1, "taken_over": "greedy", "reason": "resigned"}`` among the moves; the result
+has ``left`` (per seat: ``resigned``, ``abandoned`` or null) when a seat was taken over.
+
 Format 1 (engine 0.1.0) had no ``schema`` (its games are of schema 1) and no ``neutral``
 in the result; it is still read. A format 2 record without ``schema`` is of schema 2.
 """
@@ -26,8 +32,8 @@ from typing import Any, cast
 from .errors import NotationError, OptionError, RuleViolation
 from .events import Event, GameCreated
 from .moves import parse_move
-from .rules import new_game, play
-from .state import State, replay
+from .rules import new_game, play, take_over
+from .state import State, evolve, replay
 from .version import __version__
 
 FORMAT = "alhambra-pbem-record"
@@ -56,18 +62,27 @@ def export_record(events: list[Event], state: State | None = None) -> dict[str, 
             entry = {"seat": e["seat"], "move": e["move"]}
             if e.get("timeout"):
                 entry["timeout"] = True
+            if e.get("bot"):
+                entry["bot"] = e["bot"]
             moves.append(entry)
+        elif e["type"] == "seat_taken_over":
+            moves.append({"seat": e["seat"], "taken_over": e["bot"], "reason": e["reason"]})
     doc: dict[str, Any] = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "engine_version": __version__,
         "variant": created["variant"], "options": created["options"],
         "seed": created["seed"], "seats": created["seats"], "moves": moves,
     }
     doc["schema"] = created.get("schema", 1)
+    for key in ("bots", "takeover_after_timeouts", "takeover_bot"):
+        if key in created:
+            doc[key] = created[key]
     if state.phase == "over":
         doc["result"] = {"scores": list(state.scores), "winners": list(state.winners)}
         if state.has_neutral:
             doc["result"]["neutral"] = {"name": state.variant.neutral_name,
                                         "score": state.neutral_score}
+        if state.left:
+            doc["result"]["left"] = [state.left.get(i) for i in range(state.players)]
     return doc
 
 
@@ -88,19 +103,43 @@ def import_record(doc: Any) -> list[Event]:
     schema = doc.get("schema", doc["format_version"])
     if not isinstance(schema, int) or isinstance(schema, bool):
         raise RecordError(0, "'schema' must be an integer")
+    bots = doc.get("bots")
+    after = doc.get("takeover_after_timeouts", 0)
+    level = doc.get("takeover_bot")
+    if bots is not None and (not isinstance(bots, list) or not all(
+            b is None or isinstance(b, str) for b in bots)):
+        raise RecordError(0, "'bots' must be a list of bot levels or nulls")
+    if not isinstance(after, int) or isinstance(after, bool) or \
+            not (level is None or isinstance(level, str)):
+        raise RecordError(0, "'takeover_after_timeouts' must be an integer and "
+                          "'takeover_bot' a bot level")
     try:
         events = new_game(doc["variant"], doc["seats"], doc["seed"], doc.get("options") or {},
-                          schema)
+                          schema, bots=bots, takeover_after_timeouts=after,
+                          takeover_bot=level)
     except OptionError as exc:
         raise RecordError(0, f"{exc.field}: {exc}") from None
     state = replay(events)
     for n, entry in enumerate(doc["moves"], start=1):
+        if isinstance(entry, dict) and isinstance(entry.get("taken_over"), str) and \
+                isinstance(entry.get("seat"), int) and \
+                entry.get("reason") in ("resigned", "abandoned"):
+            try:
+                taken = take_over(state, entry["seat"], entry["taken_over"], entry["reason"])
+            except RuleViolation as exc:
+                raise RecordError(n, f"takeover: {exc.message}", exc.rule) from None
+            for event in taken:
+                evolve(state, event)
+            events += taken
+            continue
         if not isinstance(entry, dict) or not isinstance(entry.get("move"), str) or \
                 not isinstance(entry.get("seat"), int):
             raise RecordError(n, "each move must be {\"seat\": int, \"move\": text}")
+        bot = entry.get("bot")
         try:
             move = parse_move(entry["move"])
-            events += play(state, entry["seat"], move, bool(entry.get("timeout")))
+            events += play(state, entry["seat"], move, bool(entry.get("timeout")),
+                           bot if isinstance(bot, str) and bot else None)
         except NotationError as exc:
             raise RecordError(n, f"{entry['move']!r}: {exc}") from None
         except RuleViolation as exc:

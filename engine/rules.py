@@ -1,4 +1,5 @@
-"""The decider: ``new_game`` (setup events), ``decide`` (moves -> events), ``default_moves``.
+"""The decider: ``new_game`` (setup events), ``decide`` (moves -> events), ``default_moves``,
+``take_over`` (a bot plays a seat from now on, S-2).
 
 ``decide`` checks each move against the state and returns the facts it causes, including
 the automatic steps that follow (end of turn A-3.4, scorings A-5, game end A-6). It never
@@ -31,9 +32,14 @@ MONEY_TARGET = 20  # A-2 step 4: deal until a player holds 20 or more
 # -- setup -------------------------------------------------------------------------------
 
 def new_game(variant: str, seats: list[str], seed: int,
-             options: dict[str, Any] | None = None, schema: int = SCHEMA) -> list[Event]:
+             options: dict[str, Any] | None = None, schema: int = SCHEMA, *,
+             bots: list[str | None] | None = None, takeover_after_timeouts: int = 0,
+             takeover_bot: str | None = None) -> list[Event]:
     """The setup events of a new game (A-2); raises OptionError for bad input. ``schema``
-    sets up a game as that older event schema did (to replay an old record)."""
+    sets up a game as that older event schema did (to replay an old record). S-2:
+    ``bots`` gives the level of each seat played by a bot (None: a person); after
+    ``takeover_after_timeouts`` turns in a row whose time ran out (0: never), a
+    ``takeover_bot`` plays the seat. The caller checks the levels (engine.bots.LEVELS)."""
     if variant not in VARIANTS:
         raise OptionError("variant", f"unknown variant {variant!r}; known: {sorted(VARIANTS)}")
     if schema not in range(1, SCHEMA + 1):
@@ -50,6 +56,17 @@ def new_game(variant: str, seats: list[str], seed: int,
     if schema > 1:
         created["schema"] = schema
         created["engine_version"] = __version__
+    if bots is not None and any(bots):
+        if len(bots) != len(seats):
+            raise OptionError("bots", f"{len(bots)} bot levels for {len(seats)} seats")
+        created["bots"] = list(bots)
+    if takeover_after_timeouts:
+        if takeover_after_timeouts < 0 or not takeover_bot:
+            raise OptionError("takeover_after_timeouts", "a takeover needs a positive "
+                              "number of timeouts and a bot level")
+        created["takeover_after_timeouts"] = takeover_after_timeouts
+    if takeover_bot:
+        created["takeover_bot"] = takeover_bot
     emit(created)
     for kind in v.kinds:
         bag = v.bag(kind)
@@ -258,9 +275,11 @@ def _redesign(state: State, seat: int, move: Move) -> ev.Redesigned:
     return event
 
 
-def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False) -> None:
+def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False,
+           bot: str | None = None) -> None:
     """Check and play one move, then the automatic steps that follow it. The move's first
-    event carries the move's notation (and ``timeout`` when the service played it)."""
+    event carries the move's notation (and ``timeout`` when the service played it, ``bot``
+    when a bot did)."""
     if state.phase == "over":
         raise RuleViolation("A-6", "the game is over")
     if seat != state.current or state.phase == "setup":
@@ -287,16 +306,20 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
     event["move"] = format_move(move)
     if timeout:
         event["timeout"] = True
+    if bot:
+        event["bot"] = bot
     emit(event)
     _advance(state, emit)
 
 
-def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = False
-           ) -> list[Event]:
+def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = False,
+           bot: str | None = None) -> list[Event]:
     """The events that ``moves`` by ``seat`` cause, all of them legal, else a RuleViolation.
 
     A list is one submission: applied in order, all or none. ``timeout`` marks moves the
-    service plays for a seat whose time ran out (docs/rules.md Part S).
+    service plays for a seat whose time ran out (docs/rules.md Part S); when that has
+    happened the game's number of turns in a row, a bot takes the seat over (S-2).
+    ``bot`` marks moves a bot of that level chose.
     """
     moves = [moves] if isinstance(moves, Move) else list(moves)
     if not moves:
@@ -307,18 +330,37 @@ def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = Fa
     for i, move in enumerate(moves):
         if i and (work.current != seat or _turn_changed(events)):
             raise RuleViolation("A-3", f"move {i + 1} ({move}) comes after your turn ended")
-        _apply(work, seat, move, emit, timeout)
+        _apply(work, seat, move, emit, timeout, bot)
+    if timeout and work.takeover_after and work.takeover_bot and seat not in work.bots \
+            and work.phase != "over" and work.timeouts[seat] >= work.takeover_after:
+        emit({"type": "seat_taken_over", "seat": seat, "bot": work.takeover_bot,
+              "reason": "abandoned"})
     return events
+
+
+def take_over(state: State, seat: int, bot: str, reason: ev.TakeoverReason = "resigned"
+              ) -> list[Event]:
+    """S-2: the event by which a bot of level ``bot`` plays ``seat`` from now on (a seat
+    that resigns, or whose time ran out too often). RuleViolation if the game is over or
+    a bot plays the seat already."""
+    if state.phase == "over":
+        raise RuleViolation("A-6", "the game is over")
+    if not 0 <= seat < state.players:
+        raise RuleViolation("S-2", f"there is no seat {seat}")
+    if seat in state.bots:
+        raise RuleViolation("S-2", f"{state.seats[seat]}'s seat is played by a bot already")
+    return [{"type": "seat_taken_over", "seat": seat, "bot": bot, "reason": reason}]
 
 
 def _turn_changed(events: list[Event]) -> bool:
     return any(e["type"] in ("turn_started", "game_over") for e in events)
 
 
-def play(state: State, seat: int, move: Move, timeout: bool = False) -> list[Event]:
+def play(state: State, seat: int, move: Move, timeout: bool = False,
+         bot: str | None = None) -> list[Event]:
     """Apply one move to ``state`` in place; on a RuleViolation the state is unchanged."""
     events: list[Event] = []
-    _apply(state, seat, move, emitter(state, events), timeout)
+    _apply(state, seat, move, emitter(state, events), timeout, bot)
     return events
 
 

@@ -30,7 +30,8 @@ class State:
         "hands", "bags", "market", "faces", "marker", "grids", "reserves", "neutral",
         "scores", "neutral_score", "current", "phase", "can_act", "acted", "pending",
         "scorings_due", "scorings_done", "shuffles", "set_aside", "distribution", "winners",
-        "turn", "schema",
+        "turn", "schema", "bots", "left", "timeouts", "timeout_turns", "takeover_after",
+        "takeover_bot",
     )
 
     def __init__(self) -> None:
@@ -65,6 +66,13 @@ class State:
         self.winners: list[int] = []
         self.turn = 0  # the turn number players count: 1 for the first turn
         self.schema = SCHEMA  # the event schema of the game's log (events.py)
+        # S-2, seats played by bots: seat -> level; seat -> why a bot took it over
+        self.bots: dict[int, str] = {}
+        self.left: dict[int, str] = {}
+        self.timeouts: list[int] = []  # per seat: turns in a row its time ran out
+        self.timeout_turns: list[int] = []  # per seat: the last turn counted there
+        self.takeover_after = 0  # timed-out turns in a row before a bot takes over (0: never)
+        self.takeover_bot: str | None = None  # the level of that bot
 
     @property
     def variant(self) -> Alhambra:
@@ -99,6 +107,10 @@ class State:
         new.set_aside = list(self.set_aside)
         new.distribution = list(self.distribution)
         new.winners = list(self.winners)
+        new.bots = dict(self.bots)
+        new.left = dict(self.left)
+        new.timeouts = list(self.timeouts)
+        new.timeout_turns = list(self.timeout_turns)
         return new
 
     def face(self, tile: str) -> Face:
@@ -174,6 +186,14 @@ def _game_created(s: State, e: ev.GameCreated) -> None:
     s.grids = [variant.new_grid() for _ in range(n)]
     s.reserves = [[] for _ in range(n)]
     s.scores = [0] * n
+    bots = e.get("bots") or [None] * n
+    if len(bots) != n:
+        raise _Damaged(f"{len(bots)} bot levels for {n} seats")
+    s.bots = {i: level for i, level in enumerate(bots) if level}
+    s.timeouts = [0] * n
+    s.timeout_turns = [0] * n
+    s.takeover_after = e.get("takeover_after_timeouts", 0)
+    s.takeover_bot = e.get("takeover_bot")
 
 
 def _bag_filled(s: State, e: ev.BagFilled) -> None:
@@ -301,6 +321,27 @@ def _turn_started(s: State, e: ev.TurnStarted) -> None:
     s.can_act = True
     s.acted = False
     s.pending = []
+
+
+def _seat_taken_over(s: State, e: ev.SeatTakenOver) -> None:
+    seat = e["seat"]
+    if not 0 <= seat < s.players or seat in s.bots or s.phase == "over":
+        raise _Damaged(f"seat {seat} cannot be taken over")
+    s.bots[seat] = e["bot"]
+    s.left[seat] = e["reason"]
+
+
+def _count_timeout(s: State, e: Event) -> None:
+    """S-2: a move's first event (before it is applied): count the seat's turns in a row
+    whose time ran out (several default moves of one turn count once)."""
+    seat = e.get("seat")
+    if not isinstance(seat, int) or not 0 <= seat < len(s.timeouts):
+        return
+    if not e.get("timeout"):
+        s.timeouts[seat] = 0
+    elif s.timeout_turns[seat] != s.turn:
+        s.timeouts[seat] += 1
+        s.timeout_turns[seat] = s.turn
 
 
 def _end_actions(s: State) -> None:
@@ -445,6 +486,7 @@ EVOLVE: dict[str, Callable[[State, Any], None]] = {
     "card_drawn": _card_drawn,
     "scoring_card_drawn": _scoring_card_drawn,
     "turn_started": _turn_started,
+    "seat_taken_over": _seat_taken_over,
     "money_taken": _money_taken,
     "tile_bought": _tile_bought,
     "actions_ended": _actions_ended,
@@ -469,6 +511,8 @@ def evolve(state: State, event: Event) -> State:
             raise _Damaged(f"unknown event type {kind!r}")
         if not state.variant_name and kind != "game_created":
             raise _Damaged("a log begins with game_created")
+        if "move" in event:
+            _count_timeout(state, event)
         handler(state, event)
     except _Damaged as exc:
         raise LogError(state.version + 1, str(kind), str(exc)) from None

@@ -48,6 +48,8 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
             "city": [dict(tile_info(state, t), x=p[0], y=p[1])
                      for p, t in sorted(grid.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
             "reserve": [tile_info(state, t) for t in state.reserves[i]],
+            "bot": state.bots.get(i),  # S-2: the level of the bot playing the seat
+            "left": state.left.get(i),  # S-2: resigned, abandoned (then a bot plays)
         }
         if i == seat:
             entry["hand"] = _hand(state.hands[i])

@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RULE_ID = re.compile(r"\b[AGC]-\d+(?:\.\d+)?[a-z]?\b")
+RULE_ID = re.compile(r"\b[AGCS]-\d+(?:\.\d+)?[a-z]?\b")
 
 
 def anchors() -> list[str]:

@@ -38,17 +38,33 @@ GAMES: dict[str, tuple[str, int, int, dict]] = {
     "alhambra-2p-capped": ("alhambra", 2, 103, {"dirk_third_draw_cap": True}),
     "combined-4p-both-decks": ("alhambra_granada", 4, 303, {"both_money_decks": True}),
 }
+#: Games with seats played by bots (S-2): name -> (seat levels, timed-out turns in a row
+#: before a takeover, the seat that resigns and the turn it does so at).
+SEATED: dict[str, tuple[list[str | None], int, int, int]] = {
+    "alhambra-4p": ([None, None, None, "random"], 2, 1, 20),
+}
 
 
-def play_game(variant: str, players: int, seed: int, options: dict) -> list[dict]:
-    """The complete log of a game between random bots that sometimes time out."""
+def play_game(variant: str, players: int, seed: int, options: dict,
+              seated: tuple[list[str | None], int, int, int] | None = None) -> list[dict]:
+    """The complete log of a game between random bots that sometimes time out; with
+    ``seated``, some seats are bots (their moves marked), a seat resigns at a turn and
+    seats whose time runs out too often are taken over."""
     names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][:players]
-    events = engine.new_game(variant, names, seed, options)
+    bots, after, resigner, resign_turn = seated or (None, 0, -1, 0)
+    events = engine.new_game(variant, names, seed, options, bots=bots,
+                             takeover_after_timeouts=after,
+                             takeover_bot="random" if seated else None)
     state = engine.replay(events)
     rng = random.Random(seed)
     while state.phase != "over":
         seat = state.current
-        if rng.random() < TIMEOUT_RATE:
+        if seat == resigner and state.turn >= resign_turn and seat not in state.bots:
+            new = engine.take_over(state, seat, "random", "resigned")
+        elif seat in state.bots:
+            new = engine.decide(state, seat, random_move(state, seat, rng),
+                                bot=state.bots[seat])
+        elif rng.random() < TIMEOUT_RATE * (3 if seated else 1):
             new = engine.decide(state, seat, engine.default_moves(state, seat), timeout=True)
         else:
             new = engine.decide(state, seat, random_move(state, seat, rng))
@@ -58,8 +74,9 @@ def play_game(variant: str, players: int, seed: int, options: dict) -> list[dict
     return events
 
 
-def golden(variant: str, players: int, seed: int, options: dict) -> dict:
-    events = play_game(variant, players, seed, options)
+def golden(variant: str, players: int, seed: int, options: dict,
+           seated: tuple[list[str | None], int, int, int] | None = None) -> dict:
+    events = play_game(variant, players, seed, options, seated)
     state = engine.replay(events)
     return {
         "schema": engine.SCHEMA,
@@ -105,12 +122,13 @@ def write(doc: dict, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help=f"games to write (default all: "
-                        f"{', '.join(GAMES)})")
+                        f"{', '.join(GAMES)}, and {', '.join(SEATED)} with -seats)")
     args = parser.parse_args(argv)
     folder = HERE / f"v{engine.SCHEMA}"
     folder.mkdir(exist_ok=True)
-    for name in args.names or GAMES:
-        doc = golden(*GAMES[name])
+    for name in args.names or [*GAMES, *(f"{n}-seats" for n in SEATED)]:
+        base = name.removesuffix("-seats")
+        doc = golden(*GAMES[base], SEATED[base] if name != base else None)
         write(doc, folder / f"{name}.json")
         timeouts = sum(1 for e in doc["log"] if e.get("timeout"))
         redesigns = sum(1 for e in doc["log"] if e["type"] == "redesigned")
