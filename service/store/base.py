@@ -62,8 +62,9 @@ class Seat:
     seat: int
     name: str | None
     email: str | None
-    token_hash: str | None  # None: an open seat
+    token_hash: str | None  # None: an open seat (unless a bot plays it)
     joined_at: datetime | None
+    bot: str | None = None  # the level of the bot created to play the seat (docs/rules.md S-2)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "variant", "options", "players", "status", "phase", "version",
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
               "created_at", "updated_at", "host_token_hash", "invite_hash"),
-    "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at"),
+    "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at", "bot"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "outbox": ("game_id", "from_version", "to_version", "created_at", "claimed_at",
                "delivered_at"),
@@ -189,6 +190,10 @@ class EventStore(Protocol):
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str) -> bool:
         """Fill an open seat; False if it was taken meanwhile."""
+
+    def seat_bot(self, game_id: str, seat: int, name: str, bot: str) -> bool:
+        """Fill an open seat with a bot of level ``bot`` (no token, no e-mail); False if
+        the seat was taken meanwhile."""
 
     # -- events --------------------------------------------------------------------------
 

@@ -108,8 +108,11 @@ create trigger events_no_truncate before truncate on events
    for each statement execute function events_append_only();
 """
 
+#: Seats played by bots: the level of a seat's bot (docs/rules.md S-2).
+V2 = "alter table seats add column bot text;"
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1]
+MIGRATIONS: list[str] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_xact_lock key ("alhambra")
 
@@ -158,7 +161,9 @@ def _game(row: tuple) -> Game:
 
 
 def _seat(row: tuple) -> Seat:
-    return Seat(*row[:-1], _utc(row[-1]))
+    d = dict(zip(COLUMNS["seats"], row, strict=True))
+    d["joined_at"] = _utc(d["joined_at"])
+    return Seat(**d)
 
 
 def _webhook(row: tuple) -> Webhook:
@@ -258,22 +263,32 @@ class PostgresStore:
                 f"alhambra-pbem needs {SCHEMA_VERSION}: run 'alhambra-pbem migrate' first")
 
     def migrate(self) -> tuple[int, int]:
-        before = None
-        while True:
-            with self.transaction() as conn:  # one process migrates; the others wait
-                conn.execute("select pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-                version = self._schema_version(conn)
-                before = version if before is None else before
-                if version > SCHEMA_VERSION:
-                    raise self._too_new(version)
-                if version == SCHEMA_VERSION:
-                    return before, version
-                if version == 0:
-                    conn.execute("create table schema_migrations (version integer primary "
-                                 "key, applied_at timestamptz not null default now())")
-                conn.execute(MIGRATIONS[version])
-                conn.execute("insert into schema_migrations (version) values (%s)",
-                             (version + 1,))
+        # One process migrates every step (each in its own transaction) under a session
+        # lock; the others wait for it and find the schema up to date.
+        with self.connection() as conn:
+            conn.execute("select pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+            conn.commit()
+            try:
+                before = None
+                while True:
+                    with conn.transaction():
+                        version = self._schema_version(conn)
+                        before = version if before is None else before
+                        if version > SCHEMA_VERSION:
+                            raise self._too_new(version)
+                        if version == SCHEMA_VERSION:
+                            return before, version
+                        if version == 0:
+                            conn.execute("create table schema_migrations (version integer "
+                                         "primary key, applied_at timestamptz not null "
+                                         "default now())")
+                        conn.execute(MIGRATIONS[version])
+                        conn.execute("insert into schema_migrations (version) values (%s)",
+                                     (version + 1,))
+            finally:
+                conn.rollback()
+                conn.execute("select pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+                conn.commit()
 
     # -- games and seats -----------------------------------------------------------------
 
@@ -289,9 +304,8 @@ class PostgresStore:
                      f"({', '.join(['%s'] * len(columns))})", values)
         with conn.cursor() as cur:
             cur.executemany(f"insert into seats ({', '.join(COLUMNS['seats'])}) values "
-                            f"(%s, %s, %s, %s, %s, %s)",
-                            [(s.game_id, s.seat, s.name, s.email, s.token_hash, s.joined_at)
-                             for s in seats])
+                            f"({', '.join(['%s'] * len(COLUMNS['seats']))})",
+                            [[getattr(s, c) for c in COLUMNS["seats"]] for s in seats])
 
     def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
                              ) -> None:
@@ -370,8 +384,15 @@ class PostgresStore:
         with self.connection() as conn:
             cur = conn.execute("update seats set name = %s, email = %s, token_hash = %s, "
                                "joined_at = %s where game_id = %s and seat = %s and "
-                               "token_hash is null",
+                               "token_hash is null and bot is null",
                                (name, email, token_hash, times.now(), game_id, seat))
+            return cur.rowcount == 1
+
+    def seat_bot(self, game_id: str, seat: int, name: str, bot: str) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute("update seats set name = %s, bot = %s, joined_at = %s where "
+                               "game_id = %s and seat = %s and token_hash is null and "
+                               "bot is null", (name, bot, times.now(), game_id, seat))
             return cur.rowcount == 1
 
     # -- events --------------------------------------------------------------------------

@@ -158,8 +158,13 @@ def _v4(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v5(conn: sqlite3.Connection) -> None:
+    """Seats played by bots: the level of a seat's bot (docs/rules.md S-2)."""
+    conn.execute("alter table seats add column bot text")
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -180,7 +185,9 @@ def _game(row: tuple) -> Game:
 
 
 def _seat(row: tuple) -> Seat:
-    return Seat(*row[:-1], _time(row[-1]))
+    d = dict(zip(SEAT_COLUMNS, row, strict=True))
+    d["joined_at"] = _time(d["joined_at"])
+    return Seat(**d)
 
 
 def _webhook(row: tuple) -> Webhook:
@@ -275,7 +282,8 @@ class SqliteStore:
         conn.executemany(
             f"insert into seats ({', '.join(SEAT_COLUMNS)}) values "
             f"({', '.join('?' * len(SEAT_COLUMNS))})",
-            [(*astuple(s)[:-1], _text(s.joined_at)) for s in seats])
+            [[_text(v) if c == "joined_at" else v for c, v in zip(
+                SEAT_COLUMNS, astuple(s), strict=True)] for s in seats])
 
     def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
                              ) -> None:
@@ -345,8 +353,15 @@ class SqliteStore:
         with self.transaction() as conn:
             cur = conn.execute("update seats set name = ?, email = ?, token_hash = ?, "
                                "joined_at = ? where game_id = ? and seat = ? and "
-                               "token_hash is null", (name, email, token_hash, _stamp(),
-                                                      game_id, seat))
+                               "token_hash is null and bot is null",
+                               (name, email, token_hash, _stamp(), game_id, seat))
+            return cur.rowcount == 1
+
+    def seat_bot(self, game_id: str, seat: int, name: str, bot: str) -> bool:
+        with self.transaction() as conn:
+            cur = conn.execute("update seats set name = ?, bot = ?, joined_at = ? where "
+                               "game_id = ? and seat = ? and token_hash is null and "
+                               "bot is null", (name, bot, _stamp(), game_id, seat))
             return cur.rowcount == 1
 
     # -- events --------------------------------------------------------------------------

@@ -95,6 +95,27 @@ def test_games_and_seats(store):
     assert joined.joined_at is not None and joined.joined_at >= stamp
 
 
+def test_seats_played_by_bots(store):
+    """A seat created as a bot, and an open seat filled with one: neither can be joined,
+    and a taken seat cannot become a bot."""
+    stamp = times.now()
+    game = Game(**{**make_game(store, "g0", 2).__dict__, "id": "g3", "status": "open",
+                   "invite_hash": "inv", "host_token_hash": "host-g3"})
+    store.create_game(game, [Seat("g3", 0, "Bot", None, None, stamp, "random"),
+                             Seat("g3", 1, None, None, None, None),
+                             Seat("g3", 2, "C", None, "tok-c3", stamp)])
+    assert store.seats("g3")[0] == Seat("g3", 0, "Bot", None, None, stamp, "random")
+    assert not store.join("g3", 0, "X", None, "tok-x")  # a bot's seat is not open
+    assert not store.seat_bot("g3", 2, "Bot 2", "random")  # a person's seat neither
+    assert store.seat_bot("g3", 1, "Bot 1", "greedy")
+    assert not store.seat_bot("g3", 1, "Bot 1", "random")  # filled meanwhile
+    assert not store.join("g3", 1, "Y", None, "tok-y")
+    filled = store.seats("g3")[1]
+    assert (filled.name, filled.bot, filled.token_hash) == ("Bot 1", "greedy", None)
+    assert filled.joined_at is not None and filled.joined_at >= stamp
+    assert [s.bot for s in store.seats("g0")] == [None, None]
+
+
 def test_append_and_read_ranges(store):
     game = make_game(store)
     deadline = times.later(3600)
