@@ -54,6 +54,8 @@ class Game:
     updated_at: datetime
     host_token_hash: str | None = None
     invite_hash: str | None = None
+    takeover_after_timeouts: int = 0  # S-2: timed-out turns in a row before a bot takes over
+    takeover_bot: str | None = None  # the level of that bot (and of a resigned seat's)
 
 
 @dataclass
@@ -131,7 +133,8 @@ TABLES = ("games", "seats", "events", "outbox", "idempotency", "notifications", 
 COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "variant", "options", "players", "status", "phase", "version",
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
-              "created_at", "updated_at", "host_token_hash", "invite_hash"),
+              "created_at", "updated_at", "host_token_hash", "invite_hash",
+              "takeover_after_timeouts", "takeover_bot"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at", "bot"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "outbox": ("game_id", "from_version", "to_version", "created_at", "claimed_at",

@@ -108,8 +108,13 @@ create trigger events_no_truncate before truncate on events
    for each statement execute function events_append_only();
 """
 
-#: Seats played by bots: the level of a seat's bot (docs/rules.md S-2).
-V2 = "alter table seats add column bot text;"
+#: Seats played by bots (docs/rules.md S-2): the level of a seat's bot, the game's
+#: takeover rule.
+V2 = """
+alter table seats add column bot text;
+alter table games add column takeover_after_timeouts integer not null default 0;
+alter table games add column takeover_bot text;
+"""
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[str] = [V1, V2]

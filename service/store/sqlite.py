@@ -159,8 +159,13 @@ def _v4(conn: sqlite3.Connection) -> None:
 
 
 def _v5(conn: sqlite3.Connection) -> None:
-    """Seats played by bots: the level of a seat's bot (docs/rules.md S-2)."""
-    conn.execute("alter table seats add column bot text")
+    """Seats played by bots (docs/rules.md S-2): the level of a seat's bot, the game's
+    takeover rule."""
+    _run(conn, """
+        alter table seats add column bot text;
+        alter table games add column takeover_after_timeouts integer not null default 0;
+        alter table games add column takeover_bot text;
+    """)
 
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.

@@ -100,10 +100,12 @@ def test_seats_played_by_bots(store):
     and a taken seat cannot become a bot."""
     stamp = times.now()
     game = Game(**{**make_game(store, "g0", 2).__dict__, "id": "g3", "status": "open",
-                   "invite_hash": "inv", "host_token_hash": "host-g3"})
+                   "invite_hash": "inv", "host_token_hash": "host-g3",
+                   "takeover_after_timeouts": 3, "takeover_bot": "greedy"})
     store.create_game(game, [Seat("g3", 0, "Bot", None, None, stamp, "random"),
                              Seat("g3", 1, None, None, None, None),
                              Seat("g3", 2, "C", None, "tok-c3", stamp)])
+    assert store.game("g3") == game
     assert store.seats("g3")[0] == Seat("g3", 0, "Bot", None, None, stamp, "random")
     assert not store.join("g3", 0, "X", None, "tok-x")  # a bot's seat is not open
     assert not store.seat_bot("g3", 2, "Bot 2", "random")  # a person's seat neither
