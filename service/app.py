@@ -91,7 +91,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings),
                                        settings.state_cache_size, settings.secret_key,
-                                       settings.min_time_per_move)
+                                       settings.min_time_per_move, settings.takeover_level)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

@@ -70,6 +70,11 @@ class SeatViewSchema(Open):
         "description": "The viewer's own seat only: its money cards, like DI5"})
     city = fields.List(fields.Nested(CityTileSchema), required=True)
     reserve = fields.List(fields.Nested(TileSchema), required=True)
+    bot = fields.String(allow_none=True, metadata={
+        "description": "The level of the bot playing the seat (rule S-2); null: a person"})
+    left = fields.String(allow_none=True, validate=validate.OneOf(("resigned", "abandoned")),
+                         metadata={"description": "resigned or abandoned: the seat's "
+                                   "player left and a bot plays it (S-2)"})
 
 
 class NeutralSchema(Open):

@@ -90,6 +90,22 @@ class RecordUnavailable(DomainError):
                          "the game is over")
 
 
+class SeatPlayedByBot(DomainError):
+    """The seat resigned or was abandoned: a bot plays it now (docs/rules.md S-2)."""
+
+    def __init__(self, seat: int, bot: str) -> None:
+        super().__init__(f"seat {seat} is played by a {bot} bot now (it resigned or its "
+                         "time ran out too often, rule S-2): its token can no longer move",
+                         rule="S-2", seat=seat, bot=bot)
+
+
+class SeatTaken(DomainError):
+    """A seat that is not open (filled by a person or a bot already, or no such seat)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"seat {seat} is not an open seat of this game", seat=seat)
+
+
 class NotYourTurn(DomainError):
     """The engine's ``NotYourTurn`` (rule A-3), with the seat whose turn it is."""
 

@@ -13,18 +13,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import secrets
 import threading
 from collections import OrderedDict
 from typing import Any
 
 import engine
+from engine.bots import LEVELS, choose
 from engine.record import RecordError, export_record, import_record
 
 from . import times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
 from .errors import (
     DomainError,
+    Forbidden,
     GameFull,
     GameNotStarted,
     GameOver,
@@ -36,12 +39,28 @@ from .errors import (
     InvalidToken,
     NotYourTurn,
     RecordUnavailable,
+    SeatPlayedByBot,
+    SeatTaken,
     VersionConflict,
     WebhookNotFound,
 )
 from .store import Answer, EventStore, Game, GameUpdate, Seat, Webhook
 
 TIMEOUT_POLICIES = ("default_move",)
+
+
+def check_level(level: str, field: str) -> str:
+    """A bot level the engine plays (engine.bots.LEVELS), or InvalidOption naming
+    ``field``."""
+    if level not in LEVELS:
+        raise InvalidOption(field, f"unknown bot level {level!r}; this server's bots are "
+                            f"{', '.join(LEVELS)}")
+    return level
+
+
+def bot_name(seat: int, level: str) -> str:
+    """The name of a seat created as a bot, unless one is given."""
+    return f"Bot {seat + 1} ({level})"
 
 
 def check_variant(variant: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -127,8 +146,9 @@ class StateCache:
 
 class Games:
     def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
-                 min_time_per_move: int = 60) -> None:
+                 min_time_per_move: int = 60, takeover_bot: str = "random") -> None:
         self.store = store
+        self.takeover_bot = takeover_bot  # the server's default takeover level (settings)
         self.cache = StateCache(cache_size) if cache_size else None
         self.secret_key = secret_key if secret_key is not None else secrets.token_bytes(32)
         self.min_time_per_move = min_time_per_move
@@ -188,7 +208,8 @@ class Games:
         seats = []
         for s in self.store.seats(game.id):
             entry: dict[str, Any] = {"seat": s.seat, "name": s.name,
-                                     "joined": s.token_hash is not None}
+                                     "joined": s.token_hash is not None or bool(s.bot),
+                                     "bot": s.bot}
             if host:
                 entry["email"] = s.email
             seats.append(entry)
@@ -197,6 +218,8 @@ class Games:
             "status": game.status, "phase": game.phase, "version": game.version,
             "players": game.players, "current_seat": game.current_seat,
             "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
+            "takeover_after_timeouts": game.takeover_after_timeouts,
+            "takeover_bot": game.takeover_bot,
             "deadline": game.deadline, "imported": game.imported,
             "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
             "your_seat": caller.seat if caller.game_id == game.id else None,
@@ -260,8 +283,18 @@ class Games:
 
     def create(self, *, variant: str, options: dict[str, Any], players: int,
                seats: list[dict[str, Any] | None], time_per_move: int,
-               timeout_policy: str) -> dict[str, Any]:
+               timeout_policy: str, takeover_after_timeouts: int = 3,
+               takeover_bot: str | None = None) -> dict[str, Any]:
+        """A new game; a seat spec is a person (``name``, ``email``), a bot (``bot``: its
+        level, ``name`` optional) or None (open). Starts at once when no seat is open."""
         opts = check_variant(variant, players, options)
+        level = check_level(takeover_bot or self.takeover_bot, "takeover_bot")
+        if takeover_after_timeouts < 0:
+            raise InvalidOption("takeover_after_timeouts", "takeover_after_timeouts must be "
+                                "0 (never) or more")
+        for i, spec in enumerate(seats):
+            if spec is not None and spec.get("bot") is not None:
+                check_level(spec["bot"], f"seats.{i}.bot")
         if time_per_move < self.min_time_per_move:
             raise InvalidOption("time_per_move", f"time_per_move must be at least "
                                 f"{self.min_time_per_move} seconds")
@@ -278,11 +311,16 @@ class Games:
                     time_per_move=time_per_move, timeout_policy=timeout_policy,
                     deadline=None, imported=False, created_at=stamp, updated_at=stamp,
                     host_token_hash=hash_token(host_token),
-                    invite_hash=hash_token(invite) if invite else None)
+                    invite_hash=hash_token(invite) if invite else None,
+                    takeover_after_timeouts=takeover_after_timeouts, takeover_bot=level)
         rows, tokens = [], []
         for i, spec in enumerate(seats):
             if spec is None:
                 rows.append(Seat(game_id, i, None, None, None, None))
+                continue
+            if spec.get("bot") is not None:
+                rows.append(Seat(game_id, i, spec.get("name") or bot_name(i, spec["bot"]),
+                                 None, None, stamp, spec["bot"]))
                 continue
             token = self.seat_token(game_id, i)
             email = spec.get("email")
@@ -303,7 +341,8 @@ class Games:
         if not same_hash(invite_code, game.invite_hash):
             raise InvalidInvite()
         for _ in range(game.players):
-            open_seats = [s.seat for s in self.store.seats(game_id) if s.token_hash is None]
+            open_seats = [s.seat for s in self.store.seats(game_id)
+                          if s.token_hash is None and s.bot is None]
             if not open_seats:
                 break
             token = self.seat_token(game_id, open_seats[0])
@@ -315,13 +354,33 @@ class Games:
             return {"game_id": game_id, "seat": open_seats[0], "name": name, "token": token}
         raise GameFull()
 
+    def add_bot(self, game_id: str, caller: Caller, seat: int, level: str
+                ) -> dict[str, Any]:
+        """The host fills open seat ``seat`` with a bot of ``level`` (S-2); the last seat
+        filled starts the game."""
+        game = self.game(game_id)
+        if not caller.hosts(game):
+            raise Forbidden("only the game's host token may seat a bot")
+        check_level(level, "level")
+        name = bot_name(seat, level)
+        if not 0 <= seat < game.players or not self.store.seat_bot(game_id, seat, name,
+                                                                    level):
+            raise SeatTaken(seat)
+        if not any(s.token_hash is None and s.bot is None for s in self.store.seats(game_id)):
+            self._start(game_id)
+        return {"game_id": game_id, "seat": seat, "name": name, "bot": level}
+
     def _start(self, game_id: str) -> None:
         """All seats are filled: record the setup events with a secret seed."""
         game = self.store.game(game_id)
-        names = [s.name for s in self.store.seats(game_id)]
+        seats = self.store.seats(game_id)
+        names = [s.name for s in seats]
         if game.version or any(n is None for n in names):
             return
-        events = engine.new_game(game.variant, names, secrets.randbits(63), game.options)
+        events = engine.new_game(game.variant, names, secrets.randbits(63), game.options,
+                                 bots=[s.bot for s in seats],
+                                 takeover_after_timeouts=game.takeover_after_timeouts,
+                                 takeover_bot=game.takeover_bot or self.takeover_bot)
         state = engine.replay(events)
         try:
             self.store.append(game_id, 0, events, self._summary(game, None, state, events))
@@ -347,12 +406,13 @@ class Games:
     # -- moves ---------------------------------------------------------------------------
 
     def submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
-               idempotency_key: str | None, timeout: bool = False
+               idempotency_key: str | None, timeout: bool = False, bot: str | None = None
                ) -> tuple[dict[str, Any], bool]:
         """Play ``moves`` for ``seat`` against version ``expected``. Returns the answer and
         whether it is a replay of an earlier answer to the same Idempotency-Key.
         ``timeout``: the workers play the engine's default moves for a seat whose time ran
-        out (docs/rules.md, Part S); the events are marked as such."""
+        out (docs/rules.md, Part S); the events are marked as such. ``bot``: the workers
+        play a bot seat's move (S-2); a person may not move for a seat a bot plays."""
         game_id = game.id
         fingerprint = hashlib.sha256(json.dumps(
             [expected, [str(m) for m in moves]]).encode()).hexdigest()
@@ -362,7 +422,7 @@ class Games:
                 return earlier, True
         try:
             return self._submit(game, seat, moves, expected, idempotency_key, fingerprint,
-                                timeout)
+                                timeout, bot)
         except (DomainError, engine.RuleViolation):
             # A concurrent request with the same key may have won meanwhile: its answer is
             # this request's answer too.
@@ -373,20 +433,30 @@ class Games:
             raise
 
     def _submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
-                idempotency_key: str | None, fingerprint: str, timeout: bool = False
-                ) -> tuple[dict[str, Any], bool]:
+                idempotency_key: str | None, fingerprint: str, timeout: bool = False,
+                bot: str | None = None) -> tuple[dict[str, Any], bool]:
         game_id = game.id
         if game.status == "open":
             raise GameNotStarted()
         if game.status == "over":
             raise GameOver(game.version)
         state = self.state(game_id, game.version)
+        if seat in state.bots and not (timeout or bot):
+            raise SeatPlayedByBot(seat, state.bots[seat])
         if expected != state.version:
             raise VersionConflict(state.version)
         try:
-            events = engine.decide(state, seat, moves, timeout=timeout)
+            events = engine.decide(state, seat, moves, timeout=timeout, bot=bot)
         except engine.NotYourTurn as exc:
             raise NotYourTurn(exc.message, exc.rule, state.current) from None
+        return self._append(game, seat, state, events, idempotency_key, fingerprint)
+
+    def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
+                idempotency_key: str | None = None, fingerprint: str = ""
+                ) -> tuple[dict[str, Any], bool]:
+        """Append ``events`` (decided by the engine on ``state``) for ``seat``; the answer
+        as a submission gets it."""
+        game_id, expected = game.id, state.version
         after = state.copy()
         for event in events:
             engine.evolve(after, event)
@@ -404,6 +474,46 @@ class Games:
         if self.cache:
             self.cache.put(game_id, after)
         return answer, False
+
+    def play_bot(self, game_id: str, version: int) -> dict[str, Any] | None:
+        """The move of the bot playing the seat to act at ``version``, chosen from what
+        that seat may see and submitted like any move (marked with the bot's level).
+        None if the game moved on or no bot is to act. The bot's generator is seeded by
+        the game and version and the submission keyed by the version, so a job run twice
+        (a crash, a race) plays once."""
+        game = self.game(game_id)
+        if game.status != "active" or game.version != version:
+            return None
+        state = self.state(game_id, version)
+        seat = state.current
+        level = state.bots.get(seat)
+        if level is None or state.phase == "over":
+            return None
+        try:
+            move = choose(level, state, seat, random.Random(f"{game_id}:{version}"))
+        except ValueError:
+            return None
+        answer, _ = self.submit(game, seat, [move], version, f"bot-{version}", bot=level)
+        return answer
+
+    def resign(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The caller's seat resigns: a bot (the game's takeover level) plays it from now
+        on (S-2). RuleViolation S-2 if a bot plays it already."""
+        seat = caller.player(game)
+        for _ in range(5):  # a resignation holds whatever the version: retry a race
+            game = self.game(game.id)
+            if game.status == "open":
+                raise GameNotStarted()
+            if game.status == "over":
+                raise GameOver(game.version)
+            state = self.state(game.id, game.version)
+            events = engine.take_over(state, seat, game.takeover_bot or self.takeover_bot,
+                                      "resigned")
+            try:
+                return self._append(game, seat, state, events)[0]
+            except VersionConflict:
+                continue
+        raise VersionConflict(self.store.version(game.id))
 
     def _earlier(self, game_id: str, seat: int, key: str, fingerprint: str
                  ) -> dict[str, Any] | None:

@@ -36,6 +36,8 @@ PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     errors.WebhookNotFound: (404, "webhook_not_found"),
     errors.VersionConflict: (409, "version_conflict"),
     errors.GameFull: (409, "game_full"),
+    errors.SeatTaken: (409, "seat_taken"),
+    errors.SeatPlayedByBot: (409, "seat_played_by_bot"),
     errors.GameNotStarted: (409, "game_not_started"),
     errors.GameOver: (409, "game_over"),
     errors.RecordUnavailable: (409, "record_unavailable"),
@@ -62,6 +64,8 @@ CODES: dict[str, str] = {
     "method_not_allowed": "405: see the Allow header",
     "version_conflict": "409: the game moved on; current_version says where it is",
     "game_full": "409: every seat is taken",
+    "seat_taken": "409: that seat is not open (a person or a bot has it)",
+    "seat_played_by_bot": "409: the seat resigned or was abandoned: a bot plays it (S-2)",
     "game_not_started": "409: seats are still open",
     "game_over": "409: the game is over",
     "record_unavailable": "409: the record is served once the game is over",
@@ -137,7 +141,8 @@ def domain_problem(exc: Exception) -> Response:
         headers["WWW-Authenticate"] = 'Bearer error="invalid_token"'
     elif isinstance(exc, errors.VersionConflict):
         headers["ETag"] = f'"{exc.current}"'
-    rule = extra.get("rule") if code in ("rule_violation", "not_your_turn") else None
+    rule = extra.get("rule") if code in ("rule_violation", "not_your_turn",
+                                         "seat_played_by_bot") else None
     return problem(status, code, detail, headers, type_=rule_link(rule) if rule else None,
                    **extra)
 

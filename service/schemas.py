@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 
 from . import times
 from .engine_schemas import EventItemSchema, LegalMoveSchema, MoveJsonSchema, Shown, ViewSchema
-from .games import TIMEOUT_POLICIES, variants
+from .games import LEVELS, TIMEOUT_POLICIES, variants
 
 GAME_ID = r"^[0-9a-f]{16}$"
 STATUSES = ("open", "active", "over")
@@ -74,8 +74,21 @@ class EmailAddress(fields.Email):
 
 
 class SeatSpecSchema(Strict):
-    name = fields.String(required=True, validate=validate.Length(1, 40))
+    name = fields.String(load_default=None, validate=validate.Length(1, 40),
+                         metadata={"description": "Required for a person; a bot's name "
+                                                  "defaults to 'Bot <n> (<level>)'"})
     email = EmailAddress(load_default=None, allow_none=True)
+    bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 40),
+                        metadata={"enum": list(LEVELS), "description": "A seat played by a "
+                                  "bot of this level (no token, no e-mail; rule S-2); "
+                                  "another level: 422 invalid_option"})
+
+    @ma.validates_schema
+    def _person_or_bot(self, data, **kwargs):
+        if data.get("bot") is None and data.get("name") is None:
+            raise ma.ValidationError("a person's seat needs a name", "name")
+        if data.get("bot") is not None and data.get("email") is not None:
+            raise ma.ValidationError("a bot's seat has no e-mail address", "email")
 
 
 class CreateGameSchema(Strict):
@@ -108,6 +121,15 @@ class CreateGameSchema(Strict):
                                                             "below it)"})
     timeout_policy = fields.String(load_default="default_move",
                                    validate=validate.OneOf(TIMEOUT_POLICIES))
+    takeover_after_timeouts = fields.Integer(
+        strict=True, load_default=3, validate=validate.Range(0, 1000),
+        metadata={"description": "A seat whose time runs out this many turns in a row is "
+                                 "taken over by a bot (rule S-2); 0: never"})
+    takeover_bot = fields.String(
+        load_default=None, allow_none=True, validate=validate.Length(1, 40),
+        metadata={"enum": list(LEVELS), "description": "The level of the bot that takes "
+                  "over a seat that resigns or is abandoned; default: the server's "
+                  "(ALHAMBRA_TAKEOVER_BOT: greedy when the server has it, else random)"})
 
     @ma.validates_schema
     def _players(self, data, **kwargs):
@@ -138,6 +160,18 @@ class JoinSchema(Strict):
     email = EmailAddress(load_default=None, allow_none=True)
 
 
+class AddBotSchema(Strict):
+    level = fields.String(required=True, validate=validate.Length(1, 40),
+                          metadata={"enum": list(LEVELS), "description": "The bot's level"})
+
+
+class BotSeatedSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    bot = fields.String(required=True)
+
+
 class JoinedSchema(ma.Schema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
@@ -151,7 +185,11 @@ class JoinedSchema(ma.Schema):
 class SeatSchema(ma.Schema):
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, required=True)
-    joined = fields.Boolean(required=True)
+    joined = fields.Boolean(required=True, metadata={"description": "Filled, by a person "
+                                                                    "or a bot"})
+    bot = fields.String(allow_none=True, required=True, metadata={
+        "description": "The level of a seat created as a bot; a seat taken over later "
+                       "shows in the view (view.seats[].bot, .left)"})
     email = fields.String(allow_none=True, metadata={"description": "Host only"})
 
 
@@ -166,6 +204,8 @@ class GameSummarySchema(ma.Schema):
     current_seat = fields.Integer(allow_none=True, required=True)
     time_per_move = fields.Integer(required=True)
     timeout_policy = fields.String(required=True)
+    takeover_after_timeouts = fields.Integer(required=True)
+    takeover_bot = fields.String(allow_none=True, required=True)
     deadline = Timestamp(allow_none=True, required=True,
                          metadata={"description": "When the current seat's time runs out"})
     imported = fields.Boolean(required=True)
@@ -252,8 +292,16 @@ class RecordSchema(ma.Schema):
     options = fields.Dict()
     seed = fields.Integer(required=True)
     seats = fields.List(fields.String(), required=True)
-    moves = fields.List(fields.Dict(), required=True)
-    result = fields.Dict()
+    bots = fields.List(fields.String(allow_none=True), metadata={
+        "description": "Per seat: the level of a seat created as a bot, else null (S-2)"})
+    takeover_after_timeouts = fields.Integer(metadata={"description": "S-2: timed-out "
+                                                       "turns in a row before a takeover"})
+    takeover_bot = fields.String(metadata={"description": "S-2: the takeover bot's level"})
+    moves = fields.List(fields.Dict(), required=True, metadata={
+        "description": "{seat, move[, timeout][, bot]}, and takeovers {seat, taken_over: "
+                       "level, reason: resigned | abandoned}"})
+    result = fields.Dict(metadata={"description": "scores, winners[, neutral][, left: per "
+                                   "seat resigned | abandoned | null]"})
 
 
 class RecordInSchema(ma.Schema):

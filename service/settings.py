@@ -63,6 +63,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from engine.bots import LEVELS
+
 DEFAULT_MIN_TIME_PER_MOVE = 60
 LOCAL_URL = "http://127.0.0.1:8000"
 
@@ -90,6 +92,7 @@ class Settings:
     mail_in_listen: str | None = None
     mail_in_max_size: int = 1 << 20
     reminders: tuple[float, ...] = (0.5, 0.9)
+    takeover_bot: str | None = None  # None: greedy if the engine has it, else random
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     batch_retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)
     relay_interval: float = 0.2
@@ -133,6 +136,9 @@ class Settings:
             if not self.mail_reply_to:
                 raise SettingsError("MAIL_IN_LISTEN needs MAIL_REPLY_TO: the addresses "
                                     "the listener accepts are its reply addresses")
+        if self.takeover_bot is not None and self.takeover_bot not in LEVELS:
+            raise SettingsError(f"ALHAMBRA_TAKEOVER_BOT must be a bot level of the engine "
+                                f"({', '.join(LEVELS)}), not {self.takeover_bot!r}")
         if self.mail_in_max_size < 1024:
             raise SettingsError("MAIL_IN_MAX_SIZE must be at least 1024 bytes")
 
@@ -155,6 +161,7 @@ class Settings:
             "mail_in_listen": env.get("MAIL_IN_LISTEN") or None,
             "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
             "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
+            "takeover_bot": env.get("ALHAMBRA_TAKEOVER_BOT") or None,
         }
         numbers = {"min_time_per_move": ("ALHAMBRA_MIN_TIME_PER_MOVE", int),
                    "state_cache_size": ("ALHAMBRA_STATE_CACHE", int),
@@ -199,7 +206,8 @@ class Settings:
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
                            ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),
                            ("MAIL_REPLY_TO", self.mail_reply_to),
-                           ("MAIL_IN_LISTEN", self.mail_in_listen)):
+                           ("MAIL_IN_LISTEN", self.mail_in_listen),
+                           ("ALHAMBRA_TAKEOVER_BOT", self.takeover_bot)):
             if value:
                 env[var] = value
         return env
@@ -209,6 +217,12 @@ class Settings:
         """MAIL_IN_LISTEN as (host, port), or None."""
         return _host_port("MAIL_IN_LISTEN", self.mail_in_listen) if self.mail_in_listen \
             else None
+
+    @property
+    def takeover_level(self) -> str:
+        """The level of the bot that takes a seat over unless a game says otherwise:
+        ALHAMBRA_TAKEOVER_BOT, else ``greedy`` when the engine has it, else ``random``."""
+        return self.takeover_bot or ("greedy" if "greedy" in LEVELS else "random")
 
     @property
     def outbox_dir(self) -> Path:

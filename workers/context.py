@@ -19,7 +19,8 @@ class Context:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.store = open_store(settings)
-        self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key)
+        self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key,
+                           takeover_bot=settings.takeover_level)
         self.mailer = Mailer(settings)
         self._redis: Redis | None = None
 

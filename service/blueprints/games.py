@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from ..auth import Caller
 from ..schemas import (
+    AddBotSchema,
+    BotSeatedSchema,
     CreatedGameSchema,
     CreateGameSchema,
     GameListSchema,
@@ -25,16 +27,19 @@ blp = Blueprint("games", __name__, url_prefix="/games",
 def create_game(body):
     """Create a game
 
-    Seats given with a name are filled now and get a secret token; the others are open and
-    are joined with the invite code. The game starts (setup events recorded) when every
-    seat is filled. An unknown variant, a bad option or a bad player count gets 422
-    `invalid_option` naming the `field`."""
+    Seats given with a name are filled now and get a secret token; seats given as
+    `{"bot": level}` are played by a bot (no token); the others are open and are joined
+    with the invite code (or filled with a bot by the host). The game starts (setup events
+    recorded) when every seat is filled. An unknown variant, a bad option, a bad player
+    count or an unknown bot level gets 422 `invalid_option` naming the `field`."""
     players = body["players"] if body["players"] is not None else len(body["seats"])
     games = service()
     created = games.create(
         variant=body["variant"], options=body["options"], players=players,
         seats=body["seats"], time_per_move=body["time_per_move"],
-        timeout_policy=body["timeout_policy"])
+        timeout_policy=body["timeout_policy"],
+        takeover_after_timeouts=body["takeover_after_timeouts"],
+        takeover_bot=body["takeover_bot"])
     for s in created["seats"]:
         s["join_url"] = join_url(created["game_id"], s["token"])
     game = games.game(created["game_id"])
@@ -85,3 +90,17 @@ def join_game(body, game_id):
     joined = service().join(game_id, body["invite_code"], body["name"], body["email"])
     joined["join_url"] = join_url(game_id, joined["token"])
     return joined, 201
+
+
+@blp.route("/<string:game_id>/seats/<int:seat>/bot", methods=["POST"])
+@blp.arguments(AddBotSchema())
+@blp.response(201, BotSeatedSchema)
+@blp.doc(security=BEARER)
+@errors(blp, 400, 401, 403, 404, 409, 415, 422)
+def add_bot(body, game_id, seat):
+    """Fill an open seat with a bot
+
+    With the host token. The seat (0-based) is played by a bot of `level` (rule S-2); the
+    last seat to be filled starts the game. A seat that is not open: 409 `seat_taken`;
+    an unknown level: 422 `invalid_option`."""
+    return service().add_bot(game_id, caller(), seat, body["level"]), 201

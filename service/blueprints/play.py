@@ -106,3 +106,18 @@ def submit_moves(body, game_id):
     if replayed:
         resp.headers["Idempotent-Replayed"] = "true"
     return resp
+
+
+@blp.route("/<string:game_id>/resign", methods=["POST"])
+@blp.response(201, SubmittedSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404, 409, 422)
+def resign(game_id):
+    """Resign
+
+    With the seat token: a bot (the game's `takeover_bot`) plays the seat from now on so
+    the game goes on (rule S-2); everyone is told by mail and the final result marks the
+    seat resigned. The token can no longer move (409 `seat_played_by_bot`); resigning
+    again: 422 `rule_violation` (S-2)."""
+    games = service()
+    return games.resign(games.game(game_id), caller())
