@@ -496,10 +496,9 @@ class Games:
         answer, _ = self.submit(game, seat, [move], version, f"bot-{version}", bot=level)
         return answer
 
-    def resign(self, game: Game, caller: Caller) -> dict[str, Any]:
-        """The caller's seat resigns: a bot (the game's takeover level) plays it from now
-        on (S-2). RuleViolation S-2 if a bot plays it already."""
-        seat = caller.player(game)
+    def resign(self, game: Game, seat: int) -> dict[str, Any]:
+        """``seat`` resigns: a bot (the game's takeover level) plays it from now on
+        (S-2). RuleViolation S-2 if a bot plays it already."""
         for _ in range(5):  # a resignation holds whatever the version: retry a race
             game = self.game(game.id)
             if game.status == "open":

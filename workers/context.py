@@ -15,6 +15,10 @@ from service.store import open_store
 from .mail import Mailer
 
 
+def bot_queue_name(settings: Settings) -> str:
+    return f"{settings.queue}-bots"
+
+
 class Context:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -35,6 +39,10 @@ class Context:
 
     def queue(self) -> Queue:
         return Queue(self.settings.queue, connection=self.redis)
+
+    def bot_queue(self) -> Queue:
+        """Bots' moves (a strong bot thinks for seconds): after the mails in each worker."""
+        return Queue(bot_queue_name(self.settings), connection=self.redis)
 
     def close(self) -> None:
         self.mailer.close()

@@ -13,6 +13,10 @@ takes it explicitly:
 - ``apply_deadline(game_id, version, seat)`` → ``time_out``: the timeout policy, through
   ``service.games.Games.submit`` like any move.
 - ``deliver_webhook(hook_id, game_id, from_version, to_version)`` → ``deliver``
+- ``play_bot(game_id, version)`` → ``bot_move``: the move of the bot playing the seat to
+  act at that version (docs/rules.md S-2), through ``Games.submit`` like any move; queued
+  by ``handle_batch`` on the bots' queue (``Context.bot_queue``) when a batch leaves a
+  bot to act.
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ from rq.job import Job
 
 import engine
 from service import times
-from service.errors import GameNotFound, GameOver, NotYourTurn, VersionConflict
+from service.errors import (
+    GameNotFound,
+    GameOver,
+    NotYourTurn,
+    SeatPlayedByBot,
+    VersionConflict,
+)
 from service.links import play_path
 
 from . import notify, webhooks
@@ -101,6 +111,10 @@ def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: i
     return deliver(context(), hook_id, game_id, from_version, to_version)
 
 
+def play_bot(game_id: str, version: int) -> str:
+    return bot_move(context(), game_id, version)
+
+
 # -- the jobs' logic -----------------------------------------------------------------------
 
 def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
@@ -125,6 +139,7 @@ def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
             results[f"{kind}:{seat}"] = "failed"
             failed = failed or exc
     schedule_clock(ctx, batch)
+    enqueue_bot(ctx, batch)
     enqueue_webhooks(ctx, game_id, from_version, to_version)
     if failed is not None:
         raise failed
@@ -155,6 +170,19 @@ def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
                          job_id=deadline_job_id(game.id, batch.to_version),
                          job_timeout=JOB_TIMEOUT, result_ttl=86400, failure_ttl=86400 * 7,
                          retry=Retry(max=5, interval=[5, 30, 120, 600, 1800]))
+
+
+def enqueue_bot(ctx: Context, batch: notify.Batch) -> None:
+    """Queue the move of the bot to act after this batch, if the game is still at this
+    batch's version (a later batch queues its own)."""
+    game, state = batch.game, batch.state
+    if batch.over or game.status != "active" or game.version != batch.to_version or \
+            state.current not in state.bots:
+        return
+    ctx.bot_queue().enqueue(play_bot, game.id, batch.to_version,
+                            job_id=f"bot-{game.id}-{batch.to_version}",
+                            job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400,
+                            retry=Retry(max=3, interval=[1, 5, 30]))
 
 
 def deadline_job_id(game_id: str, version: int) -> str:
@@ -226,6 +254,20 @@ def time_out(ctx: Context, game_id: str, version: int, seat: int) -> str:
     log.info("game %s: time ran out for seat %s at version %s: %s -> version %s", game_id,
              seat, version, "; ".join(map(str, moves)), answer["version"])
     return "applied"
+
+
+def bot_move(ctx: Context, game_id: str, version: int) -> str:
+    """The bot's move at ``version`` (Games.play_bot: chosen from the seat's view, keyed by
+    the version, so running twice plays once); stale if the game moved on."""
+    try:
+        answer = ctx.games.play_bot(game_id, version)
+    except (GameNotFound, VersionConflict, GameOver, NotYourTurn, SeatPlayedByBot):
+        return "stale"
+    if answer is None:
+        return "stale"
+    log.info("game %s: a bot played at version %s -> version %s", game_id, version,
+             answer["version"])
+    return "played"
 
 
 def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_version: int

@@ -10,7 +10,8 @@ answered mail showed. Then, in this order:
 
 - an automatic mail (auto-reply, bounce, list or bulk mail: ``replies.automatic``) is
   dropped without an answer, and so is a mail whose ``From`` is not the seat's address;
-- the reply is read (``replies.py``): ``status``, ``help``, or moves;
+- the reply is read (``replies.py``): ``status``, ``help``, ``resign`` (``Games.resign``:
+  a bot plays the seat from then on) or moves;
 - moves are submitted against the tag's version, with the mail's Message-ID as the
   idempotency key: a mail delivered twice plays once. If the game moved on since that
   version nothing is played ("stale");
@@ -178,7 +179,8 @@ class Gateway:
     def outcome(self, target: Target, reading: replies.Reading, message_id: str
                 ) -> dict[str, Any] | None:
         """What becomes of the reply (JSON for the answer job): played, refused,
-        unreadable, empty, stale, over, status or help. None: no answer at all."""
+        unreadable, empty, stale, over, status, help or resigned. None: no answer at
+        all."""
         tag = target.tag
         out: dict[str, Any] = {"answered": tag.version, "wrote": reading.lines,
                                "moves": reading.understood}
@@ -193,7 +195,13 @@ class Gateway:
         key = f"mail:{message_id}" if len(message_id) <= 190 else \
             f"mail:{_digest(message_id)}"
         games = self.ctx.games
+        replayed = False
         try:
+            if reading.kind == "resign":
+                game = games.game(tag.game_id)
+                answer = games.resign(game, target.seat.seat)
+                return {**out, "result": "resigned",
+                        "bot": answer["view"]["seats"][target.seat.seat]["bot"]}
             answer, replayed = games.submit(games.game(tag.game_id), target.seat.seat,
                                             reading.moves, tag.version, key)
         except VersionConflict:

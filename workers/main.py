@@ -26,7 +26,7 @@ from rq.exceptions import StopRequested
 from service.settings import Settings
 
 from . import relay
-from .context import Context, set_context
+from .context import Context, bot_queue_name, set_context
 
 log = logging.getLogger("alhambra.worker")
 
@@ -76,7 +76,9 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
             try:
                 # A short TTL: the idle loop comes round every 30 s, when the worker's
                 # maintenance restarts a scheduler that died while Redis was away.
-                worker = Worker([Queue(settings.queue, connection=connection)],
+                # Mail and clocks first; a bot's move (maybe seconds of thought) after.
+                worker = Worker([Queue(settings.queue, connection=connection),
+                                 Queue(bot_queue_name(settings), connection=connection)],
                                 connection=connection, name=name, worker_ttl=45,
                                 maintenance_interval=30)
                 worker.stop_event = stop

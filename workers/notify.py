@@ -30,6 +30,7 @@ SUBJECT_KINDS = {
     "your_turn": "Your turn",
     "reminder": "Reminder: your turn",
     "timeout": "Your time ran out",
+    "taken_over": "A bot takes over a seat",
     "game_over": "Game over",
 }
 #: The subjects of the answers to a reply (mail_in.py), by what became of it.
@@ -42,6 +43,7 @@ ANSWER_SUBJECTS = {
     "over": "Game over",
     "status": "Status",
     "help": "Help",
+    "resigned": "You resigned",
 }
 #: Kinds of mail that list the seat's legal moves.
 MOVE_KINDS = ("your_turn", "reminder", "answer")
@@ -127,6 +129,8 @@ def plan(batch: Batch) -> list[tuple[str, int]]:
         out += [("started", s) for s in seats]
     timed_out = sorted({e["seat"] for e in batch.events if e.get("timeout")})
     out += [("timeout", s) for s in timed_out]
+    if any(e["type"] == "seat_taken_over" for e in batch.events):
+        out += [("taken_over", s) for s in seats]
     if batch.over:
         out += [("game_over", s) for s in seats]
     elif batch.clock_started():
@@ -219,11 +223,17 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
     if kind == "timeout":
         ctx["played"] = [e["move"] for e in batch.events
                          if e.get("timeout") and e.get("seat") == seat and "move" in e]
+    if kind == "taken_over":
+        ctx["taken_over"] = [{"name": batch.names[e["seat"]], "you": e["seat"] == seat,
+                              "reason": e["reason"], "bot": e["bot"]}
+                             for e in batch.events if e["type"] == "seat_taken_over"]
     if kind == "game_over" or kind == "answer" and batch.over:
         over = next((e for e in batch.events if e["type"] == "game_over"), None) or {}
         scores = over.get("scores", list(state.scores))
-        ctx["scores"] = sorted(({"name": n, "score": s} for n, s in zip(
-            batch.names, scores, strict=False)), key=lambda r: -r["score"])
+        ctx["scores"] = sorted(({"name": n, "score": s, "left": state.left.get(i),
+                                 "bot": state.bots.get(i)} for i, (n, s) in enumerate(zip(
+                                     batch.names, scores, strict=False))),
+                               key=lambda r: -r["score"])
         ctx["winners"] = [batch.names[w] for w in over.get("winners", state.winners)]
         ctx["neutral"] = view["neutral"]
         ctx["awards"] = _awards(batch)

@@ -5,8 +5,8 @@ charset), else the HTML part turned into text by ``html2text``. ``mail-parser-re
 cuts off the quoted mail (``On … wrote:``, ``-----Original Message-----``, Outlook's
 header block) and the signature; lines quoted with ``>`` go too. What is left to read is
 the first block of non-empty lines: the moves, one a line or separated by ``;``, in the
-notation of ``engine/NOTATION.md`` (``engine.parse_moves``), or the command ``status`` or
-``help``.
+notation of ``engine/NOTATION.md`` (``engine.parse_moves``), or the command ``status``,
+``help`` or ``resign`` (a bot plays the seat from then on, docs/rules.md S-2).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import engine
 #: Languages whose "On … wrote:" lines and signatures are recognised. (Not Danish: its
 #: signature "Tak" would swallow a reply "take 3".)
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "sv", "cs"]
-COMMANDS = ("status", "help")
+COMMANDS = ("status", "help", "resign")
 #: The most lines read as moves (a whole turn fits easily).
 MAX_LINES = 20
 
@@ -34,7 +34,8 @@ _IDS = re.compile(r"<[^<>\s]{1,250}>")
 
 @dataclass
 class Reading:
-    """What the reply asks: ``kind`` is moves, status, help, empty or unreadable."""
+    """What the reply asks: ``kind`` is moves, status, help, resign, empty or
+    unreadable."""
 
     kind: str
     lines: list[str] = field(default_factory=list)  # as written

@@ -120,4 +120,5 @@ def resign(game_id):
     seat resigned. The token can no longer move (409 `seat_played_by_bot`); resigning
     again: 422 `rule_violation` (S-2)."""
     games = service()
-    return games.resign(games.game(game_id), caller())
+    game = games.game(game_id)
+    return games.resign(game, caller().player(game))
