@@ -34,6 +34,7 @@ def test_from_the_environment_once(tmp_path, monkeypatch):
     ({"ALHAMBRA_MIN_TIME_PER_MOVE": "0"}, "ALHAMBRA_MIN_TIME_PER_MOVE"),
     ({"ALHAMBRA_REMINDERS": "0.5,half"}, "ALHAMBRA_REMINDERS"),
     ({"ALHAMBRA_RELAY_INTERVAL": "fast"}, "ALHAMBRA_RELAY_INTERVAL"),
+    ({"ALHAMBRA_TAKEOVER_BOT": "genius"}, "ALHAMBRA_TAKEOVER_BOT"),
 ])
 def test_a_bad_value_names_its_variable(env, var):
     with pytest.raises(SettingsError, match=var):
@@ -95,3 +96,11 @@ def test_postgresql_is_chosen_by_database_url(tmp_path):
 def test_database_settings_that_cannot_work_are_refused(env, message):
     with pytest.raises(SettingsError, match=message):
         Settings.from_env(env)
+
+
+def test_the_takeover_bot_is_greedy_when_the_engine_has_it_else_random():
+    from engine.bots import LEVELS
+
+    assert Settings.from_env({}).takeover_level == ("greedy" if "greedy" in LEVELS
+                                                    else "random")
+    assert Settings.from_env({"ALHAMBRA_TAKEOVER_BOT": "random"}).takeover_level == "random"
