@@ -157,7 +157,7 @@ def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
     seat, due = game.current_seat, game.deadline
     deadline = times.to_text(due)
     now = times.now()
-    for fraction in ctx.settings.reminders:
+    for fraction in ctx.settings.reminders if seat not in batch.state.bots else ():
         at = times.later(-(1 - fraction) * game.time_per_move, due)
         if at > now:
             queue.enqueue_at(at, send_reminder, game.id, seat, batch.to_version, deadline,

@@ -133,8 +133,8 @@ def plan(batch: Batch) -> list[tuple[str, int]]:
         out += [("taken_over", s) for s in seats]
     if batch.over:
         out += [("game_over", s) for s in seats]
-    elif batch.clock_started():
-        out.append(("your_turn", batch.state.current))
+    elif batch.clock_started() and batch.state.current not in batch.state.bots:
+        out.append(("your_turn", batch.state.current))  # a bot's seat gets no turn mail
     return out
 
 

@@ -66,6 +66,7 @@ def test_a_resigned_seat_is_played_by_a_bot_everyone_is_told_and_bots_finish(mai
     bob = created["seats"][1]["token"]
     r = s.client.post(f"/games/{gid}/resign", headers=auth(bob))
     assert r.status_code == 201, r.get_json()
+    resigned = r.get_json()["version"]
     told = smtp.wait(gid, "taken_over", count=2)
     assert sorted(m.rcpt[0] for m in told) == ["ann@example.org", "bob@example.org"]
     to_ann = next(m for m in told if m.rcpt == ["ann@example.org"]).part("plain")
@@ -78,6 +79,8 @@ def test_a_resigned_seat_is_played_by_a_bot_everyone_is_told_and_bots_finish(mai
     assert "you resigned: a random bot plays your seat" in answer.part("plain")
     over = smtp.wait(gid, "game_over", count=2, timeout=120)
     assert "(resigned: a random bot finished the game)" in over[0].part("plain")
+    assert not [m for m in smtp.of(gid, "your_turn")  # a bot's seat gets no turn mails
+                if m.rcpt == ["bob@example.org"] and m.version > resigned]
     record = s.client.get(f"/games/{gid}/record").get_json()
     assert record["result"]["left"] == ["resigned", "resigned"]
     log = s.store.read(gid)
