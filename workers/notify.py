@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 
 import engine
+from engine.describe import tile_words
 from service import times
 from service.games import event_items, neutral_name
 from service.links import play_path
@@ -202,7 +203,8 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "current_name": batch.names[state.current] if not batch.over else None,
         "hand": me.get("hand", []), "display": view["display"],
         "market": [{"space": m["space"], "currency": m["currency"],
-                    "tiles": [f"{t['id']} ({t['type']} {t['value']})" for t in m["tiles"]]}
+                    "tiles": [f"{t['id']}: {tile_words(t['id'], state=state)}"
+                              for t in m["tiles"]]}
                    for m in view["market"]],
         "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
         "city_size": len(me["city"]), "city": city.picture(me["city"]),

@@ -8,7 +8,8 @@ import re
 from rq import Queue
 from rq.job import Job
 
-from tests.support import auth, new_game, wait_until
+from engine.describe import tile_words
+from tests.support import auth, new_game, replayed, wait_until
 from workers.jobs import batch_job_id, handle_batch, process_batch
 
 
@@ -39,9 +40,11 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
     assert f"P{first} took " in text  # what changed since the seat's last move ({move})
     for card in view["view"]["display"]:
         assert card in text
-    for space in view["view"]["market"]:
+    state = replayed(stack.games, h.id)
+    for space in view["view"]["market"]:  # in words, as the history says them
         for tile in space["tiles"]:
-            assert tile["id"] in text
+            assert f"{tile['id']}: {tile_words(tile['id'], state=state)}" in text
+        assert "_" not in text.split("Building market:")[1].split("Your city")[0]
     legal = h.notations(nxt)
     listed = re.findall(r"^  (\S.*)$", text.split("Your legal moves")[1].split("Play one")[0],
                         re.M)
