@@ -268,13 +268,14 @@ class Games:
                            neutral_name(game.variant, game.players), state)
 
     def legal_moves(self, game: Game, caller: Caller) -> dict[str, Any]:
-        """The caller's legal moves now, in notation and as JSON (none if not its turn)."""
+        """The caller's legal moves now, in notation and as JSON (none if not its turn, or
+        if a bot plays its seat)."""
         seat = caller.player(game)
         if not game.version:
             return {"game_id": game.id, "version": 0, "seat": seat, "your_turn": False,
                     "phase": None, "moves": []}
         state = self.state(game.id, game.version)
-        moves = engine.legal_moves(state, seat)
+        moves = [] if seat in state.bots else engine.legal_moves(state, seat)  # S-2
         return {"game_id": game.id, "version": state.version, "seat": seat,
                 "your_turn": bool(moves), "phase": state.phase,
                 "moves": [{"notation": str(m), "move": m.to_json()} for m in moves]}

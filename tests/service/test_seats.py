@@ -4,6 +4,8 @@ playing the bots: tests/workers/test_bots.py.)"""
 
 from __future__ import annotations
 
+import threading
+
 from tests.support import auth, check_problem, new_game
 
 
@@ -84,7 +86,8 @@ def test_resigning_hands_the_seat_to_a_bot_and_its_token_can_no_longer_move(clie
     assert answer["view"]["seats"][seat]["left"] == "resigned"
 
     legal = h.legal(seat)
-    problem = check_problem(h.submit(seat, legal["moves"][0]["notation"], legal["version"]),
+    assert legal["moves"] == [] and not legal["your_turn"]
+    problem = check_problem(h.submit(seat, "take 1", legal["version"]),
                             409, "seat_played_by_bot")
     assert problem["rule"] == "S-2" and problem["type"].endswith("/rules#S-2")
     assert "played by a random bot" in problem["detail"]
@@ -97,3 +100,26 @@ def test_resigning_hands_the_seat_to_a_bot_and_its_token_can_no_longer_move(clie
     assert first["event"]["seat"] == seat and first["event"]["bot"] == "random"
     assert first["text"].endswith("(random bot)")
     assert games.play_bot(h.id, legal["version"]) is None  # the game moved on: once
+
+
+def test_two_workers_racing_for_one_bot_move_play_it_once(client, games):
+    r = client.post("/games", json={"seats": [{"bot": "random"}, {"bot": "random"}]})
+    gid = r.get_json()["game_id"]
+    version = games.store.version(gid)
+    answers: list = []
+    start = threading.Barrier(4)
+
+    def play():
+        start.wait(10)
+        answers.append(games.play_bot(gid, version))
+
+    threads = [threading.Thread(target=play) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    moved = [a for a in answers if a is not None]
+    assert moved and all(a == moved[0] for a in moved)  # a loser gets the winner's answer
+    log = games.store.read(gid)
+    assert len([e for e in log if "move" in e]) == 1
+    assert games.store.version(gid) == moved[0]["version"]
