@@ -46,6 +46,7 @@ from .context import Context, context
 log = logging.getLogger("alhambra.jobs")
 
 JOB_TIMEOUT = 120
+MAX_BOT_MOVES = 20  # moves one bot job plays in a row (a turn has a few)
 
 
 def batch_job_id(game_id: str, from_version: int, to_version: int) -> str:
@@ -257,17 +258,25 @@ def time_out(ctx: Context, game_id: str, version: int, seat: int) -> str:
 
 
 def bot_move(ctx: Context, game_id: str, version: int) -> str:
-    """The bot's move at ``version`` (Games.play_bot: chosen from the seat's view, keyed by
-    the version, so running twice plays once); stale if the game moved on."""
-    try:
-        answer = ctx.games.play_bot(game_id, version)
-    except (GameNotFound, VersionConflict, GameOver, NotYourTurn, SeatPlayedByBot):
-        return "stale"
-    if answer is None:
-        return "stale"
-    log.info("game %s: a bot played at version %s -> version %s", game_id, version,
-             answer["version"])
-    return "played"
+    """The bot's moves from ``version`` on while its seat is to act (a whole turn in one
+    job; each move is Games.play_bot: chosen from the seat's view, keyed by the version,
+    so running twice plays once); stale if the game moved on."""
+    played = 0
+    while played < MAX_BOT_MOVES:
+        try:
+            answer = ctx.games.play_bot(game_id, version)
+        except (GameNotFound, VersionConflict, GameOver, NotYourTurn, SeatPlayedByBot):
+            answer = None
+        if answer is None:
+            break
+        played += 1
+        log.info("game %s: a bot played at version %s -> version %s", game_id, version,
+                 answer["version"])
+        seat = next(i["event"]["seat"] for i in answer["events"] if "move" in i["event"])
+        version = answer["version"]
+        if answer["view"]["current"] != seat:
+            break
+    return "played" if played else "stale"
 
 
 def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_version: int
