@@ -62,7 +62,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker, mail_in=settings.mail_in_listen)
     try:
-        background.start()
+        # the API counts its rate limits in the same Redis as the worker's queue
+        settings = settings.replace(redis_url=background.start())
         return _serve_api(args, settings)
     finally:
         background.stop()

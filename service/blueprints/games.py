@@ -21,7 +21,7 @@ blp = Blueprint("games", __name__, url_prefix="/games",
 @blp.route("", methods=["POST"])
 @blp.arguments(CreateGameSchema())
 @blp.response(201, CreatedGameSchema)
-@errors(blp, 400, 415, 422)
+@errors(blp, 400, 415, 422, 429)
 def create_game(body):
     """Create a game
 
@@ -75,7 +75,7 @@ def get_game(game_id):
 @blp.route("/<string:game_id>/join", methods=["POST"])
 @blp.arguments(JoinSchema())
 @blp.response(201, JoinedSchema)
-@errors(blp, 400, 403, 404, 409, 415, 422)
+@errors(blp, 400, 403, 404, 409, 415, 422, 429)
 def join_game(body, game_id):
     """Join an open seat
 
