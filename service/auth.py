@@ -53,7 +53,6 @@ class Caller:
     token_hash: str | None = None
     game_id: str | None = None  # the seat's game
     seat: int | None = None
-    email: str | None = None
     hosted: tuple[str, ...] = ()  # games this token hosts
 
     @property

@@ -144,7 +144,7 @@ class Games:
         h = hash_token(token)
         seat = self.store.seat_by_token_hash(h)
         if seat is not None:
-            return Caller(token_hash=h, game_id=seat.game_id, seat=seat.seat, email=seat.email)
+            return Caller(token_hash=h, game_id=seat.game_id, seat=seat.seat)
         hosted = self.store.games_hosted_by(h)
         if hosted:
             return Caller(token_hash=h, hosted=tuple(hosted))
@@ -183,13 +183,14 @@ class Games:
         return state
 
     def summary(self, game: Game, caller: Caller) -> dict[str, Any]:
-        """The game's row as the caller may see it (e-mail addresses: its host only)."""
-        host = caller.hosts(game)
+        """The game's row as the caller may see it (an e-mail address: only to the seat
+        it belongs to)."""
+        mine = caller.seat if caller.game_id == game.id else None
         seats = []
         for s in self.store.seats(game.id):
             entry: dict[str, Any] = {"seat": s.seat, "name": s.name,
                                      "joined": s.token_hash is not None}
-            if host:
+            if s.seat == mine:
                 entry["email"] = s.email
             seats.append(entry)
         return {
@@ -199,7 +200,7 @@ class Games:
             "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
             "deadline": game.deadline, "imported": game.imported,
             "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
-            "your_seat": caller.seat if caller.game_id == game.id else None,
+            "your_seat": mine,
         }
 
     def document(self, game: Game, caller: Caller) -> dict[str, Any]:
@@ -213,16 +214,16 @@ class Games:
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
                    ) -> dict[str, Any]:
-        """Newest first. Anonymous: every game; a seat token: the games of its player
-        (its seat's game and the games of seats with its e-mail address); a host token:
-        the games it hosts."""
-        ids: list[str] | None = None
-        email = None
-        if not caller.anonymous:
+        """Newest first. Anonymous: the open games (to join); a seat token: its seat's
+        game; a host token: the games it hosts."""
+        if caller.anonymous:
+            if status not in (None, "open"):
+                return {"total": 0, "games": []}
+            games, total = self.store.list_games(status="open", limit=limit, offset=offset)
+        else:
             ids = ([caller.game_id] if caller.game_id else []) + list(caller.hosted)
-            email = caller.email
-        games, total = self.store.list_games(status=status, ids=ids, email=email,
-                                             limit=limit, offset=offset)
+            games, total = self.store.list_games(status=status, ids=ids, limit=limit,
+                                                 offset=offset)
         return {"total": total, "games": [self.summary(g, caller) for g in games]}
 
     def events(self, game: Game, caller: Caller, since: int) -> dict[str, Any]:

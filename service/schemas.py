@@ -174,7 +174,8 @@ class SeatSchema(ma.Schema):
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, required=True)
     joined = fields.Boolean(required=True)
-    email = fields.String(allow_none=True, metadata={"description": "Host only"})
+    email = fields.String(allow_none=True, metadata={"description": "Only to the seat's "
+                                                                    "own token"})
 
 
 class GameSummarySchema(ma.Schema):

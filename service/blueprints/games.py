@@ -50,9 +50,9 @@ def create_game(body):
 def list_games(query):
     """List games
 
-    Newest first. Without a token: every game. With a seat token: the games of that
-    player (the seats with the same e-mail address, or just this seat's game). With a host
-    token: the games it hosts."""
+    Newest first. Without a token: the open games (seats to join; `status` other than
+    `open` lists nothing). With a seat token: that seat's game. With a host token: the
+    games it hosts."""
     return service().list_games(caller(), query.get("status"), query["limit"],
                                 query["offset"])
 

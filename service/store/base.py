@@ -180,11 +180,9 @@ class EventStore(Protocol):
         """The ids of the games whose host token has this hash."""
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   email: str | None = None, limit: int = 50, offset: int = 0
-                   ) -> tuple[list[Game], int]:
-        """Games, newest first, and how many match. ``ids``/``email`` restrict to those
-        games or to games with a seat of that address (either; ``ids=[]`` and no email:
-        none)."""
+                   limit: int = 50, offset: int = 0) -> tuple[list[Game], int]:
+        """Games, newest first, and how many match. ``ids`` restricts to those games
+        (``ids=[]``: none)."""
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str) -> bool:

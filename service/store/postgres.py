@@ -339,24 +339,18 @@ class PostgresStore:
         return [r[0] for r in rows]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   email: str | None = None, limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
         if status:
             where.append("status = %s")
             params.append(status)
-        scope = []
-        if ids:
-            scope.append("id = any(%s)")
+        if ids is not None:
+            if not ids:
+                return [], 0
+            where.append("id = any(%s)")
             params.append(ids)
-        if email:
-            scope.append("id in (select game_id from seats where email = %s)")
-            params.append(email)
-        if scope:
-            where.append("(" + " or ".join(scope) + ")")
-        elif ids is not None:
-            return [], 0
         clause = (" where " + " and ".join(where)) if where else ""
         with self.connection() as conn:
             total = conn.execute("select count(*) from games" + clause, params).fetchone()[0]

@@ -315,24 +315,18 @@ class SqliteStore:
         return [r[0] for r in rows]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   email: str | None = None, limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
         if status:
             where.append("status = ?")
             params.append(status)
-        scope = []
-        if ids:
-            scope.append(f"id in ({', '.join('?' * len(ids))})")
+        if ids is not None:
+            if not ids:
+                return [], 0
+            where.append(f"id in ({', '.join('?' * len(ids))})")
             params.extend(ids)
-        if email:
-            scope.append("id in (select game_id from seats where email = ?)")
-            params.append(email)
-        if scope:
-            where.append("(" + " or ".join(scope) + ")")
-        elif ids is not None:
-            return [], 0
         clause = (" where " + " and ".join(where)) if where else ""
         total = self.conn.execute("select count(*) from games" + clause, params).fetchone()[0]
         rows = self.conn.execute(_GAME_SELECT + clause +

@@ -358,9 +358,6 @@ def test_listing_games(store):
     assert [g.id for g in games] == ["g1"] and total == 2
     assert [g.id for g in store.list_games(ids=["g0", "g3", "x"])[0]] == ["g3", "g0"]
     assert store.list_games(ids=[]) == ([], 0)
-    assert store.list_games(email="p1@example.org")[1] == 5
-    assert [g.id for g in store.list_games(ids=["g0"], email="nobody@example.org")[0]] == \
-        ["g0"]
 
 
 def test_counts(store):
