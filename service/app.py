@@ -8,6 +8,7 @@ from typing import Any
 
 import flask_smorest
 from flask import Flask
+from flask_cors import CORS
 from flask_smorest.utils import prepare_response
 
 from . import __version__
@@ -86,6 +87,16 @@ API_CONFIG: dict[str, Any] = {
 }
 
 
+#: Browser pages of other origins (ALHAMBRA_CORS_ORIGINS) may call the API: tokens go in
+#: the Authorization header, never in cookies, so no credentials are allowed.
+API_PATHS = r"^/(games|records|variants|health|openapi\.json)(/.*)?$"
+CORS_OPTIONS: dict[str, Any] = {
+    "methods": ["GET", "POST", "DELETE"], "supports_credentials": False, "max_age": 600,
+    "allow_headers": ["Authorization", "Content-Type", "If-Match", "Idempotency-Key",
+                      "Last-Event-ID"],
+    "expose_headers": ["ETag", "Location", "Retry-After"]}
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     """A new application with ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
@@ -103,6 +114,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         api.register_blueprint(blp)
     app.register_blueprint(web.blp)  # the web client's pages: not part of the API document
     init_limits(app, settings)
+    if settings.cors_origins:
+        CORS(app, resources={API_PATHS: {"origins": list(settings.cors_origins)}},
+             send_wildcard="*" in settings.cors_origins, **CORS_OPTIONS)
     _document_settings(api, settings)
     app.extensions["alhambra_api"] = api
     return app
