@@ -160,6 +160,14 @@ class JoinSchema(Strict):
     email = EmailAddress(load_default=None, allow_none=True)
 
 
+class RotatedTokenSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "The seat's new secret "
+                                                                  "bearer token"})
+    join_url = fields.String(required=True)
+
+
 class JoinedSchema(ma.Schema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)

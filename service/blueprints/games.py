@@ -11,8 +11,18 @@ from ..schemas import (
     JoinedSchema,
     JoinSchema,
     ListQuerySchema,
+    RotatedTokenSchema,
 )
-from .common import BEARER, Blueprint, caller, errors, etag, join_url, service
+from .common import (
+    BEARER,
+    BEARER_REQUIRED,
+    Blueprint,
+    caller,
+    errors,
+    etag,
+    join_url,
+    service,
+)
 
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Games: create, list, read, join")
@@ -85,3 +95,19 @@ def join_game(body, game_id):
     joined = service().join(game_id, body["invite_code"], body["name"], body["email"])
     joined["join_url"] = join_url(game_id, joined["token"])
     return joined, 201
+
+
+@blp.route("/<string:game_id>/token", methods=["POST"])
+@blp.response(201, RotatedTokenSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404, 429)
+def rotate_token(game_id):
+    """Rotate a seat's token
+
+    With the seat's token: a new token for that seat (and its new `join_url`); the old
+    token stops working at once (401 `invalid_token`), and so do the reply addresses of
+    the mails sent before. The host token cannot rotate seats' tokens (403)."""
+    games = service()
+    rotated = games.rotate_token(games.game(game_id), caller())
+    rotated["join_url"] = join_url(game_id, rotated["token"])
+    return rotated, 201

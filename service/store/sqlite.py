@@ -21,7 +21,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import astuple
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -158,8 +157,13 @@ def _v4(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v5(conn: sqlite3.Connection) -> None:
+    """Seat tokens can be rotated: each seat's generation (``rotate_token``)."""
+    conn.execute("alter table seats add column token_generation integer not null default 0")
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -180,7 +184,7 @@ def _game(row: tuple) -> Game:
 
 
 def _seat(row: tuple) -> Seat:
-    return Seat(*row[:-1], _time(row[-1]))
+    return Seat(*row[:5], _time(row[5]), row[6])
 
 
 def _webhook(row: tuple) -> Webhook:
@@ -275,7 +279,8 @@ class SqliteStore:
         conn.executemany(
             f"insert into seats ({', '.join(SEAT_COLUMNS)}) values "
             f"({', '.join('?' * len(SEAT_COLUMNS))})",
-            [(*astuple(s)[:-1], _text(s.joined_at)) for s in seats])
+            [(s.game_id, s.seat, s.name, s.email, s.token_hash, _text(s.joined_at),
+              s.token_generation) for s in seats])
 
     def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
                              ) -> None:
@@ -333,6 +338,14 @@ class SqliteStore:
                                  " order by created_at desc, id limit ? offset ?",
                                  [*params, limit, offset]).fetchall()
         return [_game(r) for r in rows], total
+
+    def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
+                     ) -> bool:
+        with self.transaction() as conn:
+            cur = conn.execute("update seats set token_hash = ?, token_generation = ? "
+                               "where game_id = ? and seat = ? and token_generation = ?",
+                               (token_hash, generation, game_id, seat, generation - 1))
+            return cur.rowcount == 1
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str) -> bool:

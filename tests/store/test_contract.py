@@ -431,3 +431,17 @@ def test_dumps_carry_every_column(spec, store):
                 "select column_name from information_schema.columns where "
                 "table_schema = current_schema() and table_name = ?", (table,))}
         assert found - {"id" if table == "outbox" else ""} == set(columns), table
+
+
+def test_rotating_a_seat_token(store):
+    make_game(store, "g1")
+    assert store.seats("g1")[0].token_generation == 0
+    assert store.rotate_token("g1", 0, 1, "tok-new")
+    assert not store.rotate_token("g1", 0, 1, "tok-other")  # another rotation came first
+    assert not store.rotate_token("g1", 0, 3, "tok-other")  # not the next generation
+    seat = store.seats("g1")[0]
+    assert (seat.token_hash, seat.token_generation) == ("tok-new", 1)
+    assert store.seat_by_token_hash("tok-g1-0") is None
+    assert store.seat_by_token_hash("tok-new").seat == 0
+    assert store.seats("g1")[1].token_generation == 0  # the other seat keeps its token
+    assert store.dump_game("g1")["seats"][0]["token_generation"] == 1
