@@ -251,12 +251,14 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
     hook = client.post(f"/games/{game.id}/webhooks", json={"url": "http://example.org/h"},
                        headers=auth(game.tokens[0])).get_json()["id"]
     waiting = client.post("/games", json={"players": 6, "seats": [{"name": "A"}]}).get_json()
+    spare = new_game(client, 2)
     routes = []
     for rule in app.url_map.iter_rules():
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             joining = rule.rule.endswith("/join")
-            path = rule.rule.replace("<string:game_id>",
-                                     waiting["game_id"] if joining else game.id)
+            rotating = rule.rule.endswith("/token")  # another game's: keep the tokens
+            path = rule.rule.replace("<string:game_id>", waiting["game_id"] if joining else
+                                     spare.id if rotating else game.id)
             path = path.replace("<int:hook_id>", str(hook))
             path = path.replace("<path:filename>", "app.js")
             routes.append((rule.rule, method, path))
@@ -269,6 +271,7 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
                                          "email": "b@example.org"},
         "/games/<string:game_id>/moves": {"version": 1, "move": "take 1"},
         "/games/<string:game_id>/webhooks": {"url": "http://example.org/", "secret": "s" * 16},
+        "/games/<string:game_id>/token": {},
         "/records": {"format": "alhambra-pbem-record", "format_version": 1, "variant":
                      "alhambra", "options": {}, "seed": 1, "seats": ["A", "B"], "moves": [],
                      "result": {}},
