@@ -13,10 +13,12 @@ import stat
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+import redis
 
 from tests.support import ROOT, wait_until
 from workers.redis_server import free_port
@@ -41,17 +43,17 @@ def _healthy(base: str) -> bool:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """A ``serve`` with one gunicorn worker process, its data folder and base URL."""
+    """A ``serve`` with two gunicorn worker processes, its data folder and base URL."""
     tmp = tmp_path_factory.mktemp("public")
     data = tmp / "data"
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
     env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_RELAY_INTERVAL="0.05",
-               PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), ALHAMBRA_LIMIT_JOIN="2/minute")
     log = open(tmp / "serve.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                             "--workers", "1"], env=env, cwd=ROOT, stdout=log,
+                             "--workers", "2"], env=env, cwd=ROOT, stdout=log,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -129,3 +131,19 @@ def test_html_pages_carry_security_headers(served):
         assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
         assert headers["X-Content-Type-Options"] == "nosniff"
         assert headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_limits_are_counted_in_serves_redis(served):
+    data, base, _ = served
+    _, _, body = _request(base, "/games", {"players": 4, "seats": [{"name": "Ann"}]})
+    created = json.loads(body)
+    join = f"/games/{created['game_id']}/join"
+    for name in ("Bob", "Cy"):
+        assert _request(base, join, {"invite_code": created["invite_code"], "name": name}
+                        )[0] == 201
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        _request(base, join, {"invite_code": created["invite_code"], "name": "Dee"})
+    assert refused.value.code == 429 and int(refused.value.headers["Retry-After"]) > 0
+    assert json.loads(refused.value.read())["code"] == "rate_limited"
+    keys = redis.Redis(unix_socket_path=str(data / "redis" / "redis.sock")).keys("*limits*")
+    assert any(b"join_game" in k for k in keys), keys
