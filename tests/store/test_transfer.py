@@ -146,3 +146,22 @@ def test_a_file_that_is_not_an_export_is_refused(tmp_path):
             import_games(store, io.StringIO(text))
     assert store.game_ids() == []
     store.close()
+
+
+
+def test_an_export_from_before_token_rotation_imports(tmp_path):
+    """Seats exported before tokens could be rotated are at generation 0."""
+    from service.games import Games
+    from service.store.transfer import decode, encode
+
+    store = open_store(Settings(data_dir=tmp_path))
+    try:
+        created = Games(store).create(variant="alhambra", options={}, players=2,
+                                      seats=[{"name": "A"}, {"name": "B"}],
+                                      time_per_move=3600, timeout_policy="default_move")
+        rows = store.dump_game(created["game_id"])
+        for seat in rows["seats"]:
+            del seat["token_generation"]
+        assert [s["token_generation"] for s in decode(encode(rows))["seats"]] == [0, 0]
+    finally:
+        store.close()
