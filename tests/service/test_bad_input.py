@@ -256,10 +256,12 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
     for rule in app.url_map.iter_rules():
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             joining = rule.rule.endswith("/join")
-            rotating = rule.rule.endswith("/token")  # another game's: keep the tokens
+            # another game's: keep the tokens (and the seat: a resignation is for good)
+            rotating = rule.rule.endswith(("/token", "/resign"))
             path = rule.rule.replace("<string:game_id>", waiting["game_id"] if joining else
                                      spare.id if rotating else game.id)
             path = path.replace("<int:hook_id>", str(hook))
+            path = path.replace("<int:seat>", "1")  # a taken seat: no bot is ever seated
             path = path.replace("<path:filename>", "app.js")
             routes.append((rule.rule, method, path))
     tokens = [{}, auth(game.tokens[0]), auth(game.host_token),
@@ -272,6 +274,8 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
         "/games/<string:game_id>/moves": {"version": 1, "move": "take 1"},
         "/games/<string:game_id>/webhooks": {"url": "http://example.org/", "secret": "s" * 16},
         "/games/<string:game_id>/token": {},
+        "/games/<string:game_id>/resign": {},
+        "/games/<string:game_id>/seats/<int:seat>/bot": {"level": "random"},
         "/records": {"format": "alhambra-pbem-record", "format_version": 1, "variant":
                      "alhambra", "options": {}, "seed": 1, "seats": ["A", "B"], "moves": [],
                      "result": {}},
