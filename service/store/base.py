@@ -120,6 +120,21 @@ class Webhook:
     url: str
     secret: str
     created_at: datetime
+    failures: int = 0  # consecutive failed attempts (0 after a success)
+    last_error: str | None = None  # of the latest failed attempt
+    disabled_at: datetime | None = None  # set after too many failures: no more deliveries
+
+
+@dataclass(frozen=True)
+class StaleNotification:
+    """A notification left "sending" past its lease (its worker died), with the batch it
+    belongs to (``from_version``: None if no outbox row ends at ``version``)."""
+
+    game_id: str
+    version: int
+    recipient: str
+    kind: str
+    from_version: int | None
 
 
 #: What ``EventStore.count`` counts.
@@ -139,11 +154,14 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                     "created_at"),
     "notifications": ("game_id", "version", "recipient", "kind", "status", "attempts",
                       "claimed_at", "sent_at", "error"),
-    "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at"),
+    "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at", "failures",
+                 "last_error", "disabled_at"),
 }
+#: Values of columns an older export lacks.
+DEFAULTS: dict[str, Any] = {"failures": 0}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "claimed_at",
-                "delivered_at", "sent_at"}
+                "delivered_at", "sent_at", "disabled_at"}
 JSON_COLUMNS = {"options", "payload", "response"}
 
 #: One game's rows: table name → rows (column → value).
@@ -237,6 +255,11 @@ class EventStore(Protocol):
     def notifications(self, game_id: str) -> list[Notification]:
         """The game's notifications, by version, recipient and kind."""
 
+    def stale_notifications(self, before: datetime, limit: int = 100
+                            ) -> list[StaleNotification]:
+        """Notifications still "sending" that were claimed at or before ``before`` (their
+        worker died mid-send), oldest claim first."""
+
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
                     ) -> Webhook:
         """Register a webhook of ``seat`` (None: the host)."""
@@ -249,6 +272,11 @@ class EventStore(Protocol):
 
     def delete_webhook(self, game_id: str, hook_id: int) -> bool:
         """Remove a webhook of the game; False if it had none of that id."""
+
+    def webhook_attempt(self, hook_id: int, error: str | None, disable_after: int) -> None:
+        """Record a delivery attempt: a success (``error`` None) resets the failure count;
+        a failure counts one more, keeps ``error`` and disables the hook at the
+        ``disable_after``-th failure in a row."""
 
     # -- upkeep --------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from typing import Any
 from .. import times
 from .base import (
     COLUMNS,
+    DEFAULTS,
     JSON_COLUMNS,
     TABLES,
     TIME_COLUMNS,
@@ -42,6 +43,7 @@ from .base import (
     OutboxRow,
     SchemaTooNew,
     Seat,
+    StaleNotification,
     VersionConflict,
     Webhook,
 )
@@ -158,8 +160,20 @@ def _v4(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v5(conn: sqlite3.Connection) -> None:
+    """Webhook health: failures in a row, the last error, disabled after too many; the
+    sweep finds notifications left "sending" by a dead worker."""
+    _run(conn, """
+        alter table webhooks add column failures integer not null default 0;
+        alter table webhooks add column last_error text;
+        alter table webhooks add column disabled_at text;
+        create index idx_notifications_sending on notifications (claimed_at)
+           where status = 'sending';
+    """)
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -167,7 +181,7 @@ GAME_COLUMNS = list(COLUMNS["games"])
 _GAME_SELECT = "select " + ", ".join(GAME_COLUMNS) + " from games"
 SEAT_COLUMNS = list(COLUMNS["seats"])
 _SEAT_SELECT = "select " + ", ".join(SEAT_COLUMNS) + " from seats"
-_HOOK_SELECT = "select id, game_id, seat, url, secret, created_at from webhooks"
+_HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
 
 
 def _game(row: tuple) -> Game:
@@ -184,7 +198,9 @@ def _seat(row: tuple) -> Seat:
 
 
 def _webhook(row: tuple) -> Webhook:
-    return Webhook(*row[:-1], _time(row[-1]))
+    d = dict(zip(COLUMNS["webhooks"], row, strict=True))
+    return Webhook(**{**d, "created_at": _time(d["created_at"]),
+                      "disabled_at": _time(d["disabled_at"])})
 
 
 class SqliteStore:
@@ -477,6 +493,15 @@ class SqliteStore:
                                  "order by version, recipient, kind", (game_id,)).fetchall()
         return [Notification(*r[:5], _time(r[5]), r[6]) for r in rows]
 
+    def stale_notifications(self, before: datetime, limit: int = 100
+                            ) -> list[StaleNotification]:
+        rows = self.conn.execute(
+            "select n.game_id, n.version, n.recipient, n.kind, o.from_version "
+            "from notifications n left join outbox o on o.game_id = n.game_id and "
+            "o.to_version = n.version where n.status = 'sending' and n.claimed_at <= ? "
+            "order by n.claimed_at limit ?", (_text(before), limit)).fetchall()
+        return [StaleNotification(*r) for r in rows]
+
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
                     ) -> Webhook:
         stamp = times.now()
@@ -506,6 +531,16 @@ class SqliteStore:
             cur = conn.execute("delete from webhooks where game_id = ? and id = ?",
                                (game_id, hook_id))
             return cur.rowcount == 1
+
+    def webhook_attempt(self, hook_id: int, error: str | None, disable_after: int) -> None:
+        with self.transaction() as conn:
+            if error is None:
+                conn.execute("update webhooks set failures = 0 where id = ?", (hook_id,))
+                return
+            conn.execute("update webhooks set failures = failures + 1, last_error = ?, "
+                         "disabled_at = case when disabled_at is null and failures + 1 >= ? "
+                         "then ? else disabled_at end where id = ?",
+                         (error, disable_after, _stamp(), hook_id))
 
     # -- upkeep --------------------------------------------------------------------------
 
@@ -541,7 +576,8 @@ class SqliteStore:
                     conn.executemany(
                         f"insert into {table} ({', '.join(columns)}) values "
                         f"({', '.join('?' * len(columns))})",
-                        [[_to_db(c, r.get(c)) for c in columns] for r in records])
+                        [[_to_db(c, r.get(c, DEFAULTS.get(c))) for c in columns]
+                         for r in records])
 
 
 def _from_db(row: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import pytest
 import engine
 from service import create_app
 from service.settings import Settings
+from service.store.postgres import SCHEMA_VERSION as PG_SCHEMA_VERSION
 from service.store import SqliteStore, open_store
 from service.store.transfer import TransferError, export_games, import_games, rearm
 from tests.support import ROOT, auth, new_game
@@ -84,7 +85,7 @@ def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
     migrated = cli("migrate", env=new_env)
     assert migrated.returncode == 0, migrated.stderr
     assert "PostgreSQL database postgresql://postgres@127.0.0.1:5432/" in migrated.stdout
-    assert "schema version from 0 to 1" in migrated.stdout
+    assert f"schema version from 0 to {PG_SCHEMA_VERSION}" in migrated.stdout
     imported = cli("import", str(tmp_path / "games.jsonl"), env=new_env)
     assert imported.returncode == 0, imported.stderr
     assert "imported 3 games into the PostgreSQL database" in imported.stderr
