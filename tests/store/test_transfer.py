@@ -15,8 +15,8 @@ import pytest
 import engine
 from service import create_app
 from service.settings import Settings
-from service.store.postgres import SCHEMA_VERSION as PG_SCHEMA_VERSION
 from service.store import SqliteStore, open_store
+from service.store.postgres import SCHEMA_VERSION as PG_SCHEMA_VERSION
 from service.store.transfer import TransferError, export_games, import_games, rearm
 from tests.support import ROOT, auth, new_game
 
