@@ -12,7 +12,7 @@ from flask_smorest.utils import prepare_response
 
 from . import __version__
 from .blueprints import BLUEPRINTS, web
-from .games import Games
+from .games import Games, WebhookPolicy
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .schemas import ProblemSchema
 from .settings import Settings
@@ -91,7 +91,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings),
                                        settings.state_cache_size, settings.secret_key,
-                                       settings.min_time_per_move)
+                                       settings.min_time_per_move, WebhookPolicy(
+                                           settings.webhook_allow_private,
+                                           settings.webhooks_per_game,
+                                           settings.webhooks_per_seat))
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

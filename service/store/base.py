@@ -128,13 +128,14 @@ class Webhook:
 @dataclass(frozen=True)
 class StaleNotification:
     """A notification left "sending" past its lease (its worker died), with the batch it
-    belongs to (``from_version``: None if no outbox row ends at ``version``)."""
+    belongs to: the outbox row ending at ``version`` (None, None if there is none)."""
 
     game_id: str
     version: int
     recipient: str
     kind: str
     from_version: int | None
+    batch_created_at: datetime | None
 
 
 #: What ``EventStore.count`` counts.

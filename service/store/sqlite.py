@@ -496,11 +496,11 @@ class SqliteStore:
     def stale_notifications(self, before: datetime, limit: int = 100
                             ) -> list[StaleNotification]:
         rows = self.conn.execute(
-            "select n.game_id, n.version, n.recipient, n.kind, o.from_version "
+            "select n.game_id, n.version, n.recipient, n.kind, o.from_version, o.created_at "
             "from notifications n left join outbox o on o.game_id = n.game_id and "
             "o.to_version = n.version where n.status = 'sending' and n.claimed_at <= ? "
             "order by n.claimed_at limit ?", (_text(before), limit)).fetchall()
-        return [StaleNotification(*r) for r in rows]
+        return [StaleNotification(*r[:5], _time(r[5])) for r in rows]
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
                     ) -> Webhook:

@@ -382,6 +382,8 @@ def test_notifications_left_sending_past_their_lease(spec, store):
     assert sorted((n.game_id, n.version, n.recipient, n.kind, n.from_version)
                   for n in stale) == [("g1", 3, "seat:0", "your_turn", 2),
                                       ("g1", 9, "seat:1", "reminder50", None)]
+    batch = next(n for n in stale if n.version == 3)
+    assert batch.batch_created_at == store.claim_outbox()[1].created_at
     assert len(store.stale_notifications(times.later(1), limit=1)) == 1
     store.finish_notification(*held, error="lost")  # failed: no longer "sending"
     assert [n.recipient for n in store.stale_notifications(times.later(1))] == ["seat:1"]
