@@ -24,7 +24,7 @@ from .errors import WebhookUrlRefused
 #: The ``ipaddress`` properties that make an address no place for a webhook, in the
 #: order a refusal names them; the first two are refused even with private targets on.
 ALWAYS = ("is_multicast", "is_unspecified")
-PRIVATE = ("is_loopback", "is_private", "is_link_local", "is_reserved", "is_site_local")
+PRIVATE = ("is_loopback", "is_link_local", "is_reserved", "is_site_local", "is_private")
 INTERNAL_SUFFIXES = (".localhost", ".local", ".internal", ".localdomain", ".home.arpa",
                      ".lan", ".intranet", ".corp")
 LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
