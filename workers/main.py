@@ -90,6 +90,9 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
     away, start again with a growing pause. Jobs get this context (jobs.py)."""
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: the worker needs a Redis server")
+    # RQ forks its scheduler: it must die with this process, or it keeps this process's
+    # Redis sockets open, and a blocking pop sent before a kill -9 takes the next job.
+    os.register_at_fork(after_in_child=_die_with_parent)
     ctx = Context(settings)
     set_context(ctx)
     stop = threading.Event()
