@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import copy
 import http
+from importlib import metadata
 from typing import Any
 
 import flask_smorest
 from flask import Flask
 from flask_smorest.utils import prepare_response
 
-from . import __version__
 from .blueprints import BLUEPRINTS, web
 from .games import Games, WebhookPolicy
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
@@ -65,7 +65,7 @@ class Api(flask_smorest.Api):
 
 API_CONFIG: dict[str, Any] = {
     "API_TITLE": "alhambra-pbem",
-    "API_VERSION": __version__,
+    "API_VERSION": metadata.version("alhambra-pbem"),
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
