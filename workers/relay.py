@@ -17,8 +17,9 @@ twice.
 The sweep also re-drives notifications left "sending" past their lease
 (``ALHAMBRA_MAIL_LEASE``): the worker that claimed them died mid-send. Their batch (or
 reminder, or webhook delivery) is enqueued again; it sends what is not sent yet, once
-(a marker per notification and claim keeps the relays from doing it twice). A reminder
-whose seat has moved since is given up.
+(a marker per notification keeps the relays from doing it twice within a lease). A
+reminder whose seat has moved since is given up; an answer to a reply is marked failed,
+so the retry of its own job sends it.
 """
 
 from __future__ import annotations
@@ -42,10 +43,12 @@ from .jobs import (
     process_batch,
     send_reminder,
 )
+from .notify import SUBJECT_KINDS
 
 log = logging.getLogger("alhambra.relay")
 
 CLAIM_LEASE = 30.0  # seconds before another relay may take a claimed row
+BATCH_KINDS = set(SUBJECT_KINDS) - {"reminder"}  # the mails a batch job sends
 
 
 def relay_once(ctx: Context, limit: int = 200) -> int:
@@ -105,12 +108,13 @@ def redrive(ctx: Context) -> int:
             n += 1
         elif stale.kind.startswith("reminder"):
             n += _remind_again(ctx, *key)
-        elif stale.from_version is not None and stale.batch_created_at is not None:
+        elif stale.kind in BATCH_KINDS and stale.from_version is not None and \
+                stale.batch_created_at is not None:
             batches.add((stale.game_id, stale.from_version, stale.version,
                          times.to_text(stale.batch_created_at)))
-        else:
-            store.finish_notification(*key, error="abandoned: no batch to send it again")
-        log.warning("sweep: %s to %s of %s v%s was left sending; sending it again",
+        else:  # an answer to a reply: failed, so the retry of its own job claims it
+            store.finish_notification(*key, error="abandoned by a worker that died")
+        log.warning("sweep: %s to %s of %s v%s was left sending by a worker that died",
                     stale.kind, stale.recipient, stale.game_id, stale.version)
     for game_id, from_version, to_version, created_at in sorted(batches):
         ctx.queue().enqueue(process_batch, game_id, from_version, to_version, created_at,

@@ -18,7 +18,8 @@ from aiosmtpd.controller import Controller
 
 from service import times
 from tests.support import Inbox, make_stack, new_game, wait_until
-from workers import jobs
+from workers import jobs, relay
+from workers.context import set_context
 from workers.redis_server import free_port
 
 
@@ -107,6 +108,35 @@ def test_a_job_finding_a_mail_held_tries_again_later(tmp_path, redis_server, smt
         assert sorted((m.kind, m.rcpt[0]) for m in smtp.of(h.id))[:2] == \
             [("started", "p0@example.org"), ("started", "p1@example.org")]
         assert len(smtp.of(h.id)) == 3  # nothing twice
+    finally:
+        ctx.close()
+        s.store.close()
+
+
+def test_the_sweep_re_drives_what_a_dead_worker_left_sending(tmp_path, redis_server, smtp):
+    s = make_stack(tmp_path, redis_server.url, smtp.url, "redrive-unserved",
+                   ALHAMBRA_MAIL_LEASE="1")
+    ctx = s.context()
+    try:
+        h = new_game(s.client, 2)
+        (row,) = s.store.undelivered()
+        for key in (("seat:0", "started"), ("seat:1", "answer-abc")):
+            assert s.store.claim_notification(h.id, row.to_version, *key)  # then it died
+        assert relay.redrive(ctx) == 0  # within the lease: left alone
+        time.sleep(1.1)
+        assert relay.redrive(ctx) == 1 and relay.redrive(ctx) == 0  # once per lease
+        (job,) = ctx.queue().get_jobs()
+        assert job.func_name == "workers.jobs.process_batch"
+        assert job.args == (h.id, row.from_version, row.to_version,
+                            times.to_text(row.created_at))
+        status = {n.kind: n.status for n in s.store.notifications(h.id)}
+        assert status == {"started": "sending", "answer-abc": "failed"}  # claimable again
+        set_context(ctx)  # the job runs here, on the stack's database
+        try:
+            job.perform()
+        finally:
+            set_context(None)
+        assert sorted(m.kind for m in smtp.of(h.id)) == ["started", "started", "your_turn"]
     finally:
         ctx.close()
         s.store.close()
