@@ -72,10 +72,13 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
         return doc if status == 503 and doc["parts"].get(part, {}).get("status") == "down" \
             else {}
 
+    def mails_of(game_id: str) -> None:
+        smtp.wait(game_id, "started", 2, timeout=40)
+        smtp.wait(game_id, "your_turn", 1, timeout=40)
+
     def mails_of_a_new_game() -> None:
         games.append(_create(base))
-        smtp.wait(games[-1], "started", 2, timeout=40)
-        smtp.wait(games[-1], "your_turn", 1, timeout=40)
+        mails_of(games[-1])
 
     try:
         wait_until(up, 40, 0.1, "serve healthy")
@@ -90,16 +93,20 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
         worker.kill()  # kill -9
         doc = wait_until(lambda: down("worker"), 15, 0.05, "503: the worker is down")
         assert doc["parts"]["redis"]["status"] == "ok"
+        games.append(_create(base))  # while no worker runs
         wait_until(up, 30, 0.1, "200: the worker started again")
         assert _child(proc, "-m workers", without="--queues").pid != worker.pid
+        mails_of(games[-1])
         mails_of_a_new_game()
 
         redis = _child(proc, "valkey-server")
         redis.kill()
         doc = wait_until(lambda: down("redis"), 15, 0.05, "503: Redis is down")
         assert "error" in doc["parts"]["redis"]
+        games.append(_create(base))  # while Redis is away (or just back)
         wait_until(up, 40, 0.1, "200: Redis started again")
         assert _child(proc, "valkey-server").pid != redis.pid
+        mails_of(games[-1])
         mails_of_a_new_game()
 
         ids = Counter(m.msg["Message-ID"] for g in games for m in smtp.of(g))
