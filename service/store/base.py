@@ -20,7 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from ..errors import GameNotFound, VersionConflict  # noqa: F401 - what stores raise
+from ..errors import (  # noqa: F401 - what stores raise
+    GameNotFound,
+    TooManyWebhooks,
+    VersionConflict,
+)
 
 Event = dict[str, Any]
 
@@ -136,6 +140,17 @@ class StaleNotification:
     kind: str
     from_version: int | None
     batch_created_at: datetime | None
+
+
+def check_webhook_limits(counts: tuple[int, int], seat: int | None,
+                         limits: tuple[int, int] | None) -> None:
+    """TooManyWebhooks if a game with (its hooks, the seat's hooks) may have no more."""
+    if limits is None:
+        return
+    if counts[0] >= limits[0]:
+        raise TooManyWebhooks(limits[0], "a game")
+    if counts[1] >= limits[1]:
+        raise TooManyWebhooks(limits[1], "the host" if seat is None else "a seat")
 
 
 #: What ``EventStore.count`` counts.
@@ -261,9 +276,11 @@ class EventStore(Protocol):
         """Notifications still "sending" that were claimed at or before ``before`` (their
         worker died mid-send), oldest claim first."""
 
-    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
-                    ) -> Webhook:
-        """Register a webhook of ``seat`` (None: the host)."""
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
+                    limits: tuple[int, int] | None = None) -> Webhook:
+        """Register a webhook of ``seat`` (None: the host). ``limits``: (per game, per
+        seat), checked in the insert's transaction (registrations at once cannot pass
+        them): TooManyWebhooks, nothing added."""
 
     def webhooks(self, game_id: str) -> list[Webhook]:
         """The game's webhooks, oldest first."""

@@ -56,6 +56,7 @@ from .base import (
     StaleNotification,
     VersionConflict,
     Webhook,
+    check_webhook_limits,
 )
 
 # -- the schema, step by step --------------------------------------------------------------
@@ -529,10 +530,16 @@ class PostgresStore:
                 (before, limit)).fetchall()
         return [StaleNotification(*r[:5], _utc(r[5])) for r in rows]
 
-    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
-                    ) -> Webhook:
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
+                    limits: tuple[int, int] | None = None) -> Webhook:
         stamp = times.now()
-        with self.connection() as conn:
+        with self.transaction() as conn:
+            if limits is not None:  # the game's row locked: registrations at once queue
+                conn.execute("select 1 from games where id = %s for update", (game_id,))
+                counts = conn.execute(
+                    "select count(*), count(*) filter (where seat is not distinct from %s) "
+                    "from webhooks where game_id = %s", (seat, game_id)).fetchone()
+                check_webhook_limits(counts, seat, limits)
             hook_id = conn.execute("insert into webhooks (game_id, seat, url, secret, "
                                    "created_at) values (%s, %s, %s, %s, %s) returning id",
                                    (game_id, seat, url, secret, stamp)).fetchone()[0]

@@ -48,6 +48,7 @@ from .base import (
     StaleNotification,
     VersionConflict,
     Webhook,
+    check_webhook_limits,
 )
 
 
@@ -499,10 +500,13 @@ class SqliteStore:
         return [StaleNotification(**{**r, "batch_created_at": _time(r["batch_created_at"])})
                 for r in rows]
 
-    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
-                    ) -> Webhook:
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
+                    limits: tuple[int, int] | None = None) -> Webhook:
         stamp = times.now()
-        with self.transaction() as db:
+        with self.transaction() as db:  # a write lock from the start: counts hold
+            counts = db.execute("select count(*), coalesce(sum(seat is ?), 0) from webhooks "
+                                "where game_id = ?", (seat, game_id)).fetchone()
+            check_webhook_limits(counts, seat, limits)
             hook_id = db["webhooks"].insert(_to_row({
                 "game_id": game_id, "seat": seat, "url": url, "secret": secret,
                 "created_at": stamp})).last_pk

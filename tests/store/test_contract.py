@@ -25,6 +25,7 @@ from service.store import (
     Seat,
     VersionConflict,
 )
+from service.store.base import TooManyWebhooks
 from tests.support import StoreSpec
 
 ACTIVE = GameUpdate("active", "action", 0, None)
@@ -345,6 +346,36 @@ def test_webhooks(store):
     assert not store.delete_webhook("g1", 1 << 70)
     assert store.delete_webhook("g1", a.id) and not store.delete_webhook("g1", a.id)
     assert store.webhooks("g1") == [b] and store.count("webhooks") == 2
+
+
+def test_webhook_limits_hold_under_registrations_at_once(store):
+    make_game(store)
+    limits = (3, 2)  # per game, per seat
+    store.add_webhook("g1", 0, "http://a.test/", "s", limits)
+    store.add_webhook("g1", 0, "http://a.test/", "s", limits)
+    with pytest.raises(TooManyWebhooks, match="a seat may have at most 2"):
+        store.add_webhook("g1", 0, "http://a.test/", "s", limits)
+    store.add_webhook("g1", None, "http://a.test/", "s", limits)
+    with pytest.raises(TooManyWebhooks, match="a game may have at most 3"):
+        store.add_webhook("g1", 1, "http://a.test/", "s", limits)
+    assert store.count("webhooks") == 3
+    make_game(store, "g2")
+    results: list[str] = []
+
+    def add():
+        try:
+            store.add_webhook("g2", None, "http://b.test/", "s", (5, 5))
+            results.append("added")
+        except TooManyWebhooks:
+            results.append("refused")
+
+    threads = [threading.Thread(target=add) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == ["added"] * 5 + ["refused"] * 3
+    assert len(store.webhooks("g2")) == 5
 
 
 def test_webhook_failures_in_a_row_disable_a_hook(store):
