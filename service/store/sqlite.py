@@ -164,6 +164,11 @@ def _v4(conn: sqlite3.Connection) -> None:
 
 
 def _v5(conn: sqlite3.Connection) -> None:
+    """Seat tokens can be rotated: each seat's generation (``rotate_token``)."""
+    conn.execute("alter table seats add column token_generation integer not null default 0")
+
+
+def _v6(conn: sqlite3.Connection) -> None:
     """Webhook health: failures in a row, the last error, disabled after too many; the
     sweep finds notifications left "sending" by a dead worker."""
     _run(conn, """
@@ -176,7 +181,7 @@ def _v5(conn: sqlite3.Connection) -> None:
 
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -326,30 +331,32 @@ class SqliteStore:
                                                "host_token_hash = ?", (token_hash,))]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   email: str | None = None, limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
         if status:
             where.append("status = ?")
             params.append(status)
-        scope = []
-        if ids:
-            scope.append(f"id in ({', '.join('?' * len(ids))})")
+        if ids is not None:
+            if not ids:
+                return [], 0
+            where.append(f"id in ({', '.join('?' * len(ids))})")
             params.extend(ids)
-        if email:
-            scope.append("id in (select game_id from seats where email = ?)")
-            params.append(email)
-        if scope:
-            where.append("(" + " or ".join(scope) + ")")
-        elif ids is not None:
-            return [], 0
         clause = (" where " + " and ".join(where)) if where else ""
         total = self.db.execute("select count(*) from games" + clause, params).fetchone()[0]
         rows = self.db.query(_GAME_SELECT + clause +
                              " order by created_at desc, id limit ? offset ?",
                              [*params, limit, offset])
         return [_game(r) for r in rows], total
+
+    def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
+                     ) -> bool:
+        with self.transaction() as db:
+            cur = db.execute("update seats set token_hash = ?, token_generation = ? "
+                             "where game_id = ? and seat = ? and token_generation = ?",
+                             (token_hash, generation, game_id, seat, generation - 1))
+            return cur.rowcount == 1
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str) -> bool:
