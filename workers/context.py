@@ -15,10 +15,6 @@ from service.store import open_store
 from .mail import Mailer
 
 
-def bot_queue_name(settings: Settings) -> str:
-    return f"{settings.queue}-bots"
-
-
 class Context:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -38,11 +34,16 @@ class Context:
         return self._redis
 
     def queue(self) -> Queue:
+        """The queue of mails, reminders and deadlines."""
         return Queue(self.settings.queue, connection=self.redis)
 
     def bot_queue(self) -> Queue:
         """Bots' moves (a strong bot thinks for seconds): after the mails in each worker."""
-        return Queue(bot_queue_name(self.settings), connection=self.redis)
+        return Queue(self.settings.bot_queue, connection=self.redis)
+
+    def webhook_queue(self) -> Queue:
+        """The webhooks' own queue (served by its own worker process)."""
+        return Queue(self.settings.webhook_queue, connection=self.redis)
 
     def close(self) -> None:
         self.mailer.close()
