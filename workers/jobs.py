@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from rq import Retry
@@ -164,6 +164,12 @@ def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     return {"status": "done", "mails": results}
 
 
+def not_before(t: datetime) -> datetime:
+    """``t`` rounded up to the second: RQ's scheduler keeps whole seconds (rounded down),
+    so a job due at 12:00:00.900 would otherwise run at 12:00:00."""
+    return t + timedelta(microseconds=1_000_000 - t.microsecond) if t.microsecond else t
+
+
 def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
     """The reminders and the deadline of the seat to act after this batch, if the game is
     still at this batch's version (a later batch schedules its own)."""
@@ -185,7 +191,7 @@ def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
                              job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400,
                              retry=batch_retry(ctx))
     if game.timeout_policy == "default_move":
-        queue.enqueue_at(due, apply_deadline, game.id, batch.to_version, seat,
+        queue.enqueue_at(not_before(due), apply_deadline, game.id, batch.to_version, seat,
                          job_id=deadline_job_id(game.id, batch.to_version),
                          job_timeout=JOB_TIMEOUT, result_ttl=86400, failure_ttl=86400 * 7,
                          retry=Retry(max=5, interval=[5, 30, 120, 600, 1800]))
@@ -273,7 +279,7 @@ def time_out(ctx: Context, game_id: str, version: int, seat: int) -> str:
         return "no-policy"
     due = game.deadline
     if times.now() < times.later(-0.5, due):  # early (clocks): come back
-        ctx.queue().enqueue_at(due, apply_deadline, game_id, version, seat,
+        ctx.queue().enqueue_at(not_before(due), apply_deadline, game_id, version, seat,
                                job_id=deadline_job_id(game_id, version) + "-again",
                                job_timeout=JOB_TIMEOUT)
         return "early"

@@ -4,6 +4,7 @@ a move made in time wins; reminders are skipped once the player has moved."""
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 
 from rq.job import Job
 
@@ -43,6 +44,8 @@ def test_time_runs_out_the_default_move_is_played_and_the_next_player_mailed(sta
     assert "(time ran out: the default move)" in turn.part("plain")
     # the same path as an API move: the record lists it as a timeout
     assert jobs.deadline_job_id(h.id, setup)
+    # scheduled at the deadline rounded up to the second (RQ keeps whole seconds), the job
+    # never comes early
     job = Job.fetch(jobs.deadline_job_id(h.id, setup), connection=stack.context().redis)
     assert job.return_value() == "applied"
 
@@ -112,3 +115,11 @@ def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
     finally:
         ctx.close()
         s.store.close()
+
+
+def test_deadline_jobs_are_scheduled_at_the_deadline_rounded_up_to_the_second():
+    """RQ's scheduler stores whole seconds, rounded down: a deadline job scheduled at
+    12:00:00.900 would run at 12:00:00, early."""
+    t = datetime(2026, 11, 30, 12, 0, 0, 900_000, tzinfo=UTC)
+    assert jobs.not_before(t) == datetime(2026, 11, 30, 12, 0, 1, tzinfo=UTC)
+    assert jobs.not_before(t.replace(microsecond=0)) == t.replace(microsecond=0)
