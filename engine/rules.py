@@ -258,9 +258,18 @@ def _redesign(state: State, seat: int, move: Move) -> ev.Redesigned:
     return event
 
 
-def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False) -> None:
-    """Check and play one move, then the automatic steps that follow it. The move's first
-    event carries the move's notation (and ``timeout`` when the service played it)."""
+def move_events(state: State, seat: int, move: Move, timeout: bool = False) -> list[Event]:
+    """The events of ``move`` itself, checked but without the automatic steps that follow
+    it (end of turn, refills, scorings): what a bot may look at without seeing the deck or
+    the bags. The state is not changed."""
+    events: list[Event] = []
+    _move(state, seat, move, events.append, timeout)
+    return events
+
+
+def _move(state: State, seat: int, move: Move, emit: Emit, timeout: bool) -> None:
+    """Check one move and emit its events. The move's first event carries the move's
+    notation (and ``timeout`` when the service played it)."""
     if state.phase == "over":
         raise RuleViolation("A-6", "the game is over")
     if seat != state.current or state.phase == "setup":
@@ -288,6 +297,11 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
     if timeout:
         event["timeout"] = True
     emit(event)
+
+
+def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False) -> None:
+    """Check and play one move, then the automatic steps that follow it."""
+    _move(state, seat, move, emit, timeout)
     _advance(state, emit)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from .legal import legal_moves
-from .moves import Move
-from .state import State
+from ..legal import legal_moves
+from ..moves import Move
+from ..state import State
 
 ACTIONS = ("take", "buy", "redesign", "end", "place")
 
