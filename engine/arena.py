@@ -5,7 +5,7 @@ Game ``i`` is seeded ``seed + i`` and seats are rotated: seat ``j`` plays level
 wins a game when the winners' seats are all its own; a shared victory between levels
 counts a share to each. Win rates come with a 95% Wilson interval; the margin is a
 level's mean seat score minus the mean of the other levels' seats. Decision times are
-wall-clock seconds per move.
+seconds per move, wall-clock and CPU (on a shared machine the CPU time is the fairer).
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ class Tally:
     wins: float = 0.0
     margins: list[float] = field(default_factory=list)
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
 
 def _deadline(at: float) -> Callable[[], bool]:
@@ -49,18 +50,19 @@ def _deadline(at: float) -> Callable[[], bool]:
 
 
 def play_game(variant: str, levels: list[str], seed: int, cap: float | None = None
-              ) -> tuple[list[int], list[int], list[tuple[int, float]]]:
-    """One game with ``levels[j]`` in seat ``j``: (scores, winners, (seat, seconds) per
-    bot decision). ``cap`` bounds a strong decision's search in seconds."""
+              ) -> tuple[list[int], list[int], list[tuple[int, float, float]]]:
+    """One game with ``levels[j]`` in seat ``j``: (scores, winners, (seat, wall-clock
+    seconds, CPU seconds) per bot decision). ``cap`` bounds a strong decision's search in
+    wall-clock seconds."""
     state = replay(new_game(variant, [f"{lv}{j + 1}" for j, lv in enumerate(levels)], seed))
     rngs = [random.Random(f"{seed}:{j}") for j in range(len(levels))]
-    times: list[tuple[int, float]] = []
+    times: list[tuple[int, float, float]] = []
     while state.phase != "over":
         seat = state.current
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         deadline = None if cap is None else _deadline(start + cap)
         move = choose(levels[seat], state, seat, rngs[seat], deadline=deadline)
-        times.append((seat, time.perf_counter() - start))
+        times.append((seat, time.perf_counter() - start, time.process_time() - cpu))
         play(state, seat, move)
     return list(state.scores), list(state.winners), times
 
@@ -81,8 +83,9 @@ def run(variant: str, bots: list[str], players: int, games: int, seed: int,
             theirs = [s for s, lv in zip(scores, levels, strict=True) if lv != level]
             if mine and theirs:
                 tallies[level].margins.append(statistics.fmean(mine) - statistics.fmean(theirs))
-        for seat, seconds in times:
+        for seat, seconds, cpu in times:
             tallies[levels[seat]].times.append(seconds)
+            tallies[levels[seat]].cpu.append(cpu)
         if progress:
             progress(i + 1)
     return tallies
@@ -104,6 +107,8 @@ def report(tallies: dict[str, Tally], games: int) -> list[str]:
                 f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)  mean margin {margin:+.1f}")
         if t.times:
             line += (f"  move p50 {percentile(t.times, 0.5):.3f} s"
-                     f" p95 {percentile(t.times, 0.95):.3f} s")
+                     f" p95 {percentile(t.times, 0.95):.3f} s"
+                     f" (cpu p50 {percentile(t.cpu, 0.5):.3f} s"
+                     f" p95 {percentile(t.cpu, 0.95):.3f} s)")
         lines.append(line)
     return lines

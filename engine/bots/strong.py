@@ -24,8 +24,8 @@ from .evaluate import Cache, evaluate
 from .greedy import greedy_move, ranked
 from .worlds import determinise
 
-WORLDS = 6  # worlds per decision
-CANDIDATES = 4  # moves searched, best by the greedy evaluation first
+WORLDS = 4  # worlds per decision
+CANDIDATES = 3  # moves searched, best by the greedy evaluation first
 MARGIN = 12.0  # moves this far below the best greedy value are not searched
 
 
