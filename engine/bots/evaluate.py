@@ -24,7 +24,8 @@ from ..state import State, evolve
 
 #: Weight of a scoring by how many scorings away it is (0: the next one).
 SCORING_WEIGHTS = (1.0, 0.7, 0.5)
-MONEY = 0.4  # points per unit of money in hand
+MONEY = 0.4  # points per unit of money in hand at the start, less as the bags empty
+PLENTY = 20  # money of one currency beyond this is worth a quarter
 CAN_PAY = 0.35  # share of a wanted tile's worth for holding its price in its currency
 EXACT = 0.2  # more for holding an exact payment (A-3.2: another action)
 EXTRA_ACTION = 2.0  # an exact purchase made this turn: another action to take
@@ -167,8 +168,16 @@ def tile_gain(position: Position, seat: int, tile: str) -> float:
     gain = position.gain(seat, state.face(tile))
     if len(TILES[tile].faces) == 2:
         other = TILES[tile].faces[1 - state.faces.get(tile, 0)]
-        gain = max(gain, position.gain(seat, other) - 3 * MONEY)
+        gain = max(gain, position.gain(seat, other) - 3 * money_rate(state))
     return gain
+
+
+def money_rate(state: State) -> float:
+    """Points per unit of money: money buys tiles only while tiles are left (A-6)."""
+    variant = state.variant
+    total = sum(len(variant.bag(k)) for k in variant.kinds)
+    left = sum(map(len, state.bags.values())) + sum(map(len, state.market))
+    return MONEY * (0.25 + 0.75 * left / total)
 
 
 def money_worth(position: Position, seat: int) -> float:
@@ -180,10 +189,11 @@ def money_worth(position: Position, seat: int) -> float:
     got = position.cache.money.get(key)
     if got is not None:
         return got
-    worth = MONEY * sum(card_value(c) * n for c, n in hand.items())
     by_currency: Counter[str] = Counter()
     for c, n in hand.items():
         by_currency[card_currency(c)] += card_value(c) * n
+    worth = money_rate(state) * sum(min(v, PLENTY) + max(0, v - PLENTY) / 4
+                                    for v in by_currency.values())
     for i, space in enumerate(state.market):
         currency = SPACE_CURRENCY[i + 1]
         for tile in space:
