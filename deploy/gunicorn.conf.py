@@ -10,8 +10,11 @@ import os
 
 bind = os.environ.get("ALHAMBRA_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count() * 2)))
-threads = 1
-worker_class = "sync"
+# Threads: a slow client holds one thread (gunicorn hands a connection to a thread once
+# it has data, for a few seconds at most), never a whole worker; behind nginx
+# (deploy/nginx/), which buffers requests and answers, slow clients never reach us.
+worker_class = "gthread"
+threads = int(os.environ.get("ALHAMBRA_THREADS", 8))
 timeout = 30
 graceful_timeout = 20
 keepalive = 5
@@ -20,6 +23,9 @@ max_requests_jitter = 1000
 accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# One control socket per server (gunicornc), beside its data rather than in $HOME.
+control_socket = os.path.join(os.environ.get("ALHAMBRA_DATA", "data"), "gunicorn.ctl")
+os.umask(0o077)  # the database, the key, outbox mails: readable by their owner only
 
 
 def on_starting(server):

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import copy
 import http
+from importlib import metadata
 from typing import Any
 
 import flask_smorest
 from flask import Flask
+from flask_cors import CORS
 from flask_smorest.utils import prepare_response
 
-from . import __version__
 from .blueprints import BLUEPRINTS, web
 from .games import Games
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
+from .ratelimit import init_limits
 from .schemas import ProblemSchema
 from .settings import Settings
 from .store import open_store
@@ -27,7 +29,12 @@ game's `ETag`); a stale version gets 409 with `current_version`. Seats authentic
 the secret bearer token they receive when the game is created or when they join.
 
 Request bodies are JSON (`Content-Type: application/json`; anything else: 415), at most
-1 MiB (413).
+the server's `ALHAMBRA_MAX_BODY` bytes (default 256 KiB; larger: 413), nested at most 32
+deep, with integers of at most 30 digits and strings of Unicode text (no lone surrogates):
+else 400 `malformed_json`, saying which.
+
+Game creation, joins, record imports and refused tokens are limited per client address
+(429 `rate_limited` with `Retry-After`).
 
 Errors are `application/problem+json` (RFC 9457) with a stable `code`:
 
@@ -65,7 +72,7 @@ class Api(flask_smorest.Api):
 
 API_CONFIG: dict[str, Any] = {
     "API_TITLE": "alhambra-pbem",
-    "API_VERSION": __version__,
+    "API_VERSION": metadata.version("alhambra-pbem"),
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
@@ -80,13 +87,23 @@ API_CONFIG: dict[str, Any] = {
 }
 
 
+#: Browser pages of other origins (ALHAMBRA_CORS_ORIGINS) may call the API: tokens go in
+#: the Authorization header, never in cookies, so no credentials are allowed.
+API_PATHS = r"^/(games|records|variants|health|openapi\.json)(/.*)?$"
+CORS_OPTIONS: dict[str, Any] = {
+    "methods": ["GET", "POST", "DELETE"], "supports_credentials": False, "max_age": 600,
+    "allow_headers": ["Authorization", "Content-Type", "If-Match", "Idempotency-Key",
+                      "Last-Event-ID"],
+    "expose_headers": ["ETag", "Location", "Retry-After"]}
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     """A new application with ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
     app = Flask(__name__)
     # A copy: apispec merges the document into its options, which must not be shared.
     app.config.update(copy.deepcopy(API_CONFIG),
-                      MAX_CONTENT_LENGTH=settings.max_content_length)
+                      MAX_CONTENT_LENGTH=settings.max_body)
     app.json.sort_keys = False
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings),
@@ -96,6 +113,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)
     app.register_blueprint(web.blp)  # the web client's pages: not part of the API document
+    init_limits(app, settings)
+    if settings.cors_origins:
+        CORS(app, resources={API_PATHS: {"origins": list(settings.cors_origins)}},
+             send_wildcard="*" in settings.cors_origins, **CORS_OPTIONS)
     _document_settings(api, settings)
     app.extensions["alhambra_api"] = api
     return app

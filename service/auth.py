@@ -1,9 +1,12 @@
 """Secret tokens and who a caller is: bearer tokens for seats and hosts, invite codes.
 
 Only the SHA-256 of a token is stored. A seat's token is derived from the server's secret
-key (HMAC of the game id and the seat), so that the workers can put the seat's secret link
-into the "game started" mail without any token being kept in the database. The key is
-``Settings.secret_key`` (settings.py).
+key (HMAC of the game id, the seat and the seat's token generation), so that the workers
+can put the seat's secret link into the "game started" mail without any token being kept
+in the database. Rotating a seat's token (``POST /games/{id}/token``) moves the seat to
+the next generation: a new token, and the old one (and the reply addresses bound to its
+hash, workers/reply_address.py) stop working. The key is ``Settings.secret_key``
+(settings.py).
 
 ``Caller`` says what a request's token may do with a game; its checks raise the domain
 errors of ``errors.py``.
@@ -25,9 +28,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def seat_token(key: bytes, game_id: str, seat: int) -> str:
-    """The secret bearer token of a seat: 32 URL-safe characters (192 bits)."""
-    mac = hmac.new(key, f"alhambra-pbem seat {game_id} {seat}".encode(), hashlib.sha256)
+def seat_token(key: bytes, game_id: str, seat: int, generation: int = 0) -> str:
+    """The secret bearer token of a seat at a generation: 32 URL-safe characters (192
+    bits). Generation 0 is the seat's first token (as before rotation existed)."""
+    message = f"alhambra-pbem seat {game_id} {seat}" + (f" {generation}" if generation else "")
+    mac = hmac.new(key, message.encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
 
 
@@ -53,7 +58,6 @@ class Caller:
     token_hash: str | None = None
     game_id: str | None = None  # the seat's game
     seat: int | None = None
-    email: str | None = None
     hosted: tuple[str, ...] = ()  # games this token hosts
 
     @property
@@ -81,6 +85,14 @@ class Caller:
         if self.hosts(game):
             raise Forbidden("the host token cannot play; use a seat token")
         raise Forbidden("this token is not a seat of this game")
+
+    def own_seat(self, game: Game) -> int:
+        """The seat whose own token the caller holds (to rotate it)."""
+        if self.anonymous:
+            raise Unauthenticated(f"the seat's token is needed: {NEED_TOKEN}")
+        if self.game_id == game.id and self.seat is not None:
+            return self.seat
+        raise Forbidden("only a seat's own token can be rotated")
 
     def owner(self, game: Game) -> int | None:
         """Whose webhooks on ``game`` the caller manages: its seat's, or (None) the

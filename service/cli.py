@@ -1,7 +1,7 @@
 """``alhambra-pbem``: serve the API, run workers, create games, migrate, export and import
 the database, print the OpenAPI document.
 
-    alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--no-worker]
+    alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--threads 8] [--no-worker]
     alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
     alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message
     alhambra-pbem mail-in --listen HOST:PORT
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -47,7 +48,6 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import logging
-    import os
 
     from workers.embedded import Background
 
@@ -62,10 +62,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker, mail_in=settings.mail_in_listen)
     try:
-        background.start()
+        # the API counts its rate limits in the same Redis as the worker's queue
+        settings = settings.replace(redis_url=background.start())
         return _serve_api(args, settings)
     finally:
         background.stop()
+
+
+def gunicorn_settings(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    """gunicorn's settings for ``serve``: threaded workers (gthread), so that a slow
+    client holds one thread for a few seconds at most, never a whole worker; a control
+    socket of this server's own, in its data folder."""
+    return {"bind": f"{args.host}:{args.port}", "workers": args.workers,
+            "worker_class": "gthread", "threads": args.threads, "timeout": 30,
+            "graceful_timeout": 20, "keepalive": 5,
+            "control_socket": str(settings.data_dir / "gunicorn.ctl"),
+            "accesslog": "-" if args.access_log else None}
 
 
 def _serve_api(args: argparse.Namespace, settings: Settings) -> int:
@@ -76,9 +88,8 @@ def _serve_api(args: argparse.Namespace, settings: Settings) -> int:
 
     class Server(BaseApplication):
         def load_config(self):
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("workers", args.workers)
-            self.cfg.set("accesslog", "-" if args.access_log else None)
+            for name, value in gunicorn_settings(args, settings).items():
+                self.cfg.set(name, value)
 
         def load(self):
             return create_app(settings)
@@ -182,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--threads", type=int, default=8,
+                   help="threads per worker process (requests served at once, each)")
     p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
     p.add_argument("--public-url", help="base URL of join links")
     p.add_argument("--access-log", action="store_true")
@@ -235,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_openapi)
 
     args = parser.parse_args(argv)
+    os.umask(0o077)  # the database, the key, mails with links: readable by their owner only
     try:
         return args.func(args)
     except (SettingsError, SchemaTooNew, SchemaTooOld, TransferError) as exc:

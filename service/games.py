@@ -133,9 +133,13 @@ class Games:
         self.secret_key = secret_key if secret_key is not None else secrets.token_bytes(32)
         self.min_time_per_move = min_time_per_move
 
-    def seat_token(self, game_id: str, seat: int) -> str:
-        """The seat's secret token (derived, never stored: see auth.py)."""
-        return seat_token(self.secret_key, game_id, seat)
+    def seat_token(self, game_id: str, seat: int, generation: int | None = None) -> str:
+        """The seat's secret token at ``generation`` (None: its current one); derived,
+        never stored (auth.py)."""
+        if generation is None:
+            generation = next(s.token_generation for s in self.store.seats(game_id)
+                              if s.seat == seat)
+        return seat_token(self.secret_key, game_id, seat, generation)
 
     def caller(self, token: str | None) -> Caller:
         """Who holds ``token`` (None: nobody, a spectator); InvalidToken if no one."""
@@ -144,7 +148,7 @@ class Games:
         h = hash_token(token)
         seat = self.store.seat_by_token_hash(h)
         if seat is not None:
-            return Caller(token_hash=h, game_id=seat.game_id, seat=seat.seat, email=seat.email)
+            return Caller(token_hash=h, game_id=seat.game_id, seat=seat.seat)
         hosted = self.store.games_hosted_by(h)
         if hosted:
             return Caller(token_hash=h, hosted=tuple(hosted))
@@ -183,13 +187,14 @@ class Games:
         return state
 
     def summary(self, game: Game, caller: Caller) -> dict[str, Any]:
-        """The game's row as the caller may see it (e-mail addresses: its host only)."""
-        host = caller.hosts(game)
+        """The game's row as the caller may see it (an e-mail address: only to the seat
+        it belongs to)."""
+        mine = caller.seat if caller.game_id == game.id else None
         seats = []
         for s in self.store.seats(game.id):
             entry: dict[str, Any] = {"seat": s.seat, "name": s.name,
                                      "joined": s.token_hash is not None}
-            if host:
+            if s.seat == mine:
                 entry["email"] = s.email
             seats.append(entry)
         return {
@@ -199,7 +204,7 @@ class Games:
             "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
             "deadline": game.deadline, "imported": game.imported,
             "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
-            "your_seat": caller.seat if caller.game_id == game.id else None,
+            "your_seat": mine,
         }
 
     def document(self, game: Game, caller: Caller) -> dict[str, Any]:
@@ -213,16 +218,16 @@ class Games:
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
                    ) -> dict[str, Any]:
-        """Newest first. Anonymous: every game; a seat token: the games of its player
-        (its seat's game and the games of seats with its e-mail address); a host token:
-        the games it hosts."""
-        ids: list[str] | None = None
-        email = None
-        if not caller.anonymous:
+        """Newest first. Anonymous: the open games (to join); a seat token: its seat's
+        game; a host token: the games it hosts."""
+        if caller.anonymous:
+            if status not in (None, "open"):
+                return {"total": 0, "games": []}
+            games, total = self.store.list_games(status="open", limit=limit, offset=offset)
+        else:
             ids = ([caller.game_id] if caller.game_id else []) + list(caller.hosted)
-            email = caller.email
-        games, total = self.store.list_games(status=status, ids=ids, email=email,
-                                             limit=limit, offset=offset)
+            games, total = self.store.list_games(status=status, ids=ids, limit=limit,
+                                                 offset=offset)
         return {"total": total, "games": [self.summary(g, caller) for g in games]}
 
     def events(self, game: Game, caller: Caller, since: int) -> dict[str, Any]:
@@ -284,7 +289,7 @@ class Games:
             if spec is None:
                 rows.append(Seat(game_id, i, None, None, None, None))
                 continue
-            token = self.seat_token(game_id, i)
+            token = self.seat_token(game_id, i, 0)
             email = spec.get("email")
             rows.append(Seat(game_id, i, spec["name"], email.lower() if email else None,
                              hash_token(token), stamp))
@@ -303,17 +308,29 @@ class Games:
         if not same_hash(invite_code, game.invite_hash):
             raise InvalidInvite()
         for _ in range(game.players):
-            open_seats = [s.seat for s in self.store.seats(game_id) if s.token_hash is None]
+            open_seats = [s for s in self.store.seats(game_id) if s.token_hash is None]
             if not open_seats:
                 break
-            token = self.seat_token(game_id, open_seats[0])
-            if not self.store.join(game_id, open_seats[0], name,
+            seat = open_seats[0]
+            token = self.seat_token(game_id, seat.seat, seat.token_generation)
+            if not self.store.join(game_id, seat.seat, name,
                                    email.lower() if email else None, hash_token(token)):
                 continue  # someone took that seat meanwhile: try the next one
             if len(open_seats) == 1:
                 self._start(game_id)
-            return {"game_id": game_id, "seat": open_seats[0], "name": name, "token": token}
+            return {"game_id": game_id, "seat": seat.seat, "name": name, "token": token}
         raise GameFull()
+
+    def rotate_token(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """A new token for the caller's seat; its old token (the caller's) stops working."""
+        seat = caller.own_seat(game)
+        current = next(s for s in self.store.seats(game.id) if s.seat == seat)
+        generation = current.token_generation + 1
+        token = self.seat_token(game.id, seat, generation)
+        if current.token_hash != caller.token_hash or \
+                not self.store.rotate_token(game.id, seat, generation, hash_token(token)):
+            raise InvalidToken()  # rotated meanwhile: the caller's token is an old one
+        return {"game_id": game.id, "seat": seat, "token": token}
 
     def _start(self, game_id: str) -> None:
         """All seats are filled: record the setup events with a secret seed."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import http
 import logging
+import math
+import time
 from typing import Any
 
 from flask import Flask, Response, current_app, json, request
@@ -76,6 +78,7 @@ CODES: dict[str, str] = {
     "invalid_record": "422: a record that does not replay (see move_number)",
     "idempotency_key_reused": "422: the Idempotency-Key was used for another request",
     "precondition_required": "428: say which version the move was made against",
+    "rate_limited": "429: too many requests of this kind from your address; see Retry-After",
     "internal_error": "500: a bug; nothing was written",
 }
 
@@ -176,9 +179,22 @@ def _http_exception(exc: HTTPException) -> Response:
                        "'Content-Type: application/json'")
     if status == 400:
         return problem(400, "bad_request", exc.description or "bad request")
+    if status == 429:
+        return _rate_limited(exc)
     if status >= 500:
         return problem(500, "internal_error", "the server failed; nothing was written")
     return problem(status, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+
+
+def _rate_limited(exc: HTTPException) -> Response:
+    """flask-limiter's refusal: which limit, and when to try again."""
+    limit = getattr(exc, "limit", None)
+    what = f" (at most {limit.limit})" if limit is not None else ""
+    resets = [lim.reset_at for limiter in current_app.extensions.get("limiter", ())
+              for lim in limiter.current_limits if lim.breached]
+    retry = max(1, math.ceil(max(resets) - time.time())) if resets else 60
+    return problem(429, "rate_limited", f"too many requests of this kind from your "
+                   f"address{what}: try again in {retry} s", {"Retry-After": str(retry)})
 
 
 def _flatten(messages: Any):

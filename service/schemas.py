@@ -60,21 +60,43 @@ class ProblemSchema(ma.Schema):
 
 # -- creating and joining ----------------------------------------------------------------
 
+NAME_RULE = ("a name is 1 to 40 printable characters, not only spaces: no line breaks, "
+             "tabs, NUL or other control, format or bidi-control characters")
+
+
+class Name(fields.String):
+    """A player's name: printable text of bounded length (it goes into mail headers and
+    every page), trimmed of surrounding spaces."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("metadata", {}).setdefault("description", NAME_RULE)
+        super().__init__(validate=validate.Length(1, 40, error=NAME_RULE), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        value = super()._deserialize(value, attr, data, **kwargs)
+        if not value.isprintable() or not value.strip():
+            raise ma.ValidationError(NAME_RULE)
+        return value.strip()
+
+
 class EmailAddress(fields.Email):
     """An e-mail address checked by email-validator (syntax and domain form, no DNS look-up),
-    returned normalised. Mail to players goes to these addresses."""
+    returned normalised with its domain in ASCII (IDNA). Mail to players goes to these
+    addresses over plain SMTP: a local part beyond ASCII (it would need SMTPUTF8) is
+    refused here rather than failing later in a worker."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         value = super()._deserialize(value, attr, data, **kwargs)
         try:
-            checked = email_validator.validate_email(value, check_deliverability=False)
+            checked = email_validator.validate_email(value, check_deliverability=False,
+                                                     allow_smtputf8=False)
         except email_validator.EmailNotValidError as exc:
             raise ma.ValidationError(f"not a valid e-mail address: {exc}") from None
-        return checked.normalized
+        return checked.ascii_email or checked.normalized
 
 
 class SeatSpecSchema(Strict):
-    name = fields.String(required=True, validate=validate.Length(1, 40))
+    name = Name(required=True)
     email = EmailAddress(load_default=None, allow_none=True)
 
 
@@ -134,8 +156,16 @@ class CreatedGameSchema(ma.Schema):
 
 class JoinSchema(Strict):
     invite_code = fields.String(required=True, validate=validate.Length(1, 100))
-    name = fields.String(required=True, validate=validate.Length(1, 40))
+    name = Name(required=True)
     email = EmailAddress(load_default=None, allow_none=True)
+
+
+class RotatedTokenSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "The seat's new secret "
+                                                                  "bearer token"})
+    join_url = fields.String(required=True)
 
 
 class JoinedSchema(ma.Schema):
@@ -152,7 +182,8 @@ class SeatSchema(ma.Schema):
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, required=True)
     joined = fields.Boolean(required=True)
-    email = fields.String(allow_none=True, metadata={"description": "Host only"})
+    email = fields.String(allow_none=True, metadata={"description": "Only to the seat's "
+                                                                    "own token"})
 
 
 class GameSummarySchema(ma.Schema):
@@ -267,7 +298,7 @@ class RecordInSchema(ma.Schema):
     variant = fields.String(required=True, metadata={"enum": VARIANT_NAMES})
     options = fields.Dict(allow_none=True)
     seed = fields.Integer(strict=True, required=True)
-    seats = fields.List(fields.String(), required=True, validate=validate.Length(max=64))
+    seats = fields.List(Name(), required=True, validate=validate.Length(max=64))
     moves = fields.List(fields.Dict(), required=True)
     result = fields.Dict(allow_none=True)
 

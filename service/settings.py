@@ -47,6 +47,19 @@ same table for operators.
 ``ALHAMBRA_STREAM_SECONDS``    how long one ``/games/{id}/stream`` lasts before the client
                                reconnects (``25``; a one-request-at-a-time server ends
                                each stream at once)
+``ALHAMBRA_MAX_BODY``          the largest request body, bytes (``262144``; larger: 413)
+``ALHAMBRA_LIMIT_CREATE``      game creations per client address (``20/hour``; limits
+                               are flask-limiter's ``N/second|minute|hour|day``, several
+                               separated by ``;``)
+``ALHAMBRA_LIMIT_JOIN``        joins per client address (``60/hour``)
+``ALHAMBRA_LIMIT_BAD_TOKEN``   refused tokens and invite codes per client address
+                               (``30/minute``)
+``ALHAMBRA_LIMIT_IMPORT``      record imports per client address (``20/hour``)
+``ALHAMBRA_TRUSTED_PROXIES``   how many proxies in front of the API append to
+                               ``X-Forwarded-For``: the client address is the one the
+                               outermost of them saw (``0``: the socket's peer)
+``ALHAMBRA_CORS_ORIGINS``      origins whose pages may call the API from a browser,
+                               separated by ``,`` (``*``: any; empty: none)
 =============================  =========================================================
 """
 
@@ -58,12 +71,16 @@ import os
 import secrets
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 DEFAULT_MIN_TIME_PER_MOVE = 60
+#: The rate limits per client address when neither the environment nor the caller names
+#: them (the tests make them generous for every test but the one of the limits).
+DEFAULT_LIMITS = {"limit_create": "20/hour", "limit_join": "60/hour",
+                  "limit_bad_token": "30/minute", "limit_import": "20/hour"}
 LOCAL_URL = "http://127.0.0.1:8000"
 
 
@@ -82,7 +99,13 @@ class Settings:
     public_url: str | None = None
     min_time_per_move: int = DEFAULT_MIN_TIME_PER_MOVE
     state_cache_size: int = 512
-    max_content_length: int = 1 << 20
+    max_body: int = 256 << 10
+    limit_create: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_create"])
+    limit_join: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_join"])
+    limit_bad_token: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_bad_token"])
+    limit_import: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_import"])
+    trusted_proxies: int = 0
+    cors_origins: tuple[str, ...] = ("*",)
     redis_url: str | None = None
     smtp_url: str | None = None
     mail_from: str = "alhambra-pbem <alhambra@localhost>"
@@ -135,6 +158,15 @@ class Settings:
                                     "the listener accepts are its reply addresses")
         if self.mail_in_max_size < 1024:
             raise SettingsError("MAIL_IN_MAX_SIZE must be at least 1024 bytes")
+        if self.max_body < 1024:
+            raise SettingsError("ALHAMBRA_MAX_BODY must be at least 1024 bytes")
+        if self.trusted_proxies < 0:
+            raise SettingsError("ALHAMBRA_TRUSTED_PROXIES must be 0 or more")
+        for var, text in (("ALHAMBRA_LIMIT_CREATE", self.limit_create),
+                          ("ALHAMBRA_LIMIT_JOIN", self.limit_join),
+                          ("ALHAMBRA_LIMIT_BAD_TOKEN", self.limit_bad_token),
+                          ("ALHAMBRA_LIMIT_IMPORT", self.limit_import)):
+            _rate_limit(var, text)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any
@@ -156,6 +188,13 @@ class Settings:
             "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
             "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
         }
+        for name in DEFAULT_LIMITS:
+            if env.get(f"ALHAMBRA_{name.upper()}"):
+                values[name] = env[f"ALHAMBRA_{name.upper()}"]
+        if env.get("ALHAMBRA_CORS_ORIGINS") is not None:
+            values["cors_origins"] = tuple(o.strip().rstrip("/") for o in
+                                           env["ALHAMBRA_CORS_ORIGINS"].split(",")
+                                           if o.strip())
         numbers = {"min_time_per_move": ("ALHAMBRA_MIN_TIME_PER_MOVE", int),
                    "state_cache_size": ("ALHAMBRA_STATE_CACHE", int),
                    "db_pool_size": ("DATABASE_POOL_SIZE", int),
@@ -164,7 +203,9 @@ class Settings:
                    "sweep_interval": ("ALHAMBRA_SWEEP_INTERVAL", float),
                    "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float),
                    "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
-                   "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float)}
+                   "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
+                   "max_body": ("ALHAMBRA_MAX_BODY", int),
+                   "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int)}
         for name, (var, kind) in numbers.items():
             if env.get(var):
                 values[name] = _number(var, env[var], kind)
@@ -240,6 +281,18 @@ def _number(var: str, text: str, kind: type) -> Any:
 
 def _numbers(var: str, text: str) -> list[float]:
     return [_number(var, x, float) for x in text.replace(";", ",").split(",") if x.strip()]
+
+
+def _rate_limit(var: str, text: str) -> None:
+    """SettingsError unless ``text`` is a flask-limiter limit such as ``20/hour``."""
+    from limits import parse_many
+
+    try:
+        if not parse_many(text):
+            raise ValueError(text)
+    except ValueError:
+        raise SettingsError(f"{var} must be a limit like 20/hour (several separated by "
+                            f"';'), not {text!r}") from None
 
 
 def _host_port(var: str, text: str) -> tuple[str, int]:

@@ -16,6 +16,8 @@ from typing import Any
 import jinja2
 
 import engine
+from engine import overview
+from engine.describe import WORDS, tile_words
 from service import times
 from service.games import event_items, neutral_name
 from service.links import play_path
@@ -181,6 +183,22 @@ def _awards(batch: Batch) -> list[dict[str, Any]]:
                  kv[0][0], 99 if kv[0][1] == "neutral" else kv[0][1]))]
 
 
+def majority_lines(batch: Batch) -> list[dict[str, str]]:
+    """The majorities as the next scoring would count them now, one line a building type:
+    its name, who has how many, who would score what."""
+    neutral = neutral_name(batch.game.variant, batch.game.players)
+
+    def who(p: Any) -> str:
+        return (neutral or "the neutral") if p == "neutral" else batch.names[p]
+
+    return [{"building": WORDS.get(m.building, (m.building, m.building))[1],
+             "counts": ", ".join(f"{who(p)} {n}" for p, n in sorted(
+                 m.counts.items(), key=lambda kv: (-kv[1], str(kv[0])))),
+             "points": ", ".join(f"{who(p)} +{n}" for p, n in sorted(
+                 m.points.items(), key=lambda kv: (-kv[1], str(kv[0])))) or "nobody"}
+            for m in overview.majorities(batch.state)]
+
+
 def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, Any]:
     """The template variables of one mail."""
     state, game = batch.state, batch.game
@@ -188,6 +206,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
     me = view["seats"][seat]
     game_url = batch.public_url + play_path(game.id)
     deadline = batch.deadline()
+    exact = overview.exact_spaces(state, seat) if seat < len(state.hands) else []
     ctx: dict[str, Any] = {
         "kind": kind, "game_id": game.id, "variant": game.variant, "turn": view["turn"],
         "version": batch.to_version, "seat": seat, "name": me["name"],
@@ -201,9 +220,15 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
                                           if seat < len(batch.seats) else False),
         "current_name": batch.names[state.current] if not batch.over else None,
         "hand": me.get("hand", []), "display": view["display"],
+        "purses": [f"{p.currency} {'+'.join(map(str, p.values))} = {p.total}"
+                   for p in overview.purses(state.hands[seat])],
         "market": [{"space": m["space"], "currency": m["currency"],
-                    "tiles": [f"{t['id']} ({t['type']} {t['value']})" for t in m["tiles"]]}
+                    "tiles": [f"{t['id']}: {tile_words(t['id'], state=state)}"
+                              for t in m["tiles"]],
+                    "exact": m["space"] in exact}
                    for m in view["market"]],
+        "majorities": majority_lines(batch),
+        "next_scoring": overview.next_scoring(state),
         "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
         "city_size": len(me["city"]), "city": city.picture(me["city"]),
         "reserve": [t["id"] for t in me["reserve"]],

@@ -7,24 +7,36 @@ from collections.abc import Callable
 
 import flask_smorest
 from flask import current_app, request
-from webargs.flaskparser import FlaskParser
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import UnsupportedMediaType
 
 from ..auth import NEED_TOKEN, Caller
 from ..errors import Unauthenticated
 from ..games import Games
 from ..links import play_path
+from ..problems import ApiError
+from ..safejson import BadJson, loads
 from ..settings import Settings
 
 
 class JsonBodyParser(FlaskParser):
     """webargs' parser, but a body that is not JSON is refused (415) instead of being
-    read as no body at all."""
+    read as no body at all, and JSON is read within the bounds of ``safejson`` (400
+    ``malformed_json`` saying which)."""
 
     def load_json(self, req, schema):
         if not req.is_json:
             raise UnsupportedMediaType()
         return super().load_json(req, schema)
+
+    def _raw_load_json(self, req):
+        if not is_json_request(req):
+            return core.missing
+        try:
+            return loads(req.get_data(cache=True))
+        except BadJson as exc:
+            raise ApiError(400, "malformed_json", str(exc)) from None
 
 
 class Blueprint(flask_smorest.Blueprint):

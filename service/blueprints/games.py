@@ -11,8 +11,18 @@ from ..schemas import (
     JoinedSchema,
     JoinSchema,
     ListQuerySchema,
+    RotatedTokenSchema,
 )
-from .common import BEARER, Blueprint, caller, errors, etag, join_url, service
+from .common import (
+    BEARER,
+    BEARER_REQUIRED,
+    Blueprint,
+    caller,
+    errors,
+    etag,
+    join_url,
+    service,
+)
 
 blp = Blueprint("games", __name__, url_prefix="/games",
                 description="Games: create, list, read, join")
@@ -21,7 +31,7 @@ blp = Blueprint("games", __name__, url_prefix="/games",
 @blp.route("", methods=["POST"])
 @blp.arguments(CreateGameSchema())
 @blp.response(201, CreatedGameSchema)
-@errors(blp, 400, 415, 422)
+@errors(blp, 400, 415, 422, 429)
 def create_game(body):
     """Create a game
 
@@ -50,9 +60,9 @@ def create_game(body):
 def list_games(query):
     """List games
 
-    Newest first. Without a token: every game. With a seat token: the games of that
-    player (the seats with the same e-mail address, or just this seat's game). With a host
-    token: the games it hosts."""
+    Newest first. Without a token: the open games (seats to join; `status` other than
+    `open` lists nothing). With a seat token: that seat's game. With a host token: the
+    games it hosts."""
     return service().list_games(caller(), query.get("status"), query["limit"],
                                 query["offset"])
 
@@ -75,7 +85,7 @@ def get_game(game_id):
 @blp.route("/<string:game_id>/join", methods=["POST"])
 @blp.arguments(JoinSchema())
 @blp.response(201, JoinedSchema)
-@errors(blp, 400, 403, 404, 409, 415, 422)
+@errors(blp, 400, 403, 404, 409, 415, 422, 429)
 def join_game(body, game_id):
     """Join an open seat
 
@@ -85,3 +95,19 @@ def join_game(body, game_id):
     joined = service().join(game_id, body["invite_code"], body["name"], body["email"])
     joined["join_url"] = join_url(game_id, joined["token"])
     return joined, 201
+
+
+@blp.route("/<string:game_id>/token", methods=["POST"])
+@blp.response(201, RotatedTokenSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404, 429)
+def rotate_token(game_id):
+    """Rotate a seat's token
+
+    With the seat's token: a new token for that seat (and its new `join_url`); the old
+    token stops working at once (401 `invalid_token`), and so do the reply addresses of
+    the mails sent before. The host token cannot rotate seats' tokens (403)."""
+    games = service()
+    rotated = games.rotate_token(games.game(game_id), caller())
+    rotated["join_url"] = join_url(game_id, rotated["token"])
+    return rotated, 201

@@ -25,7 +25,7 @@ def get_record(game_id):
 @blp.route("/records", methods=["POST"])
 @blp.arguments(RecordInSchema())
 @blp.response(201, GameSchema)
-@errors(blp, 400, 415, 422)
+@errors(blp, 400, 415, 422, 429)
 def import_record(doc):
     """Import a finished game for review
 

@@ -64,6 +64,7 @@ class Seat:
     email: str | None
     token_hash: str | None  # None: an open seat
     joined_at: datetime | None
+    token_generation: int = 0  # how many times the seat's token was rotated (auth.py)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "variant", "options", "players", "status", "phase", "version",
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
               "created_at", "updated_at", "host_token_hash", "invite_hash"),
-    "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at"),
+    "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
+              "token_generation"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "outbox": ("game_id", "from_version", "to_version", "created_at", "claimed_at",
                "delivered_at"),
@@ -180,11 +182,14 @@ class EventStore(Protocol):
         """The ids of the games whose host token has this hash."""
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   email: str | None = None, limit: int = 50, offset: int = 0
-                   ) -> tuple[list[Game], int]:
-        """Games, newest first, and how many match. ``ids``/``email`` restrict to those
-        games or to games with a seat of that address (either; ``ids=[]`` and no email:
-        none)."""
+                   limit: int = 50, offset: int = 0) -> tuple[list[Game], int]:
+        """Games, newest first, and how many match. ``ids`` restricts to those games
+        (``ids=[]``: none)."""
+
+    def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
+                     ) -> bool:
+        """Give the seat a new token (its hash) of ``generation``, if the seat is at
+        ``generation - 1`` still (False: another rotation came first)."""
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str) -> bool:

@@ -108,8 +108,11 @@ create trigger events_no_truncate before truncate on events
    for each statement execute function events_append_only();
 """
 
+#: Seat tokens can be rotated: each seat's generation (``rotate_token``).
+V2 = "alter table seats add column token_generation integer not null default 0;"
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1]
+MIGRATIONS: list[str] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_xact_lock key ("alhambra")
 
@@ -158,7 +161,7 @@ def _game(row: tuple) -> Game:
 
 
 def _seat(row: tuple) -> Seat:
-    return Seat(*row[:-1], _utc(row[-1]))
+    return Seat(*row[:5], _utc(row[5]), row[6])
 
 
 def _webhook(row: tuple) -> Webhook:
@@ -289,9 +292,9 @@ class PostgresStore:
                      f"({', '.join(['%s'] * len(columns))})", values)
         with conn.cursor() as cur:
             cur.executemany(f"insert into seats ({', '.join(COLUMNS['seats'])}) values "
-                            f"(%s, %s, %s, %s, %s, %s)",
-                            [(s.game_id, s.seat, s.name, s.email, s.token_hash, s.joined_at)
-                             for s in seats])
+                            f"(%s, %s, %s, %s, %s, %s, %s)",
+                            [(s.game_id, s.seat, s.name, s.email, s.token_hash, s.joined_at,
+                              s.token_generation) for s in seats])
 
     def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
                              ) -> None:
@@ -339,24 +342,18 @@ class PostgresStore:
         return [r[0] for r in rows]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   email: str | None = None, limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
         if status:
             where.append("status = %s")
             params.append(status)
-        scope = []
-        if ids:
-            scope.append("id = any(%s)")
+        if ids is not None:
+            if not ids:
+                return [], 0
+            where.append("id = any(%s)")
             params.append(ids)
-        if email:
-            scope.append("id in (select game_id from seats where email = %s)")
-            params.append(email)
-        if scope:
-            where.append("(" + " or ".join(scope) + ")")
-        elif ids is not None:
-            return [], 0
         clause = (" where " + " and ".join(where)) if where else ""
         with self.connection() as conn:
             total = conn.execute("select count(*) from games" + clause, params).fetchone()[0]
@@ -364,6 +361,14 @@ class PostgresStore:
                                 " order by created_at desc, id limit %s offset %s",
                                 [*params, limit, offset]).fetchall()
         return [_game(r) for r in rows], total
+
+    def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
+                     ) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute("update seats set token_hash = %s, token_generation = %s "
+                               "where game_id = %s and seat = %s and token_generation = %s",
+                               (token_hash, generation, game_id, seat, generation - 1))
+            return cur.rowcount == 1
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str) -> bool:

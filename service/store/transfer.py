@@ -44,6 +44,8 @@ def decode(line: str) -> GameRows:
     unknown = set(doc) - set(COLUMNS)
     if unknown or "games" not in doc or len(doc["games"]) != 1:
         raise ValueError(f"not a game's rows (tables {sorted(doc)})")
+    for seat in doc.get("seats", []):
+        seat.setdefault("token_generation", 0)  # an export from before rotation
     return {table: [{c: times.from_text(v) if c in TIME_COLUMNS and v is not None else v
                      for c, v in row.items()} for row in records]
             for table, records in doc.items()}

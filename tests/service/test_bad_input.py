@@ -197,3 +197,133 @@ def test_a_bug_is_a_500_problem_and_writes_nothing(app, client, game, counted, m
     assert "bug" not in body["detail"]
     assert counted() == before
     assert engine.decide is broken
+
+
+# -- every class of hostile input at every endpoint: never a 5xx -------------------------
+
+DEEP = "[" * 1000 + "]" * 1000
+DEEP_OBJECT = '{"a":' * 1000 + "1" + "}" * 1000
+HUGE_INT = "9" * 4301
+#: JSON texts of bad values, by class; each is put in every field of every body.
+BAD_VALUES = {
+    "deep": [DEEP, DEEP_OBJECT],
+    "surrogate": ['"a\\ud800"', '"\\udfff"', '["x\\udc80"]', '{"a\\ud800": 1}'],
+    "bigint": [HUGE_INT, "-" + HUGE_INT, "1e99999", "NaN", "Infinity"],
+    "controls": ['"Eve\\r\\nBcc: spy@example.org"', '"a\\u0000b"', '"\\u202eevil"',
+                 '"' + "x" * 5000 + '"'],
+    "types": ["null", "true", "[]", "{}", "1.5", '"x"', "-1", "0"],
+}
+#: Raw bodies, by class, sent as the whole body.
+BAD_BODIES = {
+    "deep": [DEEP.encode(), DEEP_OBJECT.encode()],
+    "not_json": [b"", b"{", b"\xff\xfe", b"\x00", b"[1,]", b"{'a': 1}", b"\xed\xa0\x80"],
+    "surrogate": [b'"\\ud800"', b'{"\\ud800": "\\udc00x"}'],
+    "bigint": [HUGE_INT.encode()],
+}
+#: Bad path segments and query strings, by class.
+BAD_SEGMENTS = {"surrogate": ["%ED%A0%80", "a%F0%28%8C%BC"], "bigint": [HUGE_INT],
+                "controls": ["%00", "%0D%0A", "..%2F..%2Fetc"]}
+BAD_QUERIES = {"surrogate": ["status=%ED%A0%80", "since=%ED%A0%80"],
+               "bigint": [f"since={HUGE_INT}", f"limit={HUGE_INT}", f"offset=-{HUGE_INT}"],
+               "controls": ["status=open%00", "limit=1%0A"]}
+
+
+def _body(template: dict, field: str, value: str) -> bytes:
+    """``template`` as JSON with ``field`` set to the JSON text ``value``."""
+    import json
+    doc = {k: v for k, v in template.items() if k != field}
+    text = json.dumps(doc)
+    return (text[:-1] + (", " if doc else "") + f'"{field}": {value}' + "}").encode()
+
+
+def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
+    """Each class of bad input (nesting 1,000 deep, lone surrogates, 4,301-digit numbers,
+    control characters, wrong types, non-JSON, oversize bodies) is thrown at every route
+    and method, with no token, a seat's, the host's and a broken one: no answer is a
+    5xx, every API error is problem+json, and nothing hostile is ever accepted."""
+    from service import create_app
+    from service.settings import Settings
+
+    app = create_app(Settings(database=str(tmp_path / "f.db"), stream_seconds=0.05,
+                              stream_poll=0.01, max_body=64 * 1024))
+    client = app.test_client()
+    game = new_game(client, 2)
+    hook = client.post(f"/games/{game.id}/webhooks", json={"url": "http://example.org/h"},
+                       headers=auth(game.tokens[0])).get_json()["id"]
+    waiting = client.post("/games", json={"players": 6, "seats": [{"name": "A"}]}).get_json()
+    spare = new_game(client, 2)
+    routes = []
+    for rule in app.url_map.iter_rules():
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            joining = rule.rule.endswith("/join")
+            rotating = rule.rule.endswith("/token")  # another game's: keep the tokens
+            path = rule.rule.replace("<string:game_id>", waiting["game_id"] if joining else
+                                     spare.id if rotating else game.id)
+            path = path.replace("<int:hook_id>", str(hook))
+            path = path.replace("<path:filename>", "app.js")
+            routes.append((rule.rule, method, path))
+    tokens = [{}, auth(game.tokens[0]), auth(game.host_token),
+              {"Authorization": "Bearer \xff\xfe"}, {"Authorization": "Bearer " + "a" * 5000}]
+    templates = {  # a valid body of each POST, whose fields are made bad one by one
+        "/games": {"variant": "alhambra", "players": 2, "seats": [{"name": "A"}],
+                   "options": {}, "time_per_move": 3600, "timeout_policy": "default_move"},
+        "/games/<string:game_id>/join": {"invite_code": waiting["invite_code"], "name": "B",
+                                         "email": "b@example.org"},
+        "/games/<string:game_id>/moves": {"version": 1, "move": "take 1"},
+        "/games/<string:game_id>/webhooks": {"url": "http://example.org/", "secret": "s" * 16},
+        "/games/<string:game_id>/token": {},
+        "/records": {"format": "alhambra-pbem-record", "format_version": 1, "variant":
+                     "alhambra", "options": {}, "seed": 1, "seats": ["A", "B"], "moves": [],
+                     "result": {}},
+    }
+    tried: dict[str, int] = {}
+    failures: list[tuple] = []
+
+    def send(kind: str, method: str, path: str, body: bytes | None = None,
+             headers: dict | None = None, accepted_ok: bool = False):
+        tried[kind] = tried.get(kind, 0) + 1
+        r = client.open(path, method=method, data=body, headers=headers or {},
+                        content_type="application/json" if body is not None else None)
+        if r.status_code >= 500:
+            failures.append((kind, method, path, body and body[:80], r.status_code))
+        elif method == "POST" and r.status_code < 300 and not accepted_ok:
+            failures.append((kind, method, path, body and body[:80], "accepted"))
+        elif r.status_code >= 400 and not path.startswith(("/assets", "/static", "/play")):
+            assert r.mimetype == "application/problem+json", (path, r.status_code)
+        r.close()
+
+    for rule, method, path in routes:
+        for headers in tokens:
+            for kind, bodies in BAD_BODIES.items():
+                for body in bodies:
+                    send(kind, method, path, body, headers)
+            send("oversize", method, path, b'{"name": "' + b"x" * 70_000 + b'"}', headers)
+            send("oversize", method, path, b"[" + b"1," * 40_000 + b"1]", headers)
+        if method != "POST":
+            continue
+        template = templates[rule]
+        for headers in tokens[:2]:  # bodies are read (and refused) before tokens are
+            for kind, values in BAD_VALUES.items():
+                for value in values:
+                    for field in [*template, "unknown"]:
+                        # a webhook's secret is an HMAC key: any characters will do
+                        ok = kind == "types" or (kind, field) == ("controls", "secret")
+                        send(kind, method, path, _body(template, field, value), headers,
+                             accepted_ok=ok)
+                    if "seats" in template and isinstance(template["seats"][0], dict):
+                        for seat in (f'[{{"name": {value}}}]',
+                                     f'[{{"name": "A", "email": {value}}}]'):
+                            send(kind, method, path, _body(template, "seats", seat),
+                                 headers, accepted_ok=kind == "types")
+        for kind, segments in BAD_SEGMENTS.items():
+            for segment in segments:
+                send(kind, method, path.replace(game.id, segment), b"{}")
+                send(kind, method, path.replace(str(hook), segment), b"{}")
+        for kind, queries in BAD_QUERIES.items():
+            for query in queries:
+                send(kind, method, f"{path}?{query}", None, auth(game.tokens[0]))
+    with capsys.disabled():
+        print(f"\nhostile input: {sum(tried.values())} requests "
+              f"({', '.join(f'{k} {n}' for k, n in sorted(tried.items()))}); "
+              f"5xx or accepted: {len(failures)}")
+    assert not failures, failures[:10]

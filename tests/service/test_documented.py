@@ -9,6 +9,7 @@ import random
 import pytest
 
 import engine
+from engine.cli import main as engine_cli
 from service import create_app, openapi_document
 from service.engine_schemas import (
     CityTileSchema,
@@ -42,9 +43,21 @@ def test_a_body_that_is_not_json_is_415(client, game, content_type, data, games)
     assert r.status_code == 201
 
 
-def test_a_body_over_a_mebibyte_is_413(client):
-    r = client.post("/games", json={"players": 2, "seats": [{"name": "x" * (1 << 20)}]})
+def test_a_body_over_the_max_body_is_413_and_records_fit(client, tmp_path):
+    r = client.post("/games", json={"players": 2, "seats": [{"name": "x" * (256 << 10)}]})
     check_problem(r, 413, "payload_too_large")
+    # the largest records (6 players, the combined game) fit the default with room to spare
+    records = tmp_path / "records"
+    engine_cli(["simulate", "--variant", "alhambra_granada", "--players", "6", "--games",
+                "1", "--seed", "4", "--records", str(records)])
+    (record,) = records.glob("*.json")
+    assert len(record.read_bytes()) * 4 < 256 << 10
+    assert client.post("/records", data=record.read_bytes(),
+                       content_type="application/json").status_code == 201
+    small = create_app(Settings.from_env({"ALHAMBRA_MAX_BODY": "2048"},
+                                         database=str(tmp_path / "small.db")))
+    check_problem(small.test_client().post("/games", json={"players": 2, "seats": [
+        {"name": "x" * 40}] * 60}), 413, "payload_too_large")
 
 
 def test_the_minimum_time_per_move_is_the_servers_in_the_document_too(tmp_path):

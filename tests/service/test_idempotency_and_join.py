@@ -80,24 +80,26 @@ def test_open_seats_are_joined_with_the_invite_code(client, games):
     assert "hand" in game["view"]["seats"][2] and game["deadline"]
     full = client.post(f"/games/{gid}/join", json={"invite_code": invite, "name": "Dee"})
     assert full.status_code == 409 and full.get_json()["code"] == "game_full"
-    # the host sees e-mail addresses; others do not
+    # an e-mail address is shown to its own seat only (not to the host, not to others)
     hosted = client.get(f"/games/{gid}", headers=auth(created["host_token"])).get_json()
-    assert hosted["seats"][1]["email"] == "bob@example.org"
-    assert "email" not in game["seats"][1]
+    assert "email" not in hosted["seats"][1] and "email" not in game["seats"][1]
+    bob = client.get(f"/games/{gid}", headers=auth(j1.get_json()["token"])).get_json()
+    assert bob["seats"][1]["email"] == "bob@example.org" and "email" not in bob["seats"][0]
 
 
 def test_listing_games(client):
     a = new_game(client, 2)
     b = new_game(client, 3)
     client.post("/games", json={"players": 2})
-    everything = client.get("/games").get_json()
-    assert everything["total"] == 3
+    # anyone: the open games only (to join)
+    assert client.get("/games").get_json()["total"] == 1
     assert client.get("/games?status=open").get_json()["total"] == 1
-    assert client.get("/games?status=active&limit=1").get_json()["total"] == 2
-    assert len(client.get("/games?status=active&limit=1").get_json()["games"]) == 1
-    # a seat token sees the games of its player (same e-mail): p0 plays in a and b
+    assert client.get("/games?status=active").get_json() == {"total": 0, "games": []}
+    # a seat token: its seat's game only, never the other games of its e-mail address
+    # (p0@example.org plays in a and b)
     mine = client.get("/games", headers=auth(a.tokens[0])).get_json()
-    assert {g["game_id"] for g in mine["games"]} == {a.id, b.id}
-    assert {g["your_seat"] for g in mine["games"]} == {0, None}
-    hosted = client.get("/games", headers=auth(b.host_token)).get_json()
-    assert [g["game_id"] for g in hosted["games"]] == [b.id]
+    assert [(g["game_id"], g["your_seat"]) for g in mine["games"]] == [(a.id, 0)]
+    assert client.get("/games?status=open", headers=auth(a.tokens[0])).get_json()[
+        "total"] == 0
+    hosted = client.get("/games?limit=1", headers=auth(b.host_token)).get_json()
+    assert [g["game_id"] for g in hosted["games"]] == [b.id] and hosted["total"] == 1

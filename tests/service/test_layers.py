@@ -59,3 +59,70 @@ def test_times_are_written_and_read_in_one_place():
         for call in ("isoformat(", "fromisoformat(", "strptime(", "datetime.now(",
                      "utcnow("):
             assert call not in text, f"{path.relative_to(ROOT)} calls {call}"
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Each module of engine/, service/ and workers/ → the modules of those it imports
+    (``from . import x`` counts as importing the module ``x``, not its package)."""
+    modules = {}
+    for path in files("engine/**/*.py", "service/**/*.py", "workers/**/*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if a.name in modules)
+            elif isinstance(node, ast.ImportFrom):
+                module = node.module or ""
+                if node.level:
+                    base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    module = ".".join(base + ([module] if module else []))
+                for alias in node.names:
+                    full = f"{module}.{alias.name}"
+                    found.add(full if full in modules else module)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph``, or None."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for dep in sorted(graph[node]):
+            if state.get(dep) == 1:
+                return path[path.index(dep):] + [dep]
+            if dep not in state and (found := visit(dep)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_no_import_cycles_inside_a_package():
+    graph = module_graph()
+    for package in ("engine", "service", "workers"):
+        inside = {m: {d for d in deps if d.split(".")[0] == package}
+                  for m, deps in graph.items() if m.split(".")[0] == package}
+        assert cycle(inside) is None, f"{package}: {' → '.join(cycle(inside) or [])}"
+
+
+def test_packages_import_one_way():
+    """engine imports neither service nor workers; workers use the service's application
+    layer and store; service imports workers only in its CLI (the entry point that starts
+    them)."""
+    edges = {(m.split(".")[0], d.split(".")[0], m) for m, deps in module_graph().items()
+             for d in deps if m.split(".")[0] != d.split(".")[0]}
+    assert not {e for e in edges if e[0] == "engine"}
+    assert {m for a, b, m in edges if (a, b) == ("service", "workers")} == {"service.cli"}

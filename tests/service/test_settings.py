@@ -34,6 +34,10 @@ def test_from_the_environment_once(tmp_path, monkeypatch):
     ({"ALHAMBRA_MIN_TIME_PER_MOVE": "0"}, "ALHAMBRA_MIN_TIME_PER_MOVE"),
     ({"ALHAMBRA_REMINDERS": "0.5,half"}, "ALHAMBRA_REMINDERS"),
     ({"ALHAMBRA_RELAY_INTERVAL": "fast"}, "ALHAMBRA_RELAY_INTERVAL"),
+    ({"ALHAMBRA_MAX_BODY": "100"}, "ALHAMBRA_MAX_BODY"),
+    ({"ALHAMBRA_LIMIT_CREATE": "lots"}, "ALHAMBRA_LIMIT_CREATE"),
+    ({"ALHAMBRA_LIMIT_BAD_TOKEN": "5 per fortnight"}, "ALHAMBRA_LIMIT_BAD_TOKEN"),
+    ({"ALHAMBRA_TRUSTED_PROXIES": "-1"}, "ALHAMBRA_TRUSTED_PROXIES"),
 ])
 def test_a_bad_value_names_its_variable(env, var):
     with pytest.raises(SettingsError, match=var):

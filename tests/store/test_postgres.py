@@ -72,7 +72,8 @@ def test_processes_migrating_at_once_migrate_once(fresh):
     done = sorted(results.get(timeout=60) for _ in procs)
     for p in procs:
         p.join(30)
-    assert done == [(0, SCHEMA_VERSION)] + [(SCHEMA_VERSION, SCHEMA_VERSION)] * 2
+    # each step ran once (one process may take the lock between another's steps)
+    assert done[0] == (0, SCHEMA_VERSION) and all(after == SCHEMA_VERSION for _, after in done)
     assert fresh.raw("select version from schema_migrations order by 1") == \
         [(v,) for v in range(1, SCHEMA_VERSION + 1)]
 

@@ -3,12 +3,15 @@ job runs twice; the "game started" mail carries the seat's working secret link."
 
 from __future__ import annotations
 
+import random
 import re
 
 from rq import Queue
 from rq.job import Job
 
-from tests.support import auth, new_game, wait_until
+from engine import overview
+from engine.describe import WORDS, tile_words
+from tests.support import auth, new_game, play_random, replayed, wait_until
 from workers.jobs import batch_job_id, handle_batch, process_batch
 
 
@@ -39,9 +42,15 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
     assert f"P{first} took " in text  # what changed since the seat's last move ({move})
     for card in view["view"]["display"]:
         assert card in text
-    for space in view["view"]["market"]:
+    state = replayed(stack.games, h.id)
+    for space in view["view"]["market"]:  # in words, as the history says them
         for tile in space["tiles"]:
-            assert tile["id"] in text
+            assert f"{tile['id']}: {tile_words(tile['id'], state=state)}" in text
+        assert "_" not in text.split("Building market:")[1].split("Your city")[0]
+    for space in overview.exact_spaces(state, nxt):  # MAIL.md: which spaces pay exactly
+        assert re.search(rf"space {space} .*\[you can pay exactly\]", text)
+    for purse in overview.purses(state.hands[nxt]):  # the hand by currency, with sums
+        assert f"{purse.currency} {'+'.join(map(str, purse.values))} = {purse.total}" in text
     legal = h.notations(nxt)
     listed = re.findall(r"^  (\S.*)$", text.split("Your legal moves")[1].split("Play one")[0],
                         re.M)
@@ -110,3 +119,26 @@ def test_the_same_job_run_twice_in_process_sends_once(stack, smtp):
     finally:
         ctx.close()
     assert len([m for m in smtp.of(h.id) if m.version == version]) == 1
+
+
+def test_your_turn_mail_shows_the_majorities_the_next_scoring_would_count(stack, smtp):
+    """MAIL.md: the majorities overview, types by seats, who would score what (A-5.1)."""
+    h = new_game(stack.client, 2)
+    rng = random.Random(5)
+    while not any(overview.majorities(replayed(stack.games, h.id))):
+        play_random(h, rng, max_moves=1)
+    doc = h.get()
+    state = replayed(stack.games, h.id)
+    (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == doc["version"])
+    text = mail.part("plain")
+    section = text.split(f"Majorities (scoring {overview.next_scoring(state)} if it were "
+                         "now):")[1].split("Your city")[0]
+    lines = [line.strip() for line in section.strip().splitlines()]
+    names = {**dict(enumerate(s["name"] for s in doc["view"]["seats"])), "neutral": "Dirk"}
+    assert len(lines) == len(overview.majorities(state))
+    for line, m in zip(lines, overview.majorities(state), strict=True):
+        assert line.startswith(WORDS[m.building][1] + ": ")
+        for seat, count in m.counts.items():
+            assert f"{names[seat]} {count}" in line.split(" -> ")[0]
+        for seat, points in m.points.items():
+            assert f"{names[seat]} +{points}" in line.split(" -> ")[1]

@@ -126,14 +126,12 @@ function joinForm(g) {
 
 async function loadLists() {
   try {
-    const [open, active] = await Promise.all([api("/games?status=open&limit=20"),
-                                              api("/games?status=active&limit=20")]);
+    // Games in play are listed to their players only (their own links); anyone sees the
+    // open ones.
+    const open = await api("/games?status=open&limit=20");
     fill("open-games", open.games.length
       ? open.games.map((g) => h("li", {}, h("p", {}, gameLine(g)), joinForm(g)))
       : h("li", { class: "muted" }, "No open games."));
-    fill("active-games", active.games.length
-      ? active.games.map((g) => h("li", {}, h("a", { href: `/play/${g.game_id}` }, gameLine(g))))
-      : h("li", { class: "muted" }, "No games in play."));
   } catch (err) {
     notice(err);
   }
