@@ -52,7 +52,7 @@ def choose(level: str, state: State, seat: int, rng: random.Random, *,
     if level == "greedy":
         return greedy_move(knowledge(state), seat)
     if level == "strong":
-        return strong_move(state, seat, rng, deadline=deadline)
+        return strong_move(knowledge(state), seat, rng, deadline=deadline)
     raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
 
 
