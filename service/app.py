@@ -13,7 +13,7 @@ from flask_cors import CORS
 from flask_smorest.utils import prepare_response
 
 from .blueprints import BLUEPRINTS, web
-from .games import Games
+from .games import Games, WebhookPolicy
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
 from .schemas import ProblemSchema
@@ -108,7 +108,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings),
                                        settings.state_cache_size, settings.secret_key,
-                                       settings.min_time_per_move)
+                                       settings.min_time_per_move, WebhookPolicy(
+                                           settings.webhook_allow_private,
+                                           settings.webhooks_per_game,
+                                           settings.webhooks_per_seat))
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

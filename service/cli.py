@@ -2,7 +2,7 @@
 the database, print the OpenAPI document.
 
     alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--threads 8] [--no-worker]
-    alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
+    alhambra-pbem worker [--queues mail,webhooks] [--no-scheduler] [--no-relay] [--burst]
     alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message
     alhambra-pbem mail-in --listen HOST:PORT
     alhambra-pbem create-game --seat Ann:ann@example.org --seat Bob --open 1
@@ -17,7 +17,8 @@ chooses PostgreSQL instead of the SQLite file.
 ``serve`` brings the database's schema up to date, then serves the API with one worker
 beside it (mail, reminders, deadlines, webhooks: see workers/) and, when ``REDIS_URL`` is
 unset, a private Redis server for it, and with ``MAIL_IN_LISTEN`` set, the SMTP listener
-of ``mail-in``; all stop with the server. ``serve --no-worker`` serves the API alone, for
+of ``mail-in``; each is started again if it dies (with back-off), and all stop with the
+server. ``serve --no-worker`` serves the API alone, for
 hosts whose workers run elsewhere (``alhambra-pbem worker``). ``mail-in`` plays the
 replies to the game's mails (workers/mail_in.py): one message on standard input (pipe
 delivery from a mail server), or an SMTP server.
@@ -62,7 +63,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker, mail_in=settings.mail_in_listen)
     try:
-        # the API counts its rate limits in the same Redis as the worker's queue
+        # the API counts its rate limits in the same Redis as the worker's queue, and
+        # /health checks it
         settings = settings.replace(redis_url=background.start())
         return _serve_api(args, settings)
     finally:

@@ -58,6 +58,20 @@ class WebhookNotFound(DomainError):
         super().__init__(f"this game has no webhook {hook_id} of yours")
 
 
+class WebhookUrlRefused(DomainError):
+    """A webhook URL no delivery may call (service/webhook_urls.py): ``detail`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"webhook URL refused: {reason}", field="url", reason=reason)
+        self.reason = reason
+
+
+class TooManyWebhooks(DomainError):
+    def __init__(self, limit: int, whose: str) -> None:
+        super().__init__(f"{whose} may have at most {limit} webhooks: delete one first",
+                         limit=limit)
+
+
 # -- where the game stands ---------------------------------------------------------------
 
 class VersionConflict(DomainError):

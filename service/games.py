@@ -16,6 +16,7 @@ import json
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import engine
@@ -40,6 +41,7 @@ from .errors import (
     WebhookNotFound,
 )
 from .store import Answer, EventStore, Game, GameUpdate, Seat, Webhook
+from .webhook_urls import check_url
 
 TIMEOUT_POLICIES = ("default_move",)
 
@@ -125,10 +127,21 @@ class StateCache:
                 self._states.popitem(last=False)
 
 
+@dataclass(frozen=True)
+class WebhookPolicy:
+    """What webhooks a game may have (the settings ``ALHAMBRA_WEBHOOK*``)."""
+
+    allow_private: bool = False
+    per_game: int = 10
+    per_seat: int = 3
+
+
 class Games:
     def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
-                 min_time_per_move: int = 60) -> None:
+                 min_time_per_move: int = 60, webhook_policy: WebhookPolicy | None = None
+                 ) -> None:
         self.store = store
+        self.webhook_policy = webhook_policy or WebhookPolicy()
         self.cache = StateCache(cache_size) if cache_size else None
         self.secret_key = secret_key if secret_key is not None else secrets.token_bytes(32)
         self.min_time_per_move = min_time_per_move
@@ -470,13 +483,26 @@ class Games:
 
     def add_webhook(self, game: Game, caller: Caller, url: str, secret: str | None
                     ) -> Webhook:
-        """Register a webhook of the caller's seat (or of the host: the spectator view)."""
+        """Register a webhook of the caller's seat (or of the host: the spectator view):
+        WebhookUrlRefused for a URL no delivery may call, TooManyWebhooks past the
+        limits."""
         owner = caller.owner(game)
-        return self.store.add_webhook(game.id, owner, url, secret or secrets.token_urlsafe(24))
+        policy = self.webhook_policy
+        check_url(url, policy.allow_private)
+        return self.store.add_webhook(game.id, owner, url, secret or secrets.token_urlsafe(24),
+                                      (policy.per_game, policy.per_seat))
 
     def webhooks(self, game: Game, caller: Caller) -> list[Webhook]:
         owner = caller.owner(game)
         return [h for h in self.store.webhooks(game.id) if h.seat == owner]
+
+    def webhook(self, game: Game, caller: Caller, hook_id: int) -> Webhook:
+        """One of the caller's webhooks on the game (WebhookNotFound)."""
+        owner = caller.owner(game)
+        hook = self.store.webhook(hook_id)
+        if hook is None or hook.game_id != game.id or hook.seat != owner:
+            raise WebhookNotFound(hook_id)
+        return hook
 
     def delete_webhook(self, game: Game, caller: Caller, hook_id: int) -> None:
         owner = caller.owner(game)

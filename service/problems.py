@@ -42,6 +42,8 @@ PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     errors.GameOver: (409, "game_over"),
     errors.RecordUnavailable: (409, "record_unavailable"),
     errors.InvalidOption: (422, "invalid_option"),
+    errors.WebhookUrlRefused: (422, "webhook_url_refused"),
+    errors.TooManyWebhooks: (422, "too_many_webhooks"),
     engine.NotationError: (422, "notation_error"),
     errors.InvalidMove: (422, "invalid_move"),
     engine.RuleViolation: (422, "rule_violation"),
@@ -76,6 +78,10 @@ CODES: dict[str, str] = {
     "invalid_move": "422: a structured move that is not a move",
     "rule_violation": "422: a move the rules forbid (see rule)",
     "invalid_record": "422: a record that does not replay (see move_number)",
+    "webhook_url_refused": "422: a webhook URL that may not be called: another scheme, "
+                           "user info, an odd IP form, or a private address (see reason)",
+    "too_many_webhooks": "422: the game or the caller has as many webhooks as allowed "
+                         "(see limit)",
     "idempotency_key_reused": "422: the Idempotency-Key was used for another request",
     "precondition_required": "428: say which version the move was made against",
     "rate_limited": "429: too many requests of this kind from your address; see Retry-After",

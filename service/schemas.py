@@ -316,15 +316,20 @@ class VariantsSchema(ma.Schema):
 
 
 class HealthSchema(ma.Schema):
-    status = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "ok or down"})
+    parts = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
+        "description": "database, outbox, redis, worker, webhook_worker: each with its "
+                       "status (ok, down, unknown) and details (error, lag_seconds, count)"})
 
 
 # -- webhooks ----------------------------------------------------------------------------
 
 class WebhookInSchema(Strict):
-    url = fields.URL(required=True, schemes={"http", "https"}, require_tld=False,
-                     validate=validate.Length(max=2000),
-                     metadata={"description": "Receives each new event as a signed JSON POST"})
+    url = fields.String(required=True, validate=validate.Length(max=2000), metadata={
+        "format": "uri",
+        "description": "Receives each new event as a signed JSON POST: http or https, "
+                       "a public address (checked again at each delivery, after DNS), no "
+                       "user info; redirects are not followed (a 3xx is a failure)"})
     secret = fields.String(load_default=None, allow_none=True,
                            validate=validate.Length(16, 200),
                            metadata={"description": "HMAC-SHA256 key of the signature "
@@ -339,6 +344,13 @@ class WebhookSchema(ma.Schema):
                                                    "the game's host (spectator view)"})
     url = fields.String(required=True)
     created_at = Timestamp(required=True)
+    failures = fields.Integer(required=True, metadata={
+        "description": "Failed delivery attempts in a row (0 after a success)"})
+    last_error = fields.String(allow_none=True, required=True, metadata={
+        "description": "Why the latest failed attempt failed"})
+    disabled_at = Timestamp(allow_none=True, required=True, metadata={
+        "description": "When the hook was disabled after too many failures in a row (no "
+                       "more deliveries; delete it and register it again); null: active"})
 
 
 class WebhookCreatedSchema(WebhookSchema):

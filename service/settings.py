@@ -37,6 +37,19 @@ same table for operators.
 ``ALHAMBRA_REMINDERS``         reminder times, fractions of the time per move
                                (``0.5,0.9``)
 ``ALHAMBRA_WEBHOOK_RETRIES``   seconds between webhook attempts (``10,60,300,1800,7200``)
+``ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT`` seconds a webhook delivery waits to connect (``3``)
+``ALHAMBRA_WEBHOOK_READ_TIMEOUT`` seconds a webhook delivery waits for each read of the
+                               answer (``5``)
+``ALHAMBRA_WEBHOOK_MAX_FAILURES`` failed attempts in a row that disable a webhook (``15``)
+``ALHAMBRA_WEBHOOKS_PER_GAME`` webhooks a game may have (``10``)
+``ALHAMBRA_WEBHOOKS_PER_SEAT`` webhooks a seat (or the host) may have on a game (``3``)
+``ALHAMBRA_WEBHOOK_ALLOW_PRIVATE`` ``1``: webhooks may call loopback, private and
+                               link-local addresses (a closed network, tests); default:
+                               only public addresses
+``ALHAMBRA_MAIL_LEASE``        seconds a worker holds a mail it is sending; past it a
+                               sweep sends it again (``300``)
+``ALHAMBRA_HEALTH_MAX_LAG``    seconds the oldest unrelayed outbox row may wait before
+                               ``/health`` answers 503 (``300``)
 ``ALHAMBRA_RELAY_INTERVAL``    seconds between outbox polls (``0.2``)
 ``ALHAMBRA_SWEEP_INTERVAL``    seconds between checks for overdue deadlines (``30``)
 ``ALHAMBRA_SWEEP_GRACE``       seconds a deadline may be overdue before the sweep acts
@@ -114,6 +127,14 @@ class Settings:
     mail_in_max_size: int = 1 << 20
     reminders: tuple[float, ...] = (0.5, 0.9)
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
+    webhook_connect_timeout: float = 3.0
+    webhook_read_timeout: float = 5.0
+    webhook_max_failures: int = 15
+    webhooks_per_game: int = 10
+    webhooks_per_seat: int = 3
+    webhook_allow_private: bool = False
+    mail_lease: float = 300.0
+    health_max_lag: float = 300.0
     batch_retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)
     relay_interval: float = 0.2
     sweep_interval: float = 30.0
@@ -156,6 +177,14 @@ class Settings:
             if not self.mail_reply_to:
                 raise SettingsError("MAIL_IN_LISTEN needs MAIL_REPLY_TO: the addresses "
                                     "the listener accepts are its reply addresses")
+        for var, value in (("ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", self.webhook_connect_timeout),
+                           ("ALHAMBRA_WEBHOOK_READ_TIMEOUT", self.webhook_read_timeout),
+                           ("ALHAMBRA_WEBHOOK_MAX_FAILURES", self.webhook_max_failures),
+                           ("ALHAMBRA_WEBHOOKS_PER_GAME", self.webhooks_per_game),
+                           ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
+                           ("ALHAMBRA_MAIL_LEASE", self.mail_lease)):
+            if not value > 0:
+                raise SettingsError(f"{var} must be more than 0")
         if self.mail_in_max_size < 1024:
             raise SettingsError("MAIL_IN_MAX_SIZE must be at least 1024 bytes")
         if self.max_body < 1024:
@@ -187,6 +216,8 @@ class Settings:
             "mail_in_listen": env.get("MAIL_IN_LISTEN") or None,
             "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
             "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
+            "webhook_allow_private": _flag("ALHAMBRA_WEBHOOK_ALLOW_PRIVATE",
+                                           env.get("ALHAMBRA_WEBHOOK_ALLOW_PRIVATE")),
         }
         for name in DEFAULT_LIMITS:
             if env.get(f"ALHAMBRA_{name.upper()}"):
@@ -204,6 +235,13 @@ class Settings:
                    "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float),
                    "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
                    "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
+                   "webhook_connect_timeout": ("ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", float),
+                   "webhook_read_timeout": ("ALHAMBRA_WEBHOOK_READ_TIMEOUT", float),
+                   "webhook_max_failures": ("ALHAMBRA_WEBHOOK_MAX_FAILURES", int),
+                   "webhooks_per_game": ("ALHAMBRA_WEBHOOKS_PER_GAME", int),
+                   "webhooks_per_seat": ("ALHAMBRA_WEBHOOKS_PER_SEAT", int),
+                   "mail_lease": ("ALHAMBRA_MAIL_LEASE", float),
+                   "health_max_lag": ("ALHAMBRA_HEALTH_MAX_LAG", float),
                    "max_body": ("ALHAMBRA_MAX_BODY", int),
                    "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int)}
         for name, (var, kind) in numbers.items():
@@ -235,7 +273,15 @@ class Settings:
                "ALHAMBRA_SWEEP_GRACE": str(self.sweep_grace), "ALHAMBRA_QUEUE": self.queue,
                "ALHAMBRA_REDIS_PREFIX": self.redis_prefix,
                "DATABASE_POOL_SIZE": str(self.db_pool_size),
-               "DATABASE_POOL_TIMEOUT": str(self.db_pool_timeout)}
+               "DATABASE_POOL_TIMEOUT": str(self.db_pool_timeout),
+               "ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT": str(self.webhook_connect_timeout),
+               "ALHAMBRA_WEBHOOK_READ_TIMEOUT": str(self.webhook_read_timeout),
+               "ALHAMBRA_WEBHOOK_MAX_FAILURES": str(self.webhook_max_failures),
+               "ALHAMBRA_WEBHOOKS_PER_GAME": str(self.webhooks_per_game),
+               "ALHAMBRA_WEBHOOKS_PER_SEAT": str(self.webhooks_per_seat),
+               "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1" if self.webhook_allow_private else "0",
+               "ALHAMBRA_MAIL_LEASE": str(self.mail_lease),
+               "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag)}
         for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
                            ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),
@@ -250,6 +296,12 @@ class Settings:
         """MAIL_IN_LISTEN as (host, port), or None."""
         return _host_port("MAIL_IN_LISTEN", self.mail_in_listen) if self.mail_in_listen \
             else None
+
+    @property
+    def webhook_queue(self) -> str:
+        """The RQ queue of webhook deliveries (its own worker: a slow receiver never
+        delays a mail)."""
+        return f"{self.queue}-webhooks"
 
     @property
     def outbox_dir(self) -> Path:
@@ -277,6 +329,14 @@ def _number(var: str, text: str, kind: type) -> Any:
         return kind(text)
     except ValueError:
         raise SettingsError(f"{var} must be a number, not {text!r}") from None
+
+
+def _flag(var: str, text: str | None) -> bool:
+    if text is None or text.strip().lower() in ("", "0", "false", "no", "off"):
+        return False
+    if text.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    raise SettingsError(f"{var} must be 1 or 0, not {text!r}")
 
 
 def _numbers(var: str, text: str) -> list[float]:

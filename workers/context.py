@@ -33,7 +33,12 @@ class Context:
         return self._redis
 
     def queue(self) -> Queue:
+        """The queue of mails, reminders and deadlines."""
         return Queue(self.settings.queue, connection=self.redis)
+
+    def webhook_queue(self) -> Queue:
+        """The webhooks' own queue (served by its own worker process)."""
+        return Queue(self.settings.webhook_queue, connection=self.redis)
 
     def close(self) -> None:
         self.mailer.close()

@@ -1,8 +1,10 @@
 """What ``alhambra-pbem serve`` runs beside the API: a private Redis server when
 ``REDIS_URL`` is unset (its files in ``<data>/redis/``), one worker process with the
-scheduler and the relay, and with ``MAIL_IN_LISTEN`` the SMTP listener for replies
-(``alhambra-pbem mail-in --listen``). ``stop`` ends them cleanly: the listener and the
-worker first (it finishes its job), then Redis."""
+scheduler and the relay (it runs the webhooks' worker beside it), and with
+``MAIL_IN_LISTEN`` the SMTP listener for replies (``alhambra-pbem mail-in --listen``).
+Each is watched: one that dies is started again, with back-off (supervise.py); Redis
+comes back at the same address with its data (append-only file). ``stop`` ends them
+cleanly: the listener and the worker first (it finishes its job), then Redis."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import sys
 from pathlib import Path
 
 from .redis_server import EmbeddedRedis, _die_with_parent
+from .supervise import Supervisor
 
 log = logging.getLogger("alhambra.embedded")
 
@@ -28,29 +31,41 @@ class Background:
         self.redis: EmbeddedRedis | None = None
         self.worker: subprocess.Popen | None = None
         self.listener: subprocess.Popen | None = None
+        self.supervisor: Supervisor | None = None
 
     def start(self) -> str:
-        """Start what is needed; returns the Redis URL in use."""
+        """Start what is needed, and watch it; returns the Redis URL in use."""
+        self.supervisor = Supervisor()
         url = self.env.get("REDIS_URL")
         if not url:
-            self.redis = EmbeddedRedis(self.data_dir / "redis")
-            url = self.redis.start()
-            self.env["REDIS_URL"] = url
+            redis = self.redis = EmbeddedRedis(self.data_dir / "redis")
+            self.supervisor.watch("the embedded Redis", redis.start, lambda: _alive(
+                redis.process))
+            url = self.env["REDIS_URL"] = redis.url
             log.info("embedded Redis at %s", url)
         if self.want_worker:
-            self.worker = subprocess.Popen([sys.executable, "-m", "workers"], env=self.env,
-                                           stdin=subprocess.DEVNULL,
-                                           preexec_fn=_die_with_parent)
-            log.info("worker started (pid %s)", self.worker.pid)
+            self.supervisor.watch("the worker", self._start_worker,
+                                  lambda: _alive(self.worker))
         if self.mail_in:
-            self.listener = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "mail-in", "--listen", self.mail_in],
-                env=self.env, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
-            log.info("mail-in listener on %s started (pid %s)", self.mail_in,
-                     self.listener.pid)
+            self.supervisor.watch("the mail-in listener", self._start_listener,
+                                  lambda: _alive(self.listener))
+        self.supervisor.start()
         return url
 
+    def _start_worker(self) -> None:
+        self.worker = subprocess.Popen([sys.executable, "-m", "workers"], env=self.env,
+                                       stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        log.info("worker started (pid %s)", self.worker.pid)
+
+    def _start_listener(self) -> None:
+        self.listener = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "mail-in", "--listen", str(self.mail_in)],
+            env=self.env, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        log.info("mail-in listener on %s started (pid %s)", self.mail_in, self.listener.pid)
+
     def stop(self, timeout: float = 15.0) -> None:
+        if self.supervisor is not None:
+            self.supervisor.stop()
         for name in ("listener", "worker"):
             process = getattr(self, name)
             setattr(self, name, None)
@@ -73,3 +88,7 @@ class Background:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _alive(process: subprocess.Popen | None) -> bool:
+    return process is not None and process.poll() is None

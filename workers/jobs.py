@@ -27,7 +27,13 @@ from rq.job import Job
 
 import engine
 from service import times
-from service.errors import GameNotFound, GameOver, NotYourTurn, VersionConflict
+from service.errors import (
+    GameNotFound,
+    GameOver,
+    NotYourTurn,
+    VersionConflict,
+    WebhookUrlRefused,
+)
 from service.links import play_path
 
 from . import notify, webhooks
@@ -62,14 +68,26 @@ def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
                         replies=bool(ctx.settings.mail_reply_to))
 
 
+class MailHeld(Exception):
+    """Another run holds the mail's claim (maybe a worker that died mid-send): the job
+    fails and RQ runs it again later; by then the mail is sent or its lease is over (the
+    relay's sweep also sends it again then)."""
+
+
 def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, str]
           ) -> str:
-    """Claim, send and record one mail. Returns sent / skipped / no-address."""
+    """Claim, send and record one mail. Returns sent / skipped / no-address; MailHeld if
+    another run holds the claim."""
     game_id, version, kind = key
     recipient = f"seat:{recipient_seat}"
     if mail_or_none is None:
         return "no-address"
-    if not ctx.store.claim_notification(game_id, version, recipient, kind):
+    if not ctx.store.claim_notification(game_id, version, recipient, kind,
+                                        lease_seconds=ctx.settings.mail_lease):
+        if any(n.version == version and n.recipient == recipient and n.kind == kind and
+               n.status == "sending" for n in ctx.store.notifications(game_id)):
+            raise MailHeld(f"{kind} to {recipient} of {game_id} v{version} is being sent "
+                           "by another run")
         return "skipped"
     try:
         ctx.mailer.send(mail_or_none)
@@ -119,6 +137,10 @@ def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
         try:
             mail = notify.render(batch, kind, seat)
             results[f"{kind}:{seat}"] = _send(ctx, mail, seat, (game_id, to_version, kind))
+        except MailHeld as exc:
+            log.info("%s; trying again later", exc)
+            results[f"{kind}:{seat}"] = "held"
+            failed = failed or exc
         except Exception as exc:  # the others still go; the job is retried for this one
             log.exception("mail %s to seat %s of %s v%s failed", kind, seat, game_id,
                           to_version)
@@ -149,7 +171,8 @@ def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
                              fraction, job_id=f"reminder-{game.id}-{seat}-"
                                              f"{re.sub(r'[^0-9]', '', deadline)}-"
                                              f"{round(fraction * 100)}",
-                             job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400)
+                             job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400,
+                             retry=batch_retry(ctx))
     if game.timeout_policy == "default_move":
         queue.enqueue_at(due, apply_deadline, game.id, batch.to_version, seat,
                          job_id=deadline_job_id(game.id, batch.to_version),
@@ -157,25 +180,41 @@ def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
                          retry=Retry(max=5, interval=[5, 30, 120, 600, 1800]))
 
 
+def batch_retry(ctx: Context) -> Retry:
+    """The retries of a job that sends mail (SMTP away, a mail held by another run)."""
+    intervals = list(ctx.settings.batch_retries)
+    return Retry(max=len(intervals), interval=intervals)
+
+
 def deadline_job_id(game_id: str, version: int) -> str:
     return f"deadline-{game_id}-{version}"
 
 
-def enqueue_webhooks(ctx: Context, game_id: str, from_version: int, to_version: int) -> None:
-    hooks = ctx.store.webhooks(game_id)
+def enqueue_webhooks(ctx: Context, game_id: str, from_version: int, to_version: int,
+                     only: int | None = None) -> None:
+    """The batch's deliveries, on the webhooks' own queue (``only``: to that hook)."""
+    hooks = [h for h in ctx.store.webhooks(game_id)
+             if h.disabled_at is None and only in (None, h.id)]
     if not hooks:
         return
-    queue = ctx.queue()
+    queue = ctx.webhook_queue()
     intervals = list(ctx.settings.webhook_retries)
     for hook in hooks:
         job_id = f"hook-{hook.id}-{game_id}-{from_version}-{to_version}"
-        if Job.exists(job_id, connection=ctx.redis):
+        if only is None and Job.exists(job_id, connection=ctx.redis):
             continue  # enqueued by an earlier run of this batch (maybe waiting to retry)
         queue.enqueue(deliver_webhook, hook.id, game_id, from_version, to_version,
-                      job_id=job_id, job_timeout=60, result_ttl=3600,
+                      job_id=job_id if only is None else f"{job_id}-again",
+                      job_timeout=webhook_job_timeout(ctx), result_ttl=3600,
                       failure_ttl=86400 * 7,
                       retry=Retry(max=len(intervals), interval=intervals) if intervals
                       else None)
+
+
+def webhook_job_timeout(ctx: Context) -> int:
+    """Long enough for one delivery (a few reads), short enough to free the worker."""
+    s = ctx.settings
+    return int(s.webhook_connect_timeout + 4 * s.webhook_read_timeout) + 5
 
 
 def remind(ctx: Context, game_id: str, seat: int, version: int, deadline: str,
@@ -230,13 +269,18 @@ def time_out(ctx: Context, game_id: str, version: int, seat: int) -> str:
 
 def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_version: int
             ) -> str:
-    """POST the batch's events, redacted for the hook's seat, signed."""
+    """POST the batch's events, redacted for the hook's seat, signed. Each attempt is
+    counted on the hook (failures in a row disable it); a URL refused at delivery (its
+    name now resolves to a private address, say) is not retried."""
     hook = ctx.store.webhook(hook_id)
     if hook is None or hook.game_id != game_id:
         return "gone"
+    if hook.disabled_at is not None:
+        return "disabled"
+    settings = ctx.settings
     recipient = f"hook:{hook_id}"
     if not ctx.store.claim_notification(game_id, to_version, recipient, "webhook",
-                                        lease_seconds=120):
+                                        lease_seconds=webhook_job_timeout(ctx) + 5):
         return "skipped"
     try:
         events = ctx.store.read(game_id, since=from_version - 1, until=to_version)
@@ -247,10 +291,20 @@ def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_vers
                                             hook.seat),
         }
         webhooks.post(hook.url, hook.secret, payload,
-                      f"{game_id}:{from_version}-{to_version}:{hook_id}")
+                      f"{game_id}:{from_version}-{to_version}:{hook_id}",
+                      connect_timeout=settings.webhook_connect_timeout,
+                      read_timeout=settings.webhook_read_timeout,
+                      allow_private=settings.webhook_allow_private)
     except Exception as exc:
+        error = str(exc) if isinstance(exc, WebhookUrlRefused) else \
+            f"{type(exc).__name__}: {exc}"
         ctx.store.finish_notification(game_id, to_version, recipient, "webhook",
-                                      error=f"{type(exc).__name__}: {exc}"[:500])
+                                      error=error[:500])
+        ctx.store.webhook_attempt(hook_id, error[:500], settings.webhook_max_failures)
+        if isinstance(exc, WebhookUrlRefused):
+            log.warning("webhook %s of %s: %s", hook_id, game_id, error)
+            return "refused"
         raise
     ctx.store.finish_notification(game_id, to_version, recipient, "webhook")
+    ctx.store.webhook_attempt(hook_id, None, settings.webhook_max_failures)
     return "sent"

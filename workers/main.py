@@ -1,7 +1,14 @@
 """The worker process: an RQ worker (with the scheduler) plus the outbox relay.
 
-    alhambra-pbem worker [--no-scheduler] [--no-relay] [--burst]
+    alhambra-pbem worker [--queues mail,webhooks] [--no-scheduler] [--no-relay] [--burst]
     python -m workers ...
+
+Two queues: ``mail`` (``ALHAMBRA_QUEUE``: mails, reminders, deadlines) and ``webhooks``
+(``ALHAMBRA_QUEUE``-webhooks: deliveries to receivers that may be slow). A process
+serves one; by default (both) the worker serves the mail queue and runs a second worker
+process for the webhooks beside it, started again if it dies, so a webhook job never
+holds the mail queue. (``--burst`` serves both in one process, mail first.) Each process
+beats a heartbeat per queue in Redis for ``/health`` (service/health.py).
 
 The worker runs jobs in its own process (RQ's SimpleWorker: no fork per job, the SQLite
 connection and the templates stay warm), through RQ's public API only; the relay runs in
@@ -14,7 +21,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -23,10 +34,15 @@ from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 
+from service.health import HEARTBEAT_INTERVAL, beat
 from service.settings import Settings
 
 from . import relay
 from .context import Context, set_context
+from .redis_server import _die_with_parent
+from .supervise import Supervisor
+
+QUEUES = ("mail", "webhooks")
 
 log = logging.getLogger("alhambra.worker")
 
@@ -46,15 +62,44 @@ class Worker(SimpleWorker):
             raise StopRequested() from None
 
 
+def queue_names(settings: Settings, kinds: tuple[str, ...]) -> list[str]:
+    return [settings.queue if k == "mail" else settings.webhook_queue for k in kinds]
+
+
+def heartbeat(settings: Settings, queues: list[str], worker: str,
+              stop: threading.Event) -> None:
+    """Beat for each of ``queues`` until ``stop`` (quietly while Redis is away)."""
+    assert settings.redis_url
+    client = Redis.from_url(settings.redis_url, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        while not stop.is_set():
+            try:
+                for queue in queues:
+                    beat(client, settings, queue, worker)
+            except (redis.RedisError, OSError):
+                pass
+            stop.wait(HEARTBEAT_INTERVAL)
+    finally:
+        client.close()
+
+
 def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
-        burst: bool = False, name: str | None = None) -> int:
-    """Work the queue (and relay the outbox) until SIGTERM or SIGINT; when Redis goes
+        burst: bool = False, name: str | None = None,
+        queues: tuple[str, ...] = ("mail",)) -> int:
+    """Work ``queues`` (and relay the outbox) until SIGTERM or SIGINT; when Redis goes
     away, start again with a growing pause. Jobs get this context (jobs.py)."""
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: the worker needs a Redis server")
+    # RQ forks its scheduler: it must die with this process, or it keeps this process's
+    # Redis sockets open, and a blocking pop sent before a kill -9 takes the next job.
+    os.register_at_fork(after_in_child=_die_with_parent)
     ctx = Context(settings)
     set_context(ctx)
     stop = threading.Event()
+    names = queue_names(settings, queues)
+    threading.Thread(target=heartbeat, args=(settings, names, name or
+                                             f"{socket.gethostname()}.{os.getpid()}", stop),
+                     name="heartbeat", daemon=True).start()
     relay_thread: threading.Thread | None = None
     if relay_loop:
         # The relay keeps trying on its own while Redis is away. (RQ forks its scheduler
@@ -76,7 +121,7 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
             try:
                 # A short TTL: the idle loop comes round every 30 s, when the worker's
                 # maintenance restarts a scheduler that died while Redis was away.
-                worker = Worker([Queue(settings.queue, connection=connection)],
+                worker = Worker([Queue(q, connection=connection) for q in names],
                                 connection=connection, name=name, worker_ttl=45,
                                 maintenance_interval=30)
                 worker.stop_event = stop
@@ -106,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--queues", default="mail,webhooks",
+                        help="the queues to serve: mail, webhooks or both (default; the "
+                             "webhooks in a second process)")
     parser.add_argument("--no-scheduler", action="store_true",
                         help="do not run RQ's scheduler (reminders, deadlines, retries)")
     parser.add_argument("--no-relay", action="store_true", help="do not relay the outbox")
@@ -113,20 +161,74 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="the worker's name in RQ")
 
 
+def parse_queues(text: str) -> tuple[str, ...]:
+    kinds = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+    if not kinds or any(k not in QUEUES for k in kinds):
+        raise SystemExit(f"--queues takes mail, webhooks or both, not {text!r}")
+    return tuple(k for k in QUEUES if k in kinds)
+
+
 def run_from_args(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     settings = Settings.from_env()
-    if args.burst and not args.no_relay:
+    kinds = parse_queues(args.queues)
+    relay_loop = "mail" in kinds and not args.no_relay
+    if args.burst and relay_loop:
         ctx = Context(settings)
         try:
             while relay.relay_once(ctx):
                 pass
         finally:
             ctx.close()
+    beside: WebhooksWorker | None = None
+    if len(kinds) == 2 and not args.burst:  # the webhooks in a process of their own
+        beside = WebhooksWorker(args)
+        kinds = ("mail",)
     started = time.monotonic()
-    code = run(settings, scheduler=not args.no_scheduler,
-               relay_loop=not args.no_relay and not args.burst, burst=args.burst,
-               name=args.name)
+    try:
+        code = run(settings, scheduler=not args.no_scheduler,
+                   relay_loop=relay_loop and not args.burst, burst=args.burst,
+                   name=args.name, queues=kinds)
+    finally:
+        if beside is not None:
+            beside.stop()
     log.info("worker done after %.1f s", time.monotonic() - started)
     return code
+
+
+class WebhooksWorker:
+    """The webhooks' worker process beside this one, started again if it dies."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.command = [sys.executable, "-m", "workers", "--queues", "webhooks",
+                        "--no-relay"]
+        if args.no_scheduler:
+            self.command.append("--no-scheduler")
+        if args.name:
+            self.command += ["--name", f"{args.name}-webhooks"]
+        self.process: subprocess.Popen | None = None
+        self.supervisor = Supervisor()
+        self.supervisor.watch("the webhooks worker", self.start, self.alive)
+        self.supervisor.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
+                                        preexec_fn=_die_with_parent)
+        log.info("webhooks worker started (pid %s)", self.process.pid)
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """Stop watching it, then stop it (it finishes its job)."""
+        self.supervisor.stop()
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)

@@ -1,4 +1,11 @@
-"""Webhook deliveries: a JSON POST signed with HMAC-SHA256, retried with backoff by RQ.
+"""Webhook deliveries: a JSON POST signed with HMAC-SHA256, retried with backoff by RQ,
+on their own queue (``ALHAMBRA_QUEUE``-webhooks, served by its own worker process), so a
+slow or dead receiver never delays a mail, a reminder or a deadline.
+
+Each delivery checks the URL again and resolves its name: if any address is one no
+webhook may call (``service/webhook_urls.py``) nothing is sent. It connects to a checked
+address (not a second lookup: no DNS rebinding) within the connect timeout, waits at most
+the read timeout for each read, and follows no redirect (a 3xx is a failure).
 
 Headers of each delivery:
 
@@ -17,14 +24,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
-import urllib.error
-import urllib.request
+import socket
+import ssl
 from typing import Any
+
+from service.webhook_urls import Target, check_url, resolve
 
 SIGNATURE_HEADER = "X-Alhambra-Signature"
 DELIVERY_HEADER = "X-Alhambra-Delivery"
 USER_AGENT = "alhambra-pbem-webhooks/1"
+MAX_ANSWER = 64 * 1024  # bytes of an answer read (and dropped)
 
 
 class DeliveryFailed(Exception):
@@ -44,21 +55,62 @@ def encode(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, separators=(",", ":"), sort_keys=True).encode()
 
 
-def post(url: str, secret: str, payload: dict[str, Any], delivery: str,
-         timeout: float = 10.0) -> int:
-    """POST ``payload``; returns the status, raises DeliveryFailed unless 2xx."""
-    body = encode(payload)
-    request = urllib.request.Request(url, data=body, method="POST", headers={
-        "Content-Type": "application/json", "User-Agent": USER_AGENT,
-        SIGNATURE_HEADER: sign(secret, body), DELIVERY_HEADER: delivery,
-        "X-Alhambra-Event": "events"})
+def post(url: str, secret: str, payload: dict[str, Any], delivery: str, *,
+         connect_timeout: float = 3.0, read_timeout: float = 5.0,
+         allow_private: bool = False) -> int:
+    """POST ``payload``; returns the status. WebhookUrlRefused if the URL or any address
+    of its host may not be called; DeliveryFailed unless the answer is 2xx."""
+    target = check_url(url, allow_private)
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        status = exc.code
-    except (urllib.error.URLError, OSError) as exc:
-        raise DeliveryFailed(f"{url}: {exc}") from None
+        addresses = resolve(target, allow_private)
+    except OSError as exc:
+        raise DeliveryFailed(f"{target.host} cannot be resolved: {exc}") from None
+    body = encode(payload)
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
+               SIGNATURE_HEADER: sign(secret, body), DELIVERY_HEADER: delivery,
+               "X-Alhambra-Event": "events", "Connection": "close"}
+    conn = _connect(target, addresses, connect_timeout, read_timeout)
+    try:
+        conn.request("POST", target.path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.read(MAX_ANSWER)
+        status = response.status
+    except (OSError, http.client.HTTPException) as exc:
+        raise DeliveryFailed(f"{url}: {type(exc).__name__}: {exc}") from None
+    finally:
+        conn.close()
+    if 300 <= status < 400:
+        raise DeliveryFailed(f"{url} answered {status} (a redirect: not followed)")
     if not 200 <= status < 300:
         raise DeliveryFailed(f"{url} answered {status}")
     return status
+
+
+def _connect(target: Target, addresses: list[str], connect_timeout: float,
+             read_timeout: float) -> http.client.HTTPConnection:
+    """An HTTP connection to the first checked address that answers, TLS checked against
+    the host's name."""
+    errors = []
+    for address in addresses:
+        try:
+            sock = socket.create_connection((address, target.port), connect_timeout)
+            break
+        except OSError as exc:
+            errors.append(f"{address}: {exc}")
+    else:
+        raise DeliveryFailed(f"cannot connect to {target.host}:{target.port} ("
+                             + "; ".join(errors) + ")")
+    sock.settimeout(read_timeout)
+    conn: http.client.HTTPConnection
+    if target.scheme == "https":
+        try:
+            sock = ssl.create_default_context().wrap_socket(sock,
+                                                            server_hostname=target.host)
+        except (OSError, ssl.SSLError) as exc:
+            sock.close()
+            raise DeliveryFailed(f"TLS with {target.host} failed: {exc}") from None
+        conn = http.client.HTTPSConnection(target.host, target.port, timeout=read_timeout)
+    else:
+        conn = http.client.HTTPConnection(target.host, target.port, timeout=read_timeout)
+    conn.sock = sock  # connected to the checked address: request() does not connect again
+    return conn

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import flask_smorest
 from flask import current_app, request
+from redis import Redis
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import UnsupportedMediaType
@@ -80,6 +81,16 @@ def errors(blp, *statuses: int) -> Callable:
 
 def settings() -> Settings:
     return current_app.extensions["alhambra_settings"]
+
+
+def redis_client() -> Redis | None:
+    """The API's Redis client (short timeouts: /health must answer), None without
+    REDIS_URL."""
+    if "alhambra_redis" not in current_app.extensions:
+        url = settings().redis_url
+        current_app.extensions["alhambra_redis"] = Redis.from_url(
+            url, socket_timeout=0.5, socket_connect_timeout=0.5) if url else None
+    return current_app.extensions["alhambra_redis"]
 
 
 def base_url() -> str:

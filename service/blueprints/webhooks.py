@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from ..schemas import WebhookCreatedSchema, WebhookInSchema, WebhookListSchema
+from ..schemas import (
+    WebhookCreatedSchema,
+    WebhookInSchema,
+    WebhookListSchema,
+    WebhookSchema,
+)
 from .common import BEARER_REQUIRED, Blueprint, caller, errors, service
 
 blp = Blueprint("webhooks", __name__, url_prefix="/games",
@@ -21,7 +26,15 @@ def create_webhook(body, game_id):
     `{"game_id", "webhook_id", "seat", "from_version", "to_version", "events": [{"version",
     "event"}]}` with `X-Alhambra-Signature: sha256=<hex>` (HMAC-SHA256 of the raw body with
     the `secret`) and `X-Alhambra-Delivery` (the same on every retry of a delivery). A
-    delivery answered other than 2xx is retried with backoff."""
+    delivery answered other than 2xx (a redirect too: none is followed), or not answered
+    within the server's timeouts, is retried with backoff; after too many failures in a
+    row the hook is disabled (see `failures`, `last_error`, `disabled_at`).
+
+    The URL must be http or https without user info, and (unless the server allows private
+    targets) reach public addresses only: loopback, private, link-local, multicast,
+    reserved and unspecified addresses, in any form, are refused here
+    (`webhook_url_refused`) and again at each delivery after DNS resolution. A game and
+    each seat may have a few hooks only (`too_many_webhooks`)."""
     games = service()
     game = games.game(game_id)
     hook = games.add_webhook(game, caller(), body["url"], body["secret"])
@@ -36,6 +49,16 @@ def list_webhooks(game_id):
     """The caller's webhooks on this game (without their secrets)"""
     games = service()
     return {"webhooks": games.webhooks(games.game(game_id), caller())}
+
+
+@blp.route("/<string:game_id>/webhooks/<int:hook_id>", methods=["GET"])
+@blp.response(200, WebhookSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404)
+def get_webhook(game_id, hook_id):
+    """One of the caller's webhooks: its status (failures in a row, last error, disabled)"""
+    games = service()
+    return games.webhook(games.game(game_id), caller(), hook_id)
 
 
 @blp.route("/<string:game_id>/webhooks/<int:hook_id>", methods=["DELETE"])

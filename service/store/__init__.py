@@ -21,6 +21,7 @@ from .base import (
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    StaleNotification,
     VersionConflict,
     Webhook,
 )
@@ -60,5 +61,6 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "TABLES", "Answer", "Event", "EventStore", "Game", "GameNotFound",
     "GameRows", "GameUpdate", "Notification", "OutboxRow", "SchemaTooNew", "SchemaTooOld",
-    "Seat", "SqliteStore", "VersionConflict", "Webhook", "describe", "open_store",
+    "Seat", "SqliteStore", "StaleNotification", "VersionConflict", "Webhook", "describe",
+    "open_store",
 ]

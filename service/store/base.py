@@ -20,7 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from ..errors import GameNotFound, VersionConflict  # noqa: F401 - what stores raise
+from ..errors import (  # noqa: F401 - what stores raise
+    GameNotFound,
+    TooManyWebhooks,
+    VersionConflict,
+)
 
 Event = dict[str, Any]
 
@@ -121,6 +125,33 @@ class Webhook:
     url: str
     secret: str
     created_at: datetime
+    failures: int = 0  # consecutive failed attempts (0 after a success)
+    last_error: str | None = None  # of the latest failed attempt
+    disabled_at: datetime | None = None  # set after too many failures: no more deliveries
+
+
+@dataclass(frozen=True)
+class StaleNotification:
+    """A notification left "sending" past its lease (its worker died), with the batch it
+    belongs to: the outbox row ending at ``version`` (None, None if there is none)."""
+
+    game_id: str
+    version: int
+    recipient: str
+    kind: str
+    from_version: int | None
+    batch_created_at: datetime | None
+
+
+def check_webhook_limits(counts: tuple[int, int], seat: int | None,
+                         limits: tuple[int, int] | None) -> None:
+    """TooManyWebhooks if a game with (its hooks, the seat's hooks) may have no more."""
+    if limits is None:
+        return
+    if counts[0] >= limits[0]:
+        raise TooManyWebhooks(limits[0], "a game")
+    if counts[1] >= limits[1]:
+        raise TooManyWebhooks(limits[1], "the host" if seat is None else "a seat")
 
 
 #: What ``EventStore.count`` counts.
@@ -141,11 +172,14 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                     "created_at"),
     "notifications": ("game_id", "version", "recipient", "kind", "status", "attempts",
                       "claimed_at", "sent_at", "error"),
-    "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at"),
+    "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at", "failures",
+                 "last_error", "disabled_at"),
 }
+#: Values of columns an older export lacks.
+DEFAULTS: dict[str, Any] = {"failures": 0}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "claimed_at",
-                "delivered_at", "sent_at"}
+                "delivered_at", "sent_at", "disabled_at"}
 JSON_COLUMNS = {"options", "payload", "response"}
 
 #: One game's rows: table name → rows (column → value).
@@ -242,9 +276,16 @@ class EventStore(Protocol):
     def notifications(self, game_id: str) -> list[Notification]:
         """The game's notifications, by version, recipient and kind."""
 
-    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
-                    ) -> Webhook:
-        """Register a webhook of ``seat`` (None: the host)."""
+    def stale_notifications(self, before: datetime, limit: int = 100
+                            ) -> list[StaleNotification]:
+        """Notifications still "sending" that were claimed at or before ``before`` (their
+        worker died mid-send), oldest claim first."""
+
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
+                    limits: tuple[int, int] | None = None) -> Webhook:
+        """Register a webhook of ``seat`` (None: the host). ``limits``: (per game, per
+        seat), checked in the insert's transaction (registrations at once cannot pass
+        them): TooManyWebhooks, nothing added."""
 
     def webhooks(self, game_id: str) -> list[Webhook]:
         """The game's webhooks, oldest first."""
@@ -254,6 +295,11 @@ class EventStore(Protocol):
 
     def delete_webhook(self, game_id: str, hook_id: int) -> bool:
         """Remove a webhook of the game; False if it had none of that id."""
+
+    def webhook_attempt(self, hook_id: int, error: str | None, disable_after: int) -> None:
+        """Record a delivery attempt: a success (``error`` None) resets the failure count;
+        a failure counts one more, keeps ``error`` and disables the hook at the
+        ``disable_after``-th failure in a row."""
 
     # -- upkeep --------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from psycopg_pool import ConnectionPool
 from .. import times
 from .base import (
     COLUMNS,
+    DEFAULTS,
     JSON_COLUMNS,
     TABLES,
     TIME_COLUMNS,
@@ -52,8 +53,10 @@ from .base import (
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    StaleNotification,
     VersionConflict,
     Webhook,
+    check_webhook_limits,
 )
 
 # -- the schema, step by step --------------------------------------------------------------
@@ -111,10 +114,19 @@ create trigger events_no_truncate before truncate on events
 #: Seat tokens can be rotated: each seat's generation (``rotate_token``).
 V2 = "alter table seats add column token_generation integer not null default 0;"
 
+#: Webhook health: failures in a row, the last error, disabled after too many; the sweep
+#: finds notifications left "sending" by a dead worker.
+V3 = """
+alter table webhooks add column failures integer not null default 0;
+alter table webhooks add column last_error text;
+alter table webhooks add column disabled_at timestamptz;
+create index notifications_sending on notifications (claimed_at) where status = 'sending';
+"""
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2]
+MIGRATIONS: list[str] = [V1, V2, V3]
 SCHEMA_VERSION = len(MIGRATIONS)
-MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_xact_lock key ("alhambra")
+MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
 #: ``append`` in one statement (see ``PostgresStore._append``).
 APPEND = """
@@ -165,7 +177,9 @@ def _seat(row: tuple) -> Seat:
 
 
 def _webhook(row: tuple) -> Webhook:
-    return Webhook(*row[:-1], _utc(row[-1]))
+    d = dict(zip(COLUMNS["webhooks"], row, strict=True))
+    return Webhook(**{**d, "created_at": _utc(d["created_at"]),
+                      "disabled_at": _utc(d["disabled_at"])})
 
 
 def _outbox(row: tuple) -> OutboxRow:
@@ -261,10 +275,18 @@ class PostgresStore:
                 f"alhambra-pbem needs {SCHEMA_VERSION}: run 'alhambra-pbem migrate' first")
 
     def migrate(self) -> tuple[int, int]:
+        with self.connection() as conn:
+            # One process migrates, every step; the others wait and find it done.
+            conn.execute("select pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+            try:
+                return self._migrate(conn)
+            finally:
+                conn.execute("select pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+
+    def _migrate(self, conn: psycopg.Connection) -> tuple[int, int]:
         before = None
         while True:
-            with self.transaction() as conn:  # one process migrates; the others wait
-                conn.execute("select pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            with conn.transaction():
                 version = self._schema_version(conn)
                 before = version if before is None else before
                 if version > SCHEMA_VERSION:
@@ -502,10 +524,27 @@ class PostgresStore:
                                 "order by version, recipient, kind", (game_id,)).fetchall()
         return [Notification(*r[:5], _utc(r[5]), r[6]) for r in rows]
 
-    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
-                    ) -> Webhook:
-        stamp = times.now()
+    def stale_notifications(self, before: datetime, limit: int = 100
+                            ) -> list[StaleNotification]:
         with self.connection() as conn:
+            rows = conn.execute(
+                "select n.game_id, n.version, n.recipient, n.kind, o.from_version, o.created_at "
+                "from notifications n left join outbox o on o.game_id = n.game_id and "
+                "o.to_version = n.version where n.status = 'sending' and "
+                "n.claimed_at <= %s order by n.claimed_at limit %s",
+                (before, limit)).fetchall()
+        return [StaleNotification(*r[:5], _utc(r[5])) for r in rows]
+
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
+                    limits: tuple[int, int] | None = None) -> Webhook:
+        stamp = times.now()
+        with self.transaction() as conn:
+            if limits is not None:  # the game's row locked: registrations at once queue
+                conn.execute("select 1 from games where id = %s for update", (game_id,))
+                counts = conn.execute(
+                    "select count(*), count(*) filter (where seat is not distinct from %s) "
+                    "from webhooks where game_id = %s", (seat, game_id)).fetchone()
+                check_webhook_limits(counts, seat, limits)
             hook_id = conn.execute("insert into webhooks (game_id, seat, url, secret, "
                                    "created_at) values (%s, %s, %s, %s, %s) returning id",
                                    (game_id, seat, url, secret, stamp)).fetchone()[0]
@@ -530,6 +569,16 @@ class PostgresStore:
         with self.connection() as conn:
             return conn.execute("delete from webhooks where game_id = %s and id = %s",
                                 (game_id, hook_id)).rowcount == 1
+
+    def webhook_attempt(self, hook_id: int, error: str | None, disable_after: int) -> None:
+        with self.connection() as conn:
+            if error is None:
+                conn.execute("update webhooks set failures = 0 where id = %s", (hook_id,))
+                return
+            conn.execute("update webhooks set failures = failures + 1, last_error = %s, "
+                         "disabled_at = case when disabled_at is null and failures + 1 >= %s "
+                         "then %s else disabled_at end where id = %s",
+                         (error, disable_after, times.now(), hook_id))
 
     # -- upkeep --------------------------------------------------------------------------
 
@@ -572,7 +621,8 @@ class PostgresStore:
                     cur.executemany(
                         f"insert into {table} ({', '.join(columns)}) values "
                         f"({', '.join(['%s'] * len(columns))})",
-                        [[_to_db(c, r.get(c)) for c in columns] for r in records])
+                        [[_to_db(c, r.get(c, DEFAULTS.get(c))) for c in columns]
+                         for r in records])
             if rows.get("webhooks"):  # new webhooks are numbered after the imported ones
                 conn.execute("select setval(pg_get_serial_sequence('webhooks', 'id'), "
                              "greatest((select max(id) from webhooks), "

@@ -31,6 +31,7 @@ from sqlite_utils import Database
 from .. import times
 from .base import (
     COLUMNS,
+    DEFAULTS,
     JSON_COLUMNS,
     TABLES,
     TIME_COLUMNS,
@@ -44,8 +45,10 @@ from .base import (
     OutboxRow,
     SchemaTooNew,
     Seat,
+    StaleNotification,
     VersionConflict,
     Webhook,
+    check_webhook_limits,
 )
 
 
@@ -165,8 +168,20 @@ def _v5(conn: sqlite3.Connection) -> None:
     conn.execute("alter table seats add column token_generation integer not null default 0")
 
 
+def _v6(conn: sqlite3.Connection) -> None:
+    """Webhook health: failures in a row, the last error, disabled after too many; the
+    sweep finds notifications left "sending" by a dead worker."""
+    _run(conn, """
+        alter table webhooks add column failures integer not null default 0;
+        alter table webhooks add column last_error text;
+        alter table webhooks add column disabled_at text;
+        create index idx_notifications_sending on notifications (claimed_at)
+           where status = 'sending';
+    """)
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -174,7 +189,7 @@ GAME_COLUMNS = list(COLUMNS["games"])
 _GAME_SELECT = "select " + ", ".join(GAME_COLUMNS) + " from games"
 SEAT_COLUMNS = list(COLUMNS["seats"])
 _SEAT_SELECT = "select " + ", ".join(SEAT_COLUMNS) + " from seats"
-_HOOK_SELECT = "select id, game_id, seat, url, secret, created_at from webhooks"
+_HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
 
 
 def _game(row: dict[str, Any]) -> Game:
@@ -482,10 +497,23 @@ class SqliteStore:
                              "order by version, recipient, kind", (game_id,))
         return [Notification(**_from_db(r)) for r in rows]
 
-    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str
-                    ) -> Webhook:
+    def stale_notifications(self, before: datetime, limit: int = 100
+                            ) -> list[StaleNotification]:
+        rows = self.db.query(
+            "select n.game_id, n.version, n.recipient, n.kind, o.from_version, "
+            "o.created_at as batch_created_at from notifications n left join outbox o on "
+            "o.game_id = n.game_id and o.to_version = n.version where n.status = 'sending' "
+            "and n.claimed_at <= ? order by n.claimed_at limit ?", (_text(before), limit))
+        return [StaleNotification(**{**r, "batch_created_at": _time(r["batch_created_at"])})
+                for r in rows]
+
+    def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
+                    limits: tuple[int, int] | None = None) -> Webhook:
         stamp = times.now()
-        with self.transaction() as db:
+        with self.transaction() as db:  # a write lock from the start: counts hold
+            counts = db.execute("select count(*), coalesce(sum(seat is ?), 0) from webhooks "
+                                "where game_id = ?", (seat, game_id)).fetchone()
+            check_webhook_limits(counts, seat, limits)
             hook_id = db["webhooks"].insert(_to_row({
                 "game_id": game_id, "seat": seat, "url": url, "secret": secret,
                 "created_at": stamp})).last_pk
@@ -509,6 +537,16 @@ class SqliteStore:
             cur = db.execute("delete from webhooks where game_id = ? and id = ?",
                              (game_id, hook_id))
             return cur.rowcount == 1
+
+    def webhook_attempt(self, hook_id: int, error: str | None, disable_after: int) -> None:
+        with self.transaction() as db:
+            if error is None:
+                db.execute("update webhooks set failures = 0 where id = ?", (hook_id,))
+                return
+            db.execute("update webhooks set failures = failures + 1, last_error = ?, "
+                       "disabled_at = case when disabled_at is null and failures + 1 >= ? "
+                       "then ? else disabled_at end where id = ?",
+                       (error, disable_after, _stamp(), hook_id))
 
     # -- upkeep --------------------------------------------------------------------------
 
@@ -538,7 +576,7 @@ class SqliteStore:
     def load_game(self, rows: GameRows) -> None:
         with self.transaction() as db:
             for table, columns in COLUMNS.items():
-                db[table].insert_all(_to_row({c: r.get(c) for c in columns})
+                db[table].insert_all(_to_row({c: r.get(c, DEFAULTS.get(c)) for c in columns})
                                      for r in rows.get(table, []))
 
 

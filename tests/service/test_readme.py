@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 
 import pytest
@@ -24,9 +25,13 @@ def curl_block() -> str:
 
 
 def _healthy(base: str) -> bool:
+    """The API answers (503 too: with --no-worker and no other worker, /health says the
+    worker is down)."""
     try:
         with urllib.request.urlopen(base + "/health", timeout=2) as resp:
             return resp.status == 200
+    except urllib.error.HTTPError as exc:
+        return exc.code == 503
     except OSError:
         return False
 

@@ -25,6 +25,7 @@ from service.store import (
     Seat,
     VersionConflict,
 )
+from service.store.base import TooManyWebhooks
 from tests.support import StoreSpec
 
 ACTIVE = GameUpdate("active", "action", 0, None)
@@ -347,6 +348,78 @@ def test_webhooks(store):
     assert store.webhooks("g1") == [b] and store.count("webhooks") == 2
 
 
+def test_webhook_limits_hold_under_registrations_at_once(store):
+    make_game(store)
+    limits = (3, 2)  # per game, per seat
+    store.add_webhook("g1", 0, "http://a.test/", "s", limits)
+    store.add_webhook("g1", 0, "http://a.test/", "s", limits)
+    with pytest.raises(TooManyWebhooks, match="a seat may have at most 2"):
+        store.add_webhook("g1", 0, "http://a.test/", "s", limits)
+    store.add_webhook("g1", None, "http://a.test/", "s", limits)
+    with pytest.raises(TooManyWebhooks, match="a game may have at most 3"):
+        store.add_webhook("g1", 1, "http://a.test/", "s", limits)
+    assert store.count("webhooks") == 3
+    make_game(store, "g2")
+    results: list[str] = []
+
+    def add():
+        try:
+            store.add_webhook("g2", None, "http://b.test/", "s", (5, 5))
+            results.append("added")
+        except TooManyWebhooks:
+            results.append("refused")
+
+    threads = [threading.Thread(target=add) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == ["added"] * 5 + ["refused"] * 3
+    assert len(store.webhooks("g2")) == 5
+
+
+def test_webhook_failures_in_a_row_disable_a_hook(store):
+    make_game(store)
+    hook = store.add_webhook("g1", 0, "http://a.test/", "s1")
+    assert (hook.failures, hook.last_error, hook.disabled_at) == (0, None, None)
+    store.webhook_attempt(hook.id, "timed out", disable_after=3)
+    store.webhook_attempt(hook.id, "answered 500", disable_after=3)
+    got = store.webhook(hook.id)
+    assert (got.failures, got.last_error, got.disabled_at) == (2, "answered 500", None)
+    store.webhook_attempt(hook.id, None, disable_after=3)  # a success: count from 0 again
+    assert store.webhook(hook.id).failures == 0
+    for i in range(3):
+        store.webhook_attempt(hook.id, f"error {i}", disable_after=3)
+    got = store.webhook(hook.id)
+    assert got.failures == 3 and got.last_error == "error 2"
+    assert got.disabled_at is not None and times.seconds_since(got.disabled_at) < 60
+    store.webhook_attempt(hook.id, "again", disable_after=3)  # stays disabled, same time
+    assert store.webhook(hook.id).disabled_at == got.disabled_at
+    assert store.webhooks("g1") == [store.webhook(hook.id)]
+
+
+def test_notifications_left_sending_past_their_lease(spec, store):
+    make_game(store)
+    store.append("g1", 0, events(1), ACTIVE)
+    store.append("g1", 1, events(2, 2), ACTIVE)  # the batch 2..3
+    held = ("g1", 3, "seat:0", "your_turn")
+    done = ("g1", 3, "seat:1", "game_over")
+    orphan = ("g1", 9, "seat:1", "reminder50")
+    for key in (held, done, orphan):
+        assert store.claim_notification(*key)
+    store.finish_notification(*done)
+    assert store.stale_notifications(times.later(-60)) == []  # all claims are fresh
+    stale = store.stale_notifications(times.later(1))
+    assert sorted((n.game_id, n.version, n.recipient, n.kind, n.from_version)
+                  for n in stale) == [("g1", 3, "seat:0", "your_turn", 2),
+                                      ("g1", 9, "seat:1", "reminder50", None)]
+    batch = next(n for n in stale if n.version == 3)
+    assert batch.batch_created_at == store.claim_outbox()[1].created_at
+    assert len(store.stale_notifications(times.later(1), limit=1)) == 1
+    store.finish_notification(*held, error="lost")  # failed: no longer "sending"
+    assert [n.recipient for n in store.stale_notifications(times.later(1))] == ["seat:1"]
+
+
 def test_listing_games(store):
     start = times.now()
     for i in range(5):
@@ -393,8 +466,10 @@ def test_a_game_dumped_and_loaded_keeps_every_row(store):
     store.claim_notification("g1", 3, "seat:1", "your_turn")
     store.finish_notification("g1", 3, "seat:1", "your_turn")
     hook = store.add_webhook("g1", 1, "http://h.test/", "s")
+    store.webhook_attempt(hook.id, "answered 500", disable_after=1)
     store.mark_delivered([r.id for r in store.claim_outbox()])
     rows = store.dump_game("g1")
+    assert rows["webhooks"][0]["failures"] == 1 and rows["webhooks"][0]["disabled_at"]
     assert set(rows) == set(TABLES)
     assert [len(rows[t]) for t in TABLES] == [1, 2, 3, 1, 1, 1, 1]
     with pytest.raises(GameNotFound):
@@ -418,6 +493,20 @@ def test_a_game_dumped_and_loaded_keeps_every_row(store):
     with pytest.raises(Exception):  # noqa: B017 - each store's own error; nothing added
         store.load_game(renamed(rows, 0) | {"games": [{**rows["games"][0], "id": "g3"}]})
     assert store.game_ids() == ["g1", "g2"]
+    older = renamed(rows, 2000)  # an export made before webhooks counted failures
+    older["games"][0]["id"] = "g4"
+    older["games"][0]["host_token_hash"] = "host-g4"
+    for r in older["seats"]:
+        r["token_hash"] += "-4"
+    for r in older["webhooks"]:
+        for col in ("failures", "last_error", "disabled_at"):
+            del r[col]
+    for t in older:
+        for r in older[t]:
+            if "game_id" in r:
+                r["game_id"] = "g4"
+    store.load_game(older)
+    assert store.webhooks("g4")[0].failures == 0
 
 
 def test_dumps_carry_every_column(spec, store):

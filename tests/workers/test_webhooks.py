@@ -130,7 +130,14 @@ def test_webhook_endpoints(stack):
     assert r.status_code == 201 and r.get_json()["secret"] == "s" * 20
     hook = r.get_json()
     listed = stack.client.get(url, headers=auth(h.tokens[0])).get_json()["webhooks"]
-    assert listed == [{k: hook[k] for k in ("id", "game_id", "seat", "url", "created_at")}]
+    status = {k: hook[k] for k in ("id", "game_id", "seat", "url", "created_at")}
+    status.update(failures=0, last_error=None, disabled_at=None)
+    assert listed == [status]
+    assert stack.client.get(f"{url}/{hook['id']}", headers=auth(h.tokens[0])
+                            ).get_json() == status
+    for token in (h.tokens[1], h.host_token):  # another seat's hook: not found
+        assert stack.client.get(f"{url}/{hook['id']}", headers=auth(token)
+                                ).status_code == 404
     assert stack.client.get(url, headers=auth(h.tokens[1])).get_json()["webhooks"] == []
     assert stack.client.get(url, headers=auth(h.host_token)).get_json()["webhooks"] == []
     assert stack.client.delete(f"{url}/{hook['id']}",
