@@ -1,4 +1,5 @@
-"""``python -m engine``: simulate random games, replay a record, analyze a grid."""
+"""``python -m engine``: simulate random games, replay a record, analyze a grid, play bot
+matches (arena)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 
 from tqdm import tqdm
 
-from .bots import random_move
+from . import arena
+from .bots import LEVELS, random_move
 from .components import TILES
 from .events import Event
 from .record import RecordError, export_record, import_record
@@ -132,6 +134,29 @@ def analyze(doc: Any) -> dict[str, Any]:
     return out
 
 
+def run_arena(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Play and print an arena match (engine/arena.py)."""
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in LEVELS]
+    if unknown or len(set(bots)) != len(bots) or not bots:
+        parser.error(f"--bots takes distinct levels of {', '.join(LEVELS)}, not {args.bots!r}")
+    variant = VARIANTS[args.variant]
+    if not variant.min_players <= args.players <= variant.max_players:
+        parser.error(f"{args.variant} takes {variant.min_players}-{variant.max_players} players")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    print(f"arena: {args.variant}, {args.players} players, {args.games} games from seed "
+          f"{args.seed}, bots {','.join(bots)} (seats rotated)")
+    bar = tqdm(total=args.games, disable=not sys.stderr.isatty(), file=sys.stderr,
+               unit="game")
+    tallies = arena.run(args.variant, bots, args.players, args.games, args.seed, args.cap,
+                        progress=lambda n: bar.update(1))
+    bar.close()
+    for line in arena.report(tallies, args.games):
+        print(line)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -144,6 +169,15 @@ def main(argv: list[str] | None = None) -> int:
     rep = sub.add_parser("replay", help="import a game record and print its outcome")
     rep.add_argument("file", type=Path)
     sub.add_parser("analyze", help="check a grid read from stdin as JSON")
+    ar = sub.add_parser("arena", help="play matches between bot levels, seats rotated")
+    ar.add_argument("--bots", required=True,
+                    help=f"levels separated by commas, of {', '.join(LEVELS)}")
+    ar.add_argument("--variant", default="alhambra", choices=sorted(VARIANTS))
+    ar.add_argument("--players", type=int, default=2)
+    ar.add_argument("--games", type=int, default=100)
+    ar.add_argument("--seed", type=int, default=0)
+    ar.add_argument("--cap", type=float, default=None,
+                    help="seconds after which a strong bot stops searching")
     args = parser.parse_args(argv)
 
     if args.command == "simulate":
@@ -153,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                          f"players")
         return simulate(args.variant, args.players, args.games, args.seed, args.records,
                         progress=sys.stdout.isatty() and sys.stderr.isatty())
+    if args.command == "arena":
+        return run_arena(parser, args)
     if args.command == "replay":
         try:
             doc = json.loads(args.file.read_text())

@@ -275,11 +275,19 @@ def _redesign(state: State, seat: int, move: Move) -> ev.Redesigned:
     return event
 
 
-def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False,
-           bot: str | None = None) -> None:
-    """Check and play one move, then the automatic steps that follow it. The move's first
-    event carries the move's notation (and ``timeout`` when the service played it, ``bot``
-    when a bot did)."""
+def move_events(state: State, seat: int, move: Move, timeout: bool = False) -> list[Event]:
+    """The events of ``move`` itself, checked but without the automatic steps that follow
+    it (end of turn, refills, scorings): what a bot may look at without seeing the deck or
+    the bags. The state is not changed."""
+    events: list[Event] = []
+    _move(state, seat, move, events.append, timeout)
+    return events
+
+
+def _move(state: State, seat: int, move: Move, emit: Emit, timeout: bool,
+          bot: str | None = None) -> None:
+    """Check one move and emit its events. The move's first event carries the move's
+    notation (and ``timeout`` when the service played it, ``bot`` when a bot did)."""
     if state.phase == "over":
         raise RuleViolation("A-6", "the game is over")
     if seat != state.current or state.phase == "setup":
@@ -309,6 +317,12 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
     if bot:
         event["bot"] = bot
     emit(event)
+
+
+def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = False,
+           bot: str | None = None) -> None:
+    """Check and play one move, then the automatic steps that follow it."""
+    _move(state, seat, move, emit, timeout, bot)
     _advance(state, emit)
 
 
