@@ -150,7 +150,7 @@ class CreateGameSchema(Strict):
         load_default=None, allow_none=True, validate=validate.Length(1, 40),
         metadata={"enum": list(LEVELS), "description": "The level of the bot that takes "
                   "over a seat that resigns or is abandoned; default: the server's "
-                  "(ALHAMBRA_TAKEOVER_BOT: greedy when the server has it, else random)"})
+                  "(ALHAMBRA_TAKEOVER_BOT, greedy unless set)"})
 
     @ma.validates_schema
     def _players(self, data, **kwargs):

@@ -128,7 +128,7 @@ class Settings:
     mail_in_listen: str | None = None
     mail_in_max_size: int = 1 << 20
     reminders: tuple[float, ...] = (0.5, 0.9)
-    takeover_bot: str | None = None  # None: greedy if the engine has it, else random
+    takeover_bot: str = "greedy"
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     webhook_connect_timeout: float = 3.0
     webhook_read_timeout: float = 5.0
@@ -180,7 +180,7 @@ class Settings:
             if not self.mail_reply_to:
                 raise SettingsError("MAIL_IN_LISTEN needs MAIL_REPLY_TO: the addresses "
                                     "the listener accepts are its reply addresses")
-        if self.takeover_bot is not None and self.takeover_bot not in LEVELS:
+        if self.takeover_bot not in LEVELS:
             raise SettingsError(f"ALHAMBRA_TAKEOVER_BOT must be a bot level of the engine "
                                 f"({', '.join(LEVELS)}), not {self.takeover_bot!r}")
         for var, value in (("ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", self.webhook_connect_timeout),
@@ -222,7 +222,7 @@ class Settings:
             "mail_in_listen": env.get("MAIL_IN_LISTEN") or None,
             "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
             "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
-            "takeover_bot": env.get("ALHAMBRA_TAKEOVER_BOT") or None,
+            "takeover_bot": env.get("ALHAMBRA_TAKEOVER_BOT") or "greedy",
             "webhook_allow_private": _flag("ALHAMBRA_WEBHOOK_ALLOW_PRIVATE",
                                            env.get("ALHAMBRA_WEBHOOK_ALLOW_PRIVATE")),
         }
@@ -307,9 +307,9 @@ class Settings:
 
     @property
     def takeover_level(self) -> str:
-        """The level of the bot that takes a seat over unless a game says otherwise:
-        ALHAMBRA_TAKEOVER_BOT, else ``greedy`` when the engine has it, else ``random``."""
-        return self.takeover_bot or ("greedy" if "greedy" in LEVELS else "random")
+        """The level of the bot that takes a seat over unless a game says otherwise
+        (ALHAMBRA_TAKEOVER_BOT)."""
+        return self.takeover_bot
 
     @property
     def bot_queue(self) -> str:

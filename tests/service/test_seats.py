@@ -19,7 +19,7 @@ def test_a_seat_created_as_a_bot_needs_no_token_and_the_game_starts(client, game
     assert [s["seat"] for s in doc["seats"]] == [0]  # tokens for the person only
     game = doc["game"]
     assert game["status"] == "active" and game["takeover_after_timeouts"] == 2
-    assert game["takeover_bot"] == "random"  # the server's default: greedy when it has it
+    assert game["takeover_bot"] == "greedy"  # the server's default
     assert [(s["name"], s["bot"], s["joined"]) for s in game["seats"]] == [
         ("Ann", None, True), ("Bot 2 (random)", "random", True), ("Robo", "random", True)]
     assert [s["bot"] for s in game["view"]["seats"]] == [None, "random", "random"]
@@ -81,8 +81,8 @@ def test_resigning_hands_the_seat_to_a_bot_and_its_token_can_no_longer_move(clie
     answer = r.get_json()
     assert answer["version"] == h.get()["version"]
     assert [i["event"] for i in answer["events"]] == [
-        {"type": "seat_taken_over", "seat": seat, "bot": "random", "reason": "resigned"}]
-    assert "resigned: a random bot plays the seat" in answer["events"][0]["text"]
+        {"type": "seat_taken_over", "seat": seat, "bot": "greedy", "reason": "resigned"}]
+    assert "resigned: a greedy bot plays the seat" in answer["events"][0]["text"]
     assert answer["view"]["seats"][seat]["left"] == "resigned"
 
     legal = h.legal(seat)
@@ -90,7 +90,7 @@ def test_resigning_hands_the_seat_to_a_bot_and_its_token_can_no_longer_move(clie
     problem = check_problem(h.submit(seat, "take 1", legal["version"]),
                             409, "seat_played_by_bot")
     assert problem["rule"] == "S-2" and problem["type"].endswith("/rules#S-2")
-    assert "played by a random bot" in problem["detail"]
+    assert "played by a greedy bot" in problem["detail"]
     problem = check_problem(client.post(f"/games/{h.id}/resign",
                                         headers=auth(h.tokens[seat])), 422, "rule_violation")
     assert problem["rule"] == "S-2"

@@ -102,9 +102,6 @@ def test_database_settings_that_cannot_work_are_refused(env, message):
         Settings.from_env(env)
 
 
-def test_the_takeover_bot_is_greedy_when_the_engine_has_it_else_random():
-    from engine.bots import LEVELS
-
-    assert Settings.from_env({}).takeover_level == ("greedy" if "greedy" in LEVELS
-                                                    else "random")
+def test_the_takeover_bot_is_greedy_unless_set():
+    assert Settings.from_env({}).takeover_level == "greedy"
     assert Settings.from_env({"ALHAMBRA_TAKEOVER_BOT": "random"}).takeover_level == "random"
