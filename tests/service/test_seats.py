@@ -97,8 +97,8 @@ def test_resigning_hands_the_seat_to_a_bot_and_its_token_can_no_longer_move(clie
     # the bot moves for the seat through the same submit path, marked as a bot's move
     played = games.play_bot(h.id, legal["version"])
     first = next(i for i in played["events"] if "move" in i["event"])
-    assert first["event"]["seat"] == seat and first["event"]["bot"] == "random"
-    assert first["text"].endswith("(random bot)")
+    assert first["event"]["seat"] == seat and first["event"]["bot"] == "greedy"
+    assert first["text"].endswith("(greedy bot)")
     assert games.play_bot(h.id, legal["version"]) is None  # the game moved on: once
 
 
