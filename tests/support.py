@@ -10,6 +10,7 @@ import email.policy
 import os
 import random
 import secrets
+import signal
 import subprocess
 import sys
 import threading
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote as url_quote
 
+import psutil
 import psycopg
 
 import engine
@@ -418,3 +420,19 @@ def barrier(port: int, inbox: Inbox, mail: Received) -> Received:
     msg = reply_to(mail, "status")
     smtp_send(port, msg)
     return answer_to(inbox, mail.game, str(msg["Message-ID"]))
+
+
+def stop_serve(proc: subprocess.Popen, children, log) -> int:
+    """SIGTERM a test's ``alhambra-pbem serve``, its exit code (killed after 30 s); then
+    kill any of ``children`` (psutil processes) still running, even on failure."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        code = proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        code = proc.wait(5)
+    for child in children:
+        if child.is_running() and child.status() != psutil.STATUS_ZOMBIE:
+            child.kill()
+    log.close()
+    return code

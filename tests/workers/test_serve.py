@@ -8,7 +8,6 @@ import email
 import email.policy
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -16,7 +15,7 @@ import urllib.request
 
 import psutil
 
-from tests.support import ROOT, Received, reply_to, smtp_send, wait_until
+from tests.support import ROOT, Received, reply_to, smtp_send, stop_serve, wait_until
 from workers.redis_server import free_port
 
 
@@ -92,16 +91,7 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
         said = email.message_from_bytes(answer[0].read_bytes(), policy=email.policy.default)
         assert "you played: take 1" in said.get_body(("plain",)).get_content()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            code = proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            code = proc.wait(5)
-        for child in children:  # nothing left behind, even on failure
-            if child.is_running() and child.status() != psutil.STATUS_ZOMBIE:
-                child.kill()
-        log.close()
+        code = stop_serve(proc, children, log)  # nothing left behind, even on failure
     assert code == 0, (tmp_path / "serve.log").read_text()[-3000:]
     assert children and not any(c.is_running() and c.status() != psutil.STATUS_ZOMBIE
                                 for c in children)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import urllib.error
@@ -16,7 +15,7 @@ from collections import Counter
 
 import psutil
 
-from tests.support import ROOT, wait_until
+from tests.support import ROOT, stop_serve, wait_until
 from workers.redis_server import free_port
 
 
@@ -116,14 +115,5 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
               f"{duplicated} duplicated, of {3 * len(games)}")
         assert (lost, duplicated) == (0, 0)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            code = proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            code = proc.wait(5)
-        for child in seen:  # nothing left behind, even on failure
-            if child.is_running() and child.status() != psutil.STATUS_ZOMBIE:
-                child.kill()
-        log.close()
+        code = stop_serve(proc, seen, log)  # nothing left behind, even on failure
     assert code == 0, (tmp_path / "serve.log").read_text()[-3000:]
