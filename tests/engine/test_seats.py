@@ -117,3 +117,10 @@ def test_the_record_of_a_game_with_takeovers_replays_to_the_same_log():
     assert {"seat": 1, "taken_over": "random", "reason": "resigned"} in doc["moves"]
     assert any(m.get("bot") == "random" for m in doc["moves"])
     assert import_record(doc) == events
+
+
+def test_a_bot_named_for_its_level_is_not_told_twice():
+    event = {"type": "money_taken", "seat": 1, "positions": [1], "cards": ["DE5"],
+             "move": "take 1", "bot": "greedy"}
+    assert describe(event, ["Ann", "Bot 2 (greedy)"]) == "Bot 2 (greedy) took DE5"
+    assert describe(event, ["Ann", "Bob"]) == "Bob took DE5 (greedy bot)"
