@@ -99,7 +99,7 @@ def describe(event: Event | Mapping[str, Any], names: list[str], neutral: str | 
     line = _line(e, kind, who, tile, state)
     if line is not None and e.get("timeout"):
         line += " (time ran out: the default move)"
-    if line is not None and e.get("bot") and \
+    if line is not None and "move" in e and e.get("bot") and \
             not who(e.get("seat")).endswith(f"({e['bot']})"):  # "Bot 2 (greedy)" says it
         line += f" ({e['bot']} bot)"
     return line

@@ -124,3 +124,6 @@ def test_a_bot_named_for_its_level_is_not_told_twice():
              "move": "take 1", "bot": "greedy"}
     assert describe(event, ["Ann", "Bot 2 (greedy)"]) == "Bot 2 (greedy) took DE5"
     assert describe(event, ["Ann", "Bob"]) == "Bob took DE5 (greedy bot)"
+    taken = {"type": "seat_taken_over", "seat": 0, "bot": "greedy", "reason": "resigned"}
+    assert describe(taken, ["Ann", "Bob"]) == \
+        "Ann resigned: a greedy bot plays the seat from now on"
