@@ -247,7 +247,7 @@ def test_two_apis_and_two_workers_play_twenty_games(tmp_path, inbox):
         "MAIL_FROM": "Alhambra <game@test>", "PUBLIC_URL": "http://alhambra.test",
         "ALHAMBRA_MIN_TIME_PER_MOVE": "1", "ALHAMBRA_REMINDERS": "",
         "ALHAMBRA_RELAY_INTERVAL": "0.1", "ALHAMBRA_SWEEP_INTERVAL": "2",
-        "ALHAMBRA_SWEEP_GRACE": "3",
+        "ALHAMBRA_SWEEP_GRACE": "3", "ALHAMBRA_MAIL_LEASE": "20",
     }
     hosts: list[Host] = []
     game_ids: list[str] = []
