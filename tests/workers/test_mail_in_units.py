@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from service.settings import Settings, SettingsError
-from workers import city, replies, reply_address
+from workers import city, mail_auth, replies, reply_address
 from workers.notify import deadline_words
 
 KEY = b"k" * 32
@@ -114,7 +114,7 @@ def _msg(headers: str) -> email.message.EmailMessage:
     ("From: a@b.c", "mailer-daemon@b.c", "mailer-daemon"),
 ])
 def test_automatic_mails_are_told_apart(headers, envelope, why):
-    said = replies.automatic(_msg(headers), envelope)
+    said = mail_auth.automatic(_msg(headers), envelope)
     assert (said is None) == (why is None) and (why is None or why in said), said
 
 
