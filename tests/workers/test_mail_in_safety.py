@@ -14,6 +14,7 @@ capped, not authenticated) follows it: the one worker sends answers in order."""
 
 from __future__ import annotations
 
+import base64
 import logging
 import subprocess
 import sys
@@ -101,8 +102,6 @@ FORGED_FROM = {
 
 
 def _spell(template: str, ann: str) -> str:
-    import base64
-
     quoted = ann.replace("@", "=40").replace(".", "=2E")
     return template.format(ann=ann, ann_q=quoted,
                            ann_b=base64.b64encode(ann.encode()).decode())
