@@ -126,7 +126,9 @@ def main() -> int:
     listen = free_port()
     env = dict(os.environ, ALHAMBRA_DATA=str(tmp), REDIS_URL=redis.url,
                SMTP_URL=f"smtp://127.0.0.1:{smtp.port}", ALHAMBRA_REMINDERS="",
-               MAIL_REPLY_TO="moves@example.org", PYTHONPATH=str(ROOT))
+               MAIL_REPLY_TO="moves@example.org", PYTHONPATH=str(ROOT),
+               # every reply answered, as a player's would be (not capped per hour)
+               MAIL_IN_ANSWERS_PER_HOUR="1000000")
     if args.relay_interval is not None:
         env["ALHAMBRA_RELAY_INTERVAL"] = str(args.relay_interval)
     app = create_app(Settings.from_env(env))

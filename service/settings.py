@@ -34,6 +34,14 @@ same table for operators.
 ``MAIL_IN_LISTEN``             ``HOST:PORT`` where ``serve`` also runs the SMTP listener of
                                ``alhambra-pbem mail-in --listen`` (unset: none)
 ``MAIL_IN_MAX_SIZE``           the largest reply accepted, bytes (``1048576``)
+``MAIL_IN_AUTH``               what proves a reply's sender: ``none`` (the From header
+                               alone, the default), ``dkim``, ``spf`` or ``any`` (either):
+                               a pass aligned with the From domain in an
+                               ``Authentication-Results`` header of ``MAIL_IN_AUTHSERV_ID``
+``MAIL_IN_AUTHSERV_ID``        the authserv-id of the MTA that adds those headers (needed
+                               unless ``MAIL_IN_AUTH=none``)
+``MAIL_IN_ANSWERS_PER_HOUR``   answers to replies one address gets in an hour, at most
+                               (``10``; beyond it a reply is still played, not answered)
 ``ALHAMBRA_REMINDERS``         reminder times, fractions of the time per move
                                (``0.5,0.9``)
 ``ALHAMBRA_WEBHOOK_RETRIES``   seconds between webhook attempts (``10,60,300,1800,7200``)
@@ -97,6 +105,8 @@ DEFAULT_MIN_TIME_PER_MOVE = 60
 DEFAULT_LIMITS = {"limit_create": "20/hour", "limit_join": "60/hour",
                   "limit_bad_token": "30/minute", "limit_import": "20/hour"}
 LOCAL_URL = "http://127.0.0.1:8000"
+#: What MAIL_IN_AUTH may say (workers/mail_auth.py).
+MAIL_IN_AUTH = ("none", "dkim", "spf", "any")
 
 
 class SettingsError(ValueError):
@@ -127,6 +137,9 @@ class Settings:
     mail_reply_to: str | None = None
     mail_in_listen: str | None = None
     mail_in_max_size: int = 1 << 20
+    mail_in_auth: str = "none"  # none, dkim, spf or any (workers/mail_auth.py)
+    mail_in_authserv_id: str | None = None
+    mail_in_answers_per_hour: int = 10
     reminders: tuple[float, ...] = (0.5, 0.9)
     takeover_bot: str = "greedy"
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
@@ -180,6 +193,22 @@ class Settings:
             if not self.mail_reply_to:
                 raise SettingsError("MAIL_IN_LISTEN needs MAIL_REPLY_TO: the addresses "
                                     "the listener accepts are its reply addresses")
+        object.__setattr__(self, "mail_in_auth", self.mail_in_auth.strip().lower())
+        if self.mail_in_auth not in MAIL_IN_AUTH:
+            raise SettingsError(f"MAIL_IN_AUTH must be one of {', '.join(MAIL_IN_AUTH)}, "
+                                f"not {self.mail_in_auth!r}")
+        if self.mail_in_authserv_id is not None:
+            authserv_id = self.mail_in_authserv_id.strip()
+            if not authserv_id or any(c.isspace() or c in ";()\"" for c in authserv_id):
+                raise SettingsError("MAIL_IN_AUTHSERV_ID must be the name the MTA writes "
+                                    "first in its Authentication-Results headers, like "
+                                    f"mx.example.org, not {self.mail_in_authserv_id!r}")
+            object.__setattr__(self, "mail_in_authserv_id", authserv_id)
+        if self.mail_in_auth != "none" and not self.mail_in_authserv_id:
+            raise SettingsError(f"MAIL_IN_AUTH={self.mail_in_auth} needs MAIL_IN_AUTHSERV_ID:"
+                                " only the headers of your own MTA can be believed")
+        if self.mail_in_answers_per_hour < 1:
+            raise SettingsError("MAIL_IN_ANSWERS_PER_HOUR must be at least 1")
         if self.takeover_bot not in LEVELS:
             raise SettingsError(f"ALHAMBRA_TAKEOVER_BOT must be a bot level of the engine "
                                 f"({', '.join(LEVELS)}), not {self.takeover_bot!r}")
@@ -220,6 +249,8 @@ class Settings:
             "mail_from": env.get("MAIL_FROM") or cls.mail_from,
             "mail_reply_to": env.get("MAIL_REPLY_TO") or None,
             "mail_in_listen": env.get("MAIL_IN_LISTEN") or None,
+            "mail_in_auth": env.get("MAIL_IN_AUTH") or cls.mail_in_auth,
+            "mail_in_authserv_id": env.get("MAIL_IN_AUTHSERV_ID") or None,
             "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
             "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
             "takeover_bot": env.get("ALHAMBRA_TAKEOVER_BOT") or "greedy",
@@ -241,6 +272,7 @@ class Settings:
                    "sweep_interval": ("ALHAMBRA_SWEEP_INTERVAL", float),
                    "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float),
                    "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
+                   "mail_in_answers_per_hour": ("MAIL_IN_ANSWERS_PER_HOUR", int),
                    "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
                    "webhook_connect_timeout": ("ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", float),
                    "webhook_read_timeout": ("ALHAMBRA_WEBHOOK_READ_TIMEOUT", float),
@@ -273,6 +305,8 @@ class Settings:
                "ALHAMBRA_MIN_TIME_PER_MOVE": str(self.min_time_per_move),
                "ALHAMBRA_STATE_CACHE": str(self.state_cache_size),
                "MAIL_FROM": self.mail_from, "MAIL_IN_MAX_SIZE": str(self.mail_in_max_size),
+               "MAIL_IN_AUTH": self.mail_in_auth,
+               "MAIL_IN_ANSWERS_PER_HOUR": str(self.mail_in_answers_per_hour),
                "ALHAMBRA_REMINDERS": ",".join(map(str, self.reminders)),
                "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
                "ALHAMBRA_RELAY_INTERVAL": str(self.relay_interval),
@@ -294,6 +328,7 @@ class Settings:
                            ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),
                            ("MAIL_REPLY_TO", self.mail_reply_to),
                            ("MAIL_IN_LISTEN", self.mail_in_listen),
+                           ("MAIL_IN_AUTHSERV_ID", self.mail_in_authserv_id),
                            ("ALHAMBRA_TAKEOVER_BOT", self.takeover_bot)):
             if value:
                 env[var] = value

@@ -107,10 +107,13 @@ class GameHandle:
                                 headers={**auth(self.tokens[seat]), **(headers or {})})
 
 
-def new_game(client, players: int = 3, **extra) -> GameHandle:
-    """A game whose seats are all named (``P0``… with ``p0@example.org``…): it starts."""
-    body = {"seats": [{"name": f"P{i}", "email": f"p{i}@example.org"}
-                      for i in range(players)], **extra}
+def new_game(client, players: int = 3, emails: list[str] | None = None, **extra
+             ) -> GameHandle:
+    """A game whose seats are all named (``P0``… with ``p0@example.org``…, or
+    ``emails``): it starts."""
+    emails = emails or [f"p{i}@example.org" for i in range(players)]
+    body = {"seats": [{"name": f"P{i}", "email": emails[i]} for i in range(players)],
+            **extra}
     r = client.post("/games", json=body)
     assert r.status_code == 201, r.get_json()
     doc = r.get_json()
@@ -393,9 +396,11 @@ def smtp_send(port: int, msg: EmailMessage | bytes, rcpt: list[str] | None = Non
             conn.send_message(msg, from_addr=sender, to_addrs=rcpt)
 
 
-def start_by_mail(s: Stack, inbox: Inbox, players: int = 2) -> tuple[GameHandle, Received]:
-    """A new game on ``s`` and its first "your turn" mail."""
-    h = new_game(s.client, players)
+def start_by_mail(s: Stack, inbox: Inbox, players: int = 2,
+                  emails: list[str] | None = None) -> tuple[GameHandle, Received]:
+    """A new game on ``s`` (its seats' addresses: ``emails``) and its first "your turn"
+    mail."""
+    h = new_game(s.client, players, emails)
     v = h.get()["version"]
     (mail,) = inbox.wait(h.id, "your_turn", where=lambda m: m.version == v)
     return h, mail

@@ -8,8 +8,9 @@ mail set up still shows what it would have sent.
 Every mail of a game is in one thread: it refers (``In-Reply-To``, ``References``) to the
 game's root id ``<game@domain>``, and an answer to a player's reply to that reply too. With
 ``MAIL_REPLY_TO`` set, a mail to a seat carries the seat's reply address as ``Reply-To``
-(``reply_address.py``). Mails say ``Auto-Submitted: auto-generated`` (RFC 3834), so that
-well-behaved auto-responders leave them alone.
+(``reply_address.py``). Mails say ``Auto-Submitted: auto-generated`` (RFC 3834), answers
+to a player's reply ``auto-replied``, so that well-behaved auto-responders leave them
+alone.
 """
 
 from __future__ import annotations
@@ -127,7 +128,9 @@ class Mailer:
         reply_to = self.reply_to(mail)
         if reply_to:
             msg["Reply-To"] = reply_to
-        msg["Auto-Submitted"] = "auto-generated"
+        # RFC 3834: an answer to a player's mail is auto-replied, every other mail
+        # auto-generated; either way responders that honour it do not answer.
+        msg["Auto-Submitted"] = "auto-replied" if mail.in_reply_to else "auto-generated"
         msg["X-Alhambra-Game"] = mail.game_id
         msg["X-Alhambra-Version"] = str(mail.version)
         msg["X-Alhambra-Kind"] = mail.kind

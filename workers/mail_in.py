@@ -8,8 +8,12 @@ A mail is for us when it is sent to a reply address whose tag verifies
 (``reply_address.py``): the tag names the game, the seat and the version of the game the
 answered mail showed. Then, in this order:
 
-- an automatic mail (auto-reply, bounce, list or bulk mail: ``replies.automatic``) is
-  dropped without an answer, and so is a mail whose ``From`` is not the seat's address;
+- an automatic mail (auto-reply, bounce, list or bulk mail: ``mail_auth.automatic``) is
+  dropped without an answer, and so is a mail whose ``From`` cannot be read strictly
+  (``mail_auth.sender``: one address, no other address in its display name), is not
+  authenticated as ``MAIL_IN_AUTH`` asks (``mail_auth.authenticate``: an
+  ``Authentication-Results`` header of the operator's MTA with an aligned DKIM or SPF
+  pass) or is not the seat's address;
 - the reply is read (``replies.py``): ``status``, ``help``, ``resign`` (``Games.resign``:
   a bot plays the seat from then on) or moves;
 - moves are submitted against the tag's version, with the mail's Message-ID as the
@@ -17,7 +21,10 @@ answered mail showed. Then, in this order:
   version nothing is played ("stale");
 - the answer (what was understood, what became of it, the game now and the legal moves)
   is a job on the workers' queue (``send_answer``): it is sent by a worker, retried while
-  SMTP is away, and claimed per Message-ID, so it goes out once.
+  SMTP is away, and claimed per Message-ID, so it goes out once. An address gets at most
+  ``MAIL_IN_ANSWERS_PER_HOUR`` answers (counted in the database, so the pipe, the
+  listener and every host count together): beyond it a reply is still played but not
+  answered, whatever its headers say, so that no auto-responder can loop with us.
 
 The next seat's "your turn" mail comes from the outbox, as after any move.
 
@@ -26,8 +33,9 @@ answer; an ignored mail too), 67 (EX_NOUSER) when it is for no reply address of 
 75 (EX_TEMPFAIL) when the database or Redis cannot be reached, so that the mail server
 tries again later. The SMTP listener says the same at the SMTP level: 550 at RCPT for an
 address that is not ours, 552 for a message over ``MAIL_IN_MAX_SIZE`` (SIZE is
-advertised), 451 while the database or Redis is away. Unknown or forged addresses and
-foreign senders get no answer (no backscatter); each is logged.
+advertised), 451 while the database or Redis is away. Unknown or forged addresses,
+foreign, unreadable or unauthenticated senders and automatic mails get no answer (no
+backscatter); each is logged with the reason.
 """
 
 from __future__ import annotations
@@ -60,7 +68,7 @@ from service.errors import (
 from service.settings import Settings
 from service.store import Game, Seat
 
-from . import notify, replies, reply_address
+from . import mail_auth, notify, replies, reply_address
 from .context import Context, context
 from .jobs import JOB_TIMEOUT, _load_batch, _send
 
@@ -134,30 +142,44 @@ class Gateway:
         message_id = (replies.message_ids(msg.get("Message-ID")) or
                       [f"<{_digest(raw.decode('latin-1'))[:32]}@no-message-id>"])[0]
         if not targets:
-            log.warning("mail-in: %s from %s is for no reply address of ours (%s): dropped",
-                        message_id, replies.sender(msg) or "?", ", ".join(addresses or []))
+            log.warning("mail-in: %s from %r is for no reply address of ours (%s): dropped",
+                        message_id, str(msg.get("From", "?")), ", ".join(addresses or []))
             return NOT_OURS
-        why = replies.automatic(msg, envelope_sender)
+        why = mail_auth.automatic(msg, envelope_sender)
         if why:
             log.info("mail-in: %s is automatic (%s): no answer", message_id, why)
             return IGNORED
+        settings = self.ctx.settings
+        try:
+            sender = mail_auth.sender(msg)
+            mail_auth.authenticate(msg, sender, settings.mail_in_auth,
+                                   settings.mail_in_authserv_id)
+        except mail_auth.Refused as exc:
+            log.warning("mail-in: %s (envelope sender %s) refused: %s: nothing played, no "
+                        "answer", message_id, envelope_sender or "?", exc)
+            return IGNORED
         handled = False
         for target in targets.values():
-            handled = self._one(msg, message_id, target) or handled
+            handled = self._one(msg, message_id, target, sender) or handled
         return HANDLED if handled else IGNORED
 
-    def _one(self, msg: EmailMessage, message_id: str, target: Target) -> bool:
+    def _one(self, msg: EmailMessage, message_id: str, target: Target, sender: str) -> bool:
         tag, seat = target.tag, target.seat
-        if seat.email and replies.sender(msg) != seat.email.lower():
+        if seat.email and sender != seat.email.lower():
             log.warning("mail-in: %s for game %s seat %s comes from %s, not the seat's "
-                        "address: dropped", message_id, tag.game_id, seat.seat,
-                        replies.sender(msg) or "nobody")
+                        "address: dropped", message_id, tag.game_id, seat.seat, sender)
             return False
         reading = replies.read(replies.reply_lines(replies.body_text(msg)))
         try:
             outcome = self.outcome(target, reading, message_id)
             if outcome is None:
                 return False
+            if not self.may_answer(seat.email or sender, message_id):
+                log.warning("mail-in: %s for game %s seat %s: %s, not answered: %s had "
+                            "MAIL_IN_ANSWERS_PER_HOUR (%s) answers in the last hour",
+                            message_id, tag.game_id, seat.seat, outcome["result"], sender,
+                            self.ctx.settings.mail_in_answers_per_hour)
+                return True
             references = replies.message_ids(msg.get("References"))[-8:]
             self.ctx.queue().enqueue(
                 send_answer, tag.game_id, seat.seat, message_id, references, outcome,
@@ -175,6 +197,13 @@ class Gateway:
                  tag.game_id, seat.seat, tag.version, outcome["result"],
                  "; ".join(outcome.get("moves") or reading.lines)[:200])
         return True
+
+    def may_answer(self, address: str, message_id: str) -> bool:
+        """Is the answer to ``message_id`` within the address's answers of the last hour
+        (the last guard against mail loops)?"""
+        return self.ctx.store.claim_mail_answer(
+            address.lower(), _digest(message_id)[:32],
+            self.ctx.settings.mail_in_answers_per_hour, 3600)
 
     def outcome(self, target: Target, reading: replies.Reading, message_id: str
                 ) -> dict[str, Any] | None:

@@ -1,4 +1,5 @@
-"""What a player's reply says: its text, its moves or command, and whether to answer it.
+"""What a player's reply says: its text, its moves or command (whom it is from and
+whether to answer it at all: ``mail_auth.py``).
 
 The text is the ``text/plain`` part (``email`` decodes quoted-printable and base64 in any
 charset), else the HTML part turned into text by ``html2text``. ``mail-parser-reply``
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.utils import getaddresses, parseaddr
+from email.utils import getaddresses
 
 import html2text
 from mailparser_reply import EmailReplyParser
@@ -103,37 +104,6 @@ def read(lines: list[str]) -> Reading:
         except engine.NotationError as exc:
             return Reading("unreadable", lines, moves, exc, number)
     return Reading("moves", lines, moves)
-
-
-def automatic(msg: EmailMessage, envelope_sender: str | None = None) -> str | None:
-    """Why the mail is an automatic one that must get no answer (RFC 3834: an auto-reply,
-    a bounce, a list or bulk mail), or None for a person's mail."""
-    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
-    if auto and not auto.startswith("no"):
-        return f"Auto-Submitted: {auto}"
-    precedence = str(msg.get("Precedence", "")).strip().lower()
-    if precedence in ("bulk", "junk", "list"):
-        return f"Precedence: {precedence}"
-    if msg.get("List-Id") is not None:
-        return "a mailing list's mail (List-Id)"
-    senders = [parseaddr(str(msg.get("From", "")))[1]]
-    if envelope_sender is not None:
-        if envelope_sender.strip("<> ") == "":
-            return "a bounce (empty envelope sender)"
-        senders.append(envelope_sender)
-    return_path = msg.get("Return-Path")
-    if return_path is not None and str(return_path).strip("<> ") == "":
-        return "a bounce (empty Return-Path)"
-    for sender in senders:
-        local = sender.strip("<> ").rpartition("@")[0].lower()
-        if local in ("mailer-daemon", "postmaster"):
-            return f"from {sender}"
-    return None
-
-
-def sender(msg: EmailMessage) -> str:
-    """The From address, lower-cased ('' if none)."""
-    return parseaddr(str(msg.get("From", "")))[1].strip().lower()
 
 
 def message_ids(value: object) -> list[str]:

@@ -5,7 +5,8 @@ A game is an append-only log of events; its version is the number of events. Bes
 log a store keeps a row per game (its summary: status, whose turn, the deadline), the
 seats (only hashes of their tokens), the first answer to each idempotent submission, the
 outbox (one row per appended batch, written in the append's transaction), the workers'
-notification claims and the webhooks. Two stores keep these promises: SQLite
+notification claims, the webhooks, and (not per game) the answers to mail replies each
+address was allowed lately. Two stores keep these promises: SQLite
 (``sqlite.py``, the embedded default) and PostgreSQL (``postgres.py``, for many hosts);
 ``tests/store/test_contract.py`` holds both to them.
 
@@ -288,6 +289,14 @@ class EventStore(Protocol):
                             ) -> list[StaleNotification]:
         """Notifications still "sending" that were claimed at or before ``before`` (their
         worker died mid-send), oldest claim first."""
+
+    def claim_mail_answer(self, address: str, key: str, limit: int, window_seconds: float
+                          ) -> bool:
+        """May the reply ``key`` from ``address`` be answered? True if it was allowed
+        before (a reply delivered again), or if fewer than ``limit`` answers to the
+        address were allowed in the last ``window_seconds`` (this one is counted then);
+        False beyond. Counts older than the window are forgotten. (The last guard
+        against mail loops: workers/mail_in.py.)"""
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:

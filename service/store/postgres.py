@@ -131,8 +131,16 @@ alter table games add column takeover_after_timeouts integer not null default 0;
 alter table games add column takeover_bot text;
 """
 
+#: Answers to mail replies allowed per address (``claim_mail_answer``).
+V5 = """
+create table mail_answers (
+   address text not null, key text not null, allowed_at timestamptz not null,
+   primary key (address, key));
+create index mail_answers_allowed_at on mail_answers (allowed_at);
+"""
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -550,6 +558,24 @@ class PostgresStore:
                 "n.claimed_at <= %s order by n.claimed_at limit %s",
                 (before, limit)).fetchall()
         return [StaleNotification(*r[:5], _utc(r[5])) for r in rows]
+
+    def claim_mail_answer(self, address: str, key: str, limit: int, window_seconds: float
+                          ) -> bool:
+        with self.transaction() as conn:  # the address's claims, one at a time
+            conn.execute("select pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                         (f"mail_answers {address}",))
+            conn.execute("delete from mail_answers where allowed_at < %s",
+                         (times.later(-window_seconds),))
+            if conn.execute("select 1 from mail_answers where address = %s and key = %s",
+                            (address, key)).fetchone():
+                return True
+            (count,) = conn.execute("select count(*) from mail_answers where address = %s",
+                                    (address,)).fetchone()
+            if count >= limit:
+                return False
+            conn.execute("insert into mail_answers (address, key, allowed_at) "
+                         "values (%s, %s, %s)", (address, key, times.now()))
+            return True
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:

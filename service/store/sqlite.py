@@ -190,8 +190,19 @@ def _v7(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v8(conn: sqlite3.Connection) -> None:
+    """Answers to mail replies allowed per address (``claim_mail_answer``)."""
+    _run(conn, """
+        create table mail_answers (
+           address text not null, key text not null, allowed_at text not null,
+           primary key (address, key));
+        create index idx_mail_answers_allowed_at on mail_answers (allowed_at);
+    """)
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
+                                                          _v8]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -523,6 +534,22 @@ class SqliteStore:
             "and n.claimed_at <= ? order by n.claimed_at limit ?", (_text(before), limit))
         return [StaleNotification(**{**r, "batch_created_at": _time(r["batch_created_at"])})
                 for r in rows]
+
+    def claim_mail_answer(self, address: str, key: str, limit: int, window_seconds: float
+                          ) -> bool:
+        since = _text(times.later(-window_seconds))
+        with self.transaction() as db:  # a write lock from the start: the count holds
+            db.execute("delete from mail_answers where allowed_at < ?", (since,))
+            if db.execute("select 1 from mail_answers where address = ? and key = ?",
+                          (address, key)).fetchone():
+                return True
+            (count,) = db.execute("select count(*) from mail_answers where address = ?",
+                                  (address,)).fetchone()
+            if count >= limit:
+                return False
+            db.execute("insert into mail_answers (address, key, allowed_at) values (?, ?, ?)",
+                       (address, key, _stamp()))
+            return True
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:

@@ -8,6 +8,7 @@ import inspect
 import json
 import multiprocessing
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -354,6 +355,31 @@ def test_notification_claims_with_leases(store):
                         (7, "seat:1", "your_turn", "sent", 2, None)]
     assert listed[1].sent_at is not None and listed[0].sent_at is None
     assert store.notifications("other") == []
+
+
+def _claim_answers(spec, address: str, n: int, name: str) -> list[bool]:
+    """In another process: ``n`` claims of answers to ``address``, ``name``-1…"""
+    store = spec.open()
+    try:
+        return [store.claim_mail_answer(address, f"{name}-{i}", 10, 3600)
+                for i in range(n)]
+    finally:
+        store.close()
+
+
+def test_answers_to_mail_replies_are_capped_per_address_and_window(spec, store):
+    assert [store.claim_mail_answer("ann@x.org", f"m{i}", 3, 3600) for i in range(5)] == \
+        [True, True, True, False, False]
+    assert store.claim_mail_answer("ann@x.org", "m1", 3, 3600)  # delivered again: allowed
+    assert store.claim_mail_answer("bob@x.org", "m9", 3, 3600)  # per address
+    assert store.claim_mail_answer("ann@x.org", "m5", 4, 3600)  # a higher cap
+    assert not store.claim_mail_answer("ann@x.org", "m6", 4, 3600)
+    time.sleep(0.05)
+    assert store.claim_mail_answer("ann@x.org", "m7", 3, 0.01)  # older ones are forgotten
+    # Processes at once count together: 4 of 3 x 4 claims get through the cap of 10.
+    with forked().Pool(3) as pool:
+        got = pool.starmap(_claim_answers, [(spec, "cid@x.org", 4, p) for p in "abc"])
+    assert sum(map(sum, got)) == 10
 
 
 def test_webhooks(store):

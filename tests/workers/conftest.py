@@ -47,11 +47,14 @@ def stack(tmp_path_factory, redis_server, smtp):
 @pytest.fixture(scope="session")
 def mail_stack(tmp_path_factory, redis_server, smtp):
     """A stack whose mails carry reply addresses (MAIL_REPLY_TO), with its worker and the
-    SMTP listener of ``mail-in`` (``.listener``, in this process) on the same database."""
+    SMTP listener of ``mail-in`` (``.listener``, in this process) on the same database.
+    Its seats' addresses answer many replies in a session: the answers per hour are not
+    capped here (tests/workers/test_mail_in_safety.py tests the cap)."""
     from workers.mail_in import Listener
 
     s = make_stack(tmp_path_factory.mktemp("mailstack"), redis_server.url, smtp.url,
-                   "mailin", MAIL_REPLY_TO="moves@alhambra.test", MAIL_IN_MAX_SIZE="65536")
+                   "mailin", MAIL_REPLY_TO="moves@alhambra.test", MAIL_IN_MAX_SIZE="65536",
+                   MAIL_IN_ANSWERS_PER_HOUR="1000000")
     s.start_worker()
     listener = Listener(s.context().settings, "127.0.0.1", free_port())
     try:

@@ -68,7 +68,7 @@ def test_a_reply_plays_the_move_and_is_answered_in_the_games_thread(mail_stack, 
     assert str(answer.msg["In-Reply-To"]) == str(msg["Message-ID"])
     assert str(answer.msg["References"]).split() == [root, str(mail.msg["Message-ID"]),
                                                     str(msg["Message-ID"])]
-    assert str(answer.msg["Auto-Submitted"]) == "auto-generated"
+    assert str(answer.msg["Auto-Submitted"]) == "auto-replied"  # RFC 3834: an answer
     # The next seat's "your turn" mail, with its own reply address.
     (nxt,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == doc["version"])
     assert nxt.rcpt == [f"p{doc['current_seat']}@example.org"]

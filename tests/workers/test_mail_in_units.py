@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from service.settings import Settings, SettingsError
-from workers import city, replies, reply_address
+from workers import city, mail_auth, replies, reply_address
 from workers.notify import deadline_words
 
 KEY = b"k" * 32
@@ -112,10 +112,87 @@ def _msg(headers: str) -> email.message.EmailMessage:
     ("From: a@b.c\nReturn-Path: <>", None, "Return-Path"),
     ("From: a@b.c", "", "envelope"),
     ("From: a@b.c", "mailer-daemon@b.c", "mailer-daemon"),
+    ("From: a@b.c", "MAILER-DAEMON", "MAILER-DAEMON"),  # a Postfix pipe's null sender
+    ("From: a@b.c", "<>", "envelope"),
+    ("From: a@b.c", "player@b.c", None),
+    ("From: a@b.c\nX-Autoreply: yes", None, "X-Autoreply"),
+    ("From: a@b.c\nX-Autorespond: on vacation", None, "X-Autorespond"),
+    ("From: a@b.c\nX-Auto-Response-Suppress: All", None, "X-Auto-Response-Suppress"),
+    ("From: a@b.c\nPrecedence: auto_reply", None, "Precedence"),
+    ("From: a@b.c\nList-Unsubscribe: <mailto:x@lists.b.c>", None, "List-Unsubscribe"),
+    ("From: Mail Delivery System <MAILER-DAEMON>", None, "MAILER-DAEMON"),
 ])
 def test_automatic_mails_are_told_apart(headers, envelope, why):
-    said = replies.automatic(_msg(headers), envelope)
+    said = mail_auth.automatic(_msg(headers), envelope)
     assert (said is None) == (why is None) and (why is None or why in said), said
+
+
+@pytest.mark.parametrize("value", [
+    "ann@example.org", "<Ann@Example.ORG>", "Ann Smith <ann@example.org>",
+    '"Smith, Ann" <ann@example.org>', "Ann (at home) <ann@example.org>",
+    '"ann@example.org" <ann@example.org>', "=?utf-8?q?J=C3=BCrgen?= <ann@example.org>",
+])
+def test_a_plain_from_is_read_as_its_address(value):
+    assert mail_auth.sender(_msg(f"From: {value}")) == "ann@example.org"
+    raw = "From: Jürgen <ann@example.org>\n\ntake 1\n".encode()  # a raw UTF-8 name
+    assert mail_auth.sender(email.message_from_bytes(raw, policy=email.policy.default)) == \
+        "ann@example.org"
+
+
+@pytest.mark.parametrize("headers", [
+    "", "From: ann@example.org\nFrom: eve@evil.example", "From: ann@example.org.",
+    "From: Ann @ home <ann@example.org>", "From: =?utf-8?q?Ann_=3Ceve=40evil=2Eexample=3E?= "
+    "<ann@example.org>", "From: undisclosed-recipients:;",
+])
+def test_a_from_that_is_not_one_clear_address_is_refused(headers):
+    with pytest.raises(mail_auth.Refused):
+        mail_auth.sender(_msg(headers or "Subject: no From"))
+
+
+AR = "Authentication-Results: mx.ours.test; "
+
+
+@pytest.mark.parametrize("headers,passes", [
+    ("", ()),
+    (AR + "dkim=pass header.d=example.org", ("dkim", "any")),
+    (AR + "dkim=pass header.i=@mail.example.org", ("dkim", "any")),  # relaxed alignment
+    (AR + "dkim=pass header.d=example.org.uk", ()),  # another organisation
+    (AR + "dkim=pass header.d=org", ()),  # a public suffix is no organisation
+    (AR + "dkim=neutral header.d=example.org", ()),
+    (AR + "dkim=pass", ()),  # no domain
+    (AR + "spf=pass smtp.mailfrom=bounce@news.example.org", ("spf", "any")),
+    (AR + "spf=pass smtp.mailfrom=evil.example", ()),
+    (AR + "spf=softfail smtp.mailfrom=example.org", ()),
+    (AR + "dkim=fail header.d=example.org; spf=pass smtp.mailfrom=example.org",
+     ("spf", "any")),
+    ("Authentication-Results: MX.OURS.TEST 1; dkim=pass header.d=EXAMPLE.ORG",
+     ("dkim", "any")),
+    ("Authentication-Results: mx.evil.example; dkim=pass header.d=example.org\n"
+     "Authentication-Results: mx.ours.test.evil.example; spf=pass smtp.mailfrom=example.org",
+     ()),  # other authserv-ids: anyone can write those
+    ("Authentication-Results: mx.ours.test; dkim=pass header.d=example.org; bro=ken ken",
+     ("dkim", "any")),
+    ("Authentication-Results: mx.ours.test; not a result", ()),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 12 else None)
+def test_only_an_aligned_pass_of_our_mta_authenticates(headers, passes):
+    msg = _msg("From: Ann <ann@example.org>" + (f"\n{headers}" if headers else ""))
+    for mode in ("dkim", "spf", "any"):
+        if mode in passes:
+            mail_auth.authenticate(msg, "ann@example.org", mode, "mx.ours.test")
+        else:
+            with pytest.raises(mail_auth.Refused, match="no Authentication-Results of "
+                               "mx.ours.test says"):
+                mail_auth.authenticate(msg, "ann@example.org", mode, "mx.ours.test")
+    mail_auth.authenticate(msg, "ann@example.org", "none", None)  # MAIL_IN_AUTH=none
+
+
+@pytest.mark.parametrize("domain,organisation", [
+    ("example.org", "example.org"), ("Mail.Example.ORG.", "example.org"),
+    ("a.b.example.co.uk", "example.co.uk"), ("co.uk", "co.uk"),
+    ("ann.github.io", "ann.github.io"),  # the list's private part counts too
+])
+def test_organisational_domains(domain, organisation):
+    assert mail_auth.organisational_domain(domain) == organisation
 
 
 def test_message_ids_keep_only_ids():
@@ -128,6 +205,16 @@ def test_mail_settings(tmp_path):
                            "MAIL_IN_LISTEN": "0.0.0.0:2525", "MAIL_IN_MAX_SIZE": "4096"})
     assert s.mail_reply_to == "moves@example.org" and s.mail_in_address == ("0.0.0.0", 2525)
     assert s.mail_in_max_size == 4096
+    assert (s.mail_in_auth, s.mail_in_authserv_id, s.mail_in_answers_per_hour) == (
+        "none", None, 10)  # the defaults
+    auth = Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), "MAIL_IN_AUTH": " DKIM ",
+                              "MAIL_IN_AUTHSERV_ID": "mx.example.org",
+                              "MAIL_IN_ANSWERS_PER_HOUR": "4"})
+    assert (auth.mail_in_auth, auth.mail_in_authserv_id, auth.mail_in_answers_per_hour) == (
+        "dkim", "mx.example.org", 4)
+    again = Settings.from_env(auth.environ())  # as serve hands them to its children
+    assert (again.mail_in_auth, again.mail_in_authserv_id, again.mail_in_answers_per_hour) \
+        == ("dkim", "mx.example.org", 4)
     again = Settings.from_env(s.environ())
     assert (again.mail_reply_to, again.mail_in_listen, again.mail_in_max_size) == (
         s.mail_reply_to, s.mail_in_listen, s.mail_in_max_size)
@@ -136,7 +223,10 @@ def test_mail_settings(tmp_path):
                 {"MAIL_REPLY_TO": "Moves <m@x>"},
                 {"MAIL_REPLY_TO": "m@x", "MAIL_IN_LISTEN": "2525"},
                 {"MAIL_IN_LISTEN": "127.0.0.1:2525"},  # without MAIL_REPLY_TO
-                {"MAIL_IN_MAX_SIZE": "big"}):
+                {"MAIL_IN_MAX_SIZE": "big"}, {"MAIL_IN_AUTH": "dmarc"},
+                {"MAIL_IN_AUTH": "dkim"},  # without MAIL_IN_AUTHSERV_ID
+                {"MAIL_IN_AUTH": "spf", "MAIL_IN_AUTHSERV_ID": "mx.example.org; x"},
+                {"MAIL_IN_ANSWERS_PER_HOUR": "0"}, {"MAIL_IN_ANSWERS_PER_HOUR": "many"}):
         with pytest.raises(SettingsError):
             Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), **bad})
 
