@@ -129,6 +129,7 @@ class Settings:
     mail_in_max_size: int = 1 << 20
     reminders: tuple[float, ...] = (0.5, 0.9)
     takeover_bot: str = "greedy"
+    bot_turns: int = 1000  # turns of a game its bots play at once (then at their deadlines)
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     webhook_connect_timeout: float = 3.0
     webhook_read_timeout: float = 5.0
@@ -188,7 +189,8 @@ class Settings:
                            ("ALHAMBRA_WEBHOOK_MAX_FAILURES", self.webhook_max_failures),
                            ("ALHAMBRA_WEBHOOKS_PER_GAME", self.webhooks_per_game),
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
-                           ("ALHAMBRA_MAIL_LEASE", self.mail_lease)):
+                           ("ALHAMBRA_MAIL_LEASE", self.mail_lease),
+                           ("ALHAMBRA_BOT_TURNS", self.bot_turns)):
             if not value > 0:
                 raise SettingsError(f"{var} must be more than 0")
         if self.mail_in_max_size < 1024:
@@ -250,7 +252,8 @@ class Settings:
                    "mail_lease": ("ALHAMBRA_MAIL_LEASE", float),
                    "health_max_lag": ("ALHAMBRA_HEALTH_MAX_LAG", float),
                    "max_body": ("ALHAMBRA_MAX_BODY", int),
-                   "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int)}
+                   "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int),
+                   "bot_turns": ("ALHAMBRA_BOT_TURNS", int)}
         for name, (var, kind) in numbers.items():
             if env.get(var):
                 values[name] = _number(var, env[var], kind)
@@ -288,7 +291,8 @@ class Settings:
                "ALHAMBRA_WEBHOOKS_PER_SEAT": str(self.webhooks_per_seat),
                "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1" if self.webhook_allow_private else "0",
                "ALHAMBRA_MAIL_LEASE": str(self.mail_lease),
-               "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag)}
+               "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag),
+               "ALHAMBRA_BOT_TURNS": str(self.bot_turns)}
         for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
                            ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),
