@@ -48,6 +48,8 @@ same table for operators.
                                only public addresses
 ``ALHAMBRA_MAIL_LEASE``        seconds a worker holds a mail it is sending; past it a
                                sweep sends it again (``300``)
+``ALHAMBRA_BOT_TURNS``         turns of a game its bots play at once; past them a bot's
+                               seat moves at its deadline only (``1000``)
 ``ALHAMBRA_HEALTH_MAX_LAG``    seconds the oldest unrelayed outbox row may wait before
                                ``/health`` answers 503 (``300``)
 ``ALHAMBRA_RELAY_INTERVAL``    seconds between outbox polls (``0.2``)
@@ -64,9 +66,10 @@ same table for operators.
 ``ALHAMBRA_LIMIT_CREATE``      game creations per client address (``20/hour``; limits
                                are flask-limiter's ``N/second|minute|hour|day``, several
                                separated by ``;``)
-``ALHAMBRA_LIMIT_JOIN``        joins per client address (``60/hour``)
-``ALHAMBRA_LIMIT_BAD_TOKEN``   refused tokens and invite codes per client address
-                               (``30/minute``)
+``ALHAMBRA_LIMIT_JOIN``        seats taken by joining per client address (``60/hour``)
+``ALHAMBRA_LIMIT_BAD_TOKEN``   refused tokens and invite codes per client address and per
+                               target; past it refused ones get 429, valid ones never
+                               (``30/minute``, ratelimit.py)
 ``ALHAMBRA_LIMIT_IMPORT``      record imports per client address (``20/hour``)
 ``ALHAMBRA_TRUSTED_PROXIES``   how many proxies in front of the API append to
                                ``X-Forwarded-For``: the client address is the one the
