@@ -33,8 +33,10 @@ the server's `ALHAMBRA_MAX_BODY` bytes (default 256 KiB; larger: 413), nested at
 deep, with integers of at most 30 digits and strings of Unicode text (no lone surrogates):
 else 400 `malformed_json`, saying which.
 
-Game creation, joins, record imports and refused tokens are limited per client address
-(429 `rate_limited` with `Retry-After`).
+Game creation, joins and record imports are limited per client address (429
+`rate_limited` with `Retry-After`). Refused tokens and invite codes are counted per
+address and per target; past the limit a further wrong one gets 429 instead of 401/403,
+while a valid token or invite code is never refused for it.
 
 Errors are `application/problem+json` (RFC 9457) with a stable `code`:
 
@@ -112,7 +114,7 @@ def create_app(settings: Settings | None = None) -> Flask:
                                            settings.webhook_allow_private,
                                            settings.webhooks_per_game,
                                            settings.webhooks_per_seat),
-                                       settings.takeover_level)
+                                       settings.takeover_level, settings.bot_turns)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 import secrets
 import threading
@@ -47,6 +48,8 @@ from .errors import (
 )
 from .store import Answer, EventStore, Game, GameUpdate, Seat, Webhook
 from .webhook_urls import check_url
+
+log = logging.getLogger(__name__)
 
 TIMEOUT_POLICIES = ("default_move",)
 
@@ -158,10 +161,11 @@ class WebhookPolicy:
 class Games:
     def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
                  min_time_per_move: int = 60, webhook_policy: WebhookPolicy | None = None,
-                 takeover_bot: str = "random") -> None:
+                 takeover_bot: str = "random", bot_turns: int = 1000) -> None:
         self.store = store
         self.webhook_policy = webhook_policy or WebhookPolicy()
         self.takeover_bot = takeover_bot  # the server's default takeover level (settings)
+        self.bot_turns = bot_turns  # turns of a game its bots play at once (play_bot)
         self.cache = StateCache(cache_size) if cache_size else None
         self.secret_key = secret_key if secret_key is not None else secrets.token_bytes(32)
         self.min_time_per_move = min_time_per_move
@@ -511,7 +515,12 @@ class Games:
         that seat may see and submitted like any move (marked with the bot's level).
         None if the game moved on or no bot is to act. The bot's generator is seeded by
         the game and version and the submission keyed by the version, so a job run twice
-        (a crash, a race) plays once."""
+        (a crash, a race) plays once.
+
+        What a game's bots may cost is bounded: past turn ``bot_turns`` (the setting
+        ALHAMBRA_BOT_TURNS, about three times the longest game of bots) no bot plays at
+        once (None); a bot's seat then moves when its time runs out, by the default
+        moves (Part S), like an absent player's."""
         game = self.game(game_id)
         if game.status != "active" or game.version != version:
             return None
@@ -519,6 +528,10 @@ class Games:
         seat = state.current
         level = state.bots.get(seat)
         if level is None or state.phase == "over":
+            return None
+        if state.turn > self.bot_turns:
+            log.warning("game %s: turn %s is past ALHAMBRA_BOT_TURNS (%s): the bot plays "
+                        "at its deadline only", game_id, state.turn, self.bot_turns)
             return None
         try:
             move = choose(level, state, seat, random.Random(f"{game_id}:{version}"))

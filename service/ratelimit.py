@@ -1,5 +1,16 @@
-"""Limits per client address (flask-limiter): game creation, joins, record imports and
+"""Limits per client address (flask-limiter): game creation, joins, record imports, and
 refused tokens or invite codes, as ``Settings.limit_*`` say.
+
+Creations, seats taken by joining and imports are counted per address, and a request over
+its limit is refused before it runs. Refused secrets are counted otherwise, so that a
+stranger guessing tokens cannot lock out the real players behind the same address (a
+café, a campus, a mobile carrier): a request is counted only once its token or invite
+code has been found wrong, per client address and per target (the token's first
+characters; the game whose invite code was tried), and over the limit its refusal
+becomes a 429 instead of the 401/403. A valid token or invite code is never refused for
+this. It cannot be: a right guess must work, so the limit slows a guesser's answers but
+the secrets' size is what makes guessing hopeless (a seat or host token has 192 random
+bits, an invite code 72).
 
 The counters live in Redis when the settings name one (``REDIS_URL``; ``serve`` hands its
 private Redis to the API), so that every process and host counts together; in memory
@@ -10,18 +21,27 @@ a limit gets 429 ``rate_limited`` with ``Retry-After`` (problems.py).
 
 from __future__ import annotations
 
+import logging
+import math
+import time
+
 from flask import Flask, Response, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .problems import PROBLEM_TYPE
+from .auth import hash_token
+from .errors import DomainError, InvalidInvite, InvalidToken
+from .problems import domain_problem, problem
 from .settings import Settings
+
+log = logging.getLogger(__name__)
 
 #: The endpoints each limit applies to.
 LIMITED = {"limit_create": ["games.create_game"], "limit_join": ["games.join_game"],
            "limit_import": ["records.import_record"]}
-REFUSALS = {"invalid_token", "invalid_invite"}
+PREFIX = 8  # characters of a refused token that name its target
 
 
 def storage_uri(redis_url: str | None) -> str:
@@ -33,16 +53,47 @@ def storage_uri(redis_url: str | None) -> str:
     return redis_url
 
 
-def _refused(response: Response) -> bool:
-    """The answer refuses a token or an invite code."""
-    if response.status_code not in (401, 403) or response.mimetype != PROBLEM_TYPE:
-        return False
-    body = response.get_json(silent=True) or {}
-    return body.get("code") in REFUSALS
+def _seat_taken(response: Response) -> bool:
+    return response.status_code == 201
 
 
-def _presents_secret() -> bool:
-    return "Authorization" in request.headers or request.path.endswith("/join")
+class Refusals:
+    """Counts refused tokens and invite codes, after the refusal: per client address and
+    per target; over the limit the refusal is a 429."""
+
+    def __init__(self, limiter: Limiter, limit: str, key_prefix: str) -> None:
+        self.limiter = limiter
+        self.items = parse_many(limit)
+        self.key_prefix = key_prefix
+
+    @staticmethod
+    def _target(exc: DomainError) -> tuple[str, str]:
+        if isinstance(exc, InvalidInvite):
+            return "invite", str((request.view_args or {}).get("game_id"))
+        token = request.headers.get("Authorization", "").strip().partition(" ")[2].strip()
+        return "token", hash_token(token[:PREFIX])[:16]
+
+    def answer(self, exc: DomainError) -> Response:
+        """The refusal of ``exc`` (InvalidToken, InvalidInvite), or 429 over the limit."""
+        keys = [("address", get_remote_address()), self._target(exc)]
+        strategy = self.limiter.limiter
+        try:
+            over = [(item, key) for item in self.items for key in keys
+                    if not strategy.hit(item, self.key_prefix, "refused", *key)]
+            if not over:
+                return domain_problem(exc)
+            reset = max(strategy.get_window_stats(item, self.key_prefix, "refused", *key)
+                        .reset_time for item, key in over)
+        except Exception:  # the storage is away: refuse as usual, count nothing
+            log.warning("refused secrets cannot be counted", exc_info=True)
+            return domain_problem(exc)
+        item, (kind, _) = over[0]
+        what = "tokens" if isinstance(exc, InvalidToken) else "invite codes"
+        where = "from your address" if kind == "address" else \
+            ("for this game" if kind == "invite" else "starting like this one")
+        retry = max(1, math.ceil(reset - time.time()))
+        return problem(429, "rate_limited", f"too many refused {what} {where} (at most "
+                       f"{item}): try again in {retry} s", {"Retry-After": str(retry)})
 
 
 def init_limits(app: Flask, settings: Settings) -> Limiter:
@@ -50,14 +101,17 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
     if settings.trusted_proxies:
         n = settings.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n)  # type: ignore[method-assign]
+    key_prefix = f"{settings.redis_prefix}limits:"
     limiter = Limiter(get_remote_address, app=app, storage_uri=storage_uri(settings.redis_url),
-                      key_prefix=f"{settings.redis_prefix}limits:", headers_enabled=False,
-                      swallow_errors=True, in_memory_fallback_enabled=True,
-                      application_limits=[settings.limit_bad_token],
-                      application_limits_exempt_when=lambda: not _presents_secret(),
-                      application_limits_deduct_when=_refused)
+                      key_prefix=key_prefix, headers_enabled=False,
+                      swallow_errors=True, in_memory_fallback_enabled=True)
     for name, endpoints in LIMITED.items():
+        deduct = _seat_taken if name == "limit_join" else None
         for endpoint in endpoints:
             view = app.view_functions[endpoint]
-            app.view_functions[endpoint] = limiter.limit(getattr(settings, name))(view)
+            app.view_functions[endpoint] = limiter.limit(getattr(settings, name),
+                                                         deduct_when=deduct)(view)
+    refusals = Refusals(limiter, settings.limit_bad_token, key_prefix)
+    for cls in (InvalidToken, InvalidInvite):  # in place of problems.py's own handler
+        app.register_error_handler(cls, refusals.answer)
     return limiter

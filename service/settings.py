@@ -56,6 +56,8 @@ same table for operators.
                                only public addresses
 ``ALHAMBRA_MAIL_LEASE``        seconds a worker holds a mail it is sending; past it a
                                sweep sends it again (``300``)
+``ALHAMBRA_BOT_TURNS``         turns of a game its bots play at once; past them a bot's
+                               seat moves at its deadline only (``1000``)
 ``ALHAMBRA_HEALTH_MAX_LAG``    seconds the oldest unrelayed outbox row may wait before
                                ``/health`` answers 503 (``300``)
 ``ALHAMBRA_RELAY_INTERVAL``    seconds between outbox polls (``0.2``)
@@ -72,9 +74,10 @@ same table for operators.
 ``ALHAMBRA_LIMIT_CREATE``      game creations per client address (``20/hour``; limits
                                are flask-limiter's ``N/second|minute|hour|day``, several
                                separated by ``;``)
-``ALHAMBRA_LIMIT_JOIN``        joins per client address (``60/hour``)
-``ALHAMBRA_LIMIT_BAD_TOKEN``   refused tokens and invite codes per client address
-                               (``30/minute``)
+``ALHAMBRA_LIMIT_JOIN``        seats taken by joining per client address (``60/hour``)
+``ALHAMBRA_LIMIT_BAD_TOKEN``   refused tokens and invite codes per client address and per
+                               target; past it refused ones get 429, valid ones never
+                               (``30/minute``, ratelimit.py)
 ``ALHAMBRA_LIMIT_IMPORT``      record imports per client address (``20/hour``)
 ``ALHAMBRA_TRUSTED_PROXIES``   how many proxies in front of the API append to
                                ``X-Forwarded-For``: the client address is the one the
@@ -142,6 +145,7 @@ class Settings:
     mail_in_answers_per_hour: int = 10
     reminders: tuple[float, ...] = (0.5, 0.9)
     takeover_bot: str = "greedy"
+    bot_turns: int = 1000  # turns of a game its bots play at once (then at their deadlines)
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     webhook_connect_timeout: float = 3.0
     webhook_read_timeout: float = 5.0
@@ -217,7 +221,8 @@ class Settings:
                            ("ALHAMBRA_WEBHOOK_MAX_FAILURES", self.webhook_max_failures),
                            ("ALHAMBRA_WEBHOOKS_PER_GAME", self.webhooks_per_game),
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
-                           ("ALHAMBRA_MAIL_LEASE", self.mail_lease)):
+                           ("ALHAMBRA_MAIL_LEASE", self.mail_lease),
+                           ("ALHAMBRA_BOT_TURNS", self.bot_turns)):
             if not value > 0:
                 raise SettingsError(f"{var} must be more than 0")
         if self.mail_in_max_size < 1024:
@@ -282,7 +287,8 @@ class Settings:
                    "mail_lease": ("ALHAMBRA_MAIL_LEASE", float),
                    "health_max_lag": ("ALHAMBRA_HEALTH_MAX_LAG", float),
                    "max_body": ("ALHAMBRA_MAX_BODY", int),
-                   "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int)}
+                   "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int),
+                   "bot_turns": ("ALHAMBRA_BOT_TURNS", int)}
         for name, (var, kind) in numbers.items():
             if env.get(var):
                 values[name] = _number(var, env[var], kind)
@@ -322,7 +328,8 @@ class Settings:
                "ALHAMBRA_WEBHOOKS_PER_SEAT": str(self.webhooks_per_seat),
                "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1" if self.webhook_allow_private else "0",
                "ALHAMBRA_MAIL_LEASE": str(self.mail_lease),
-               "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag)}
+               "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag),
+               "ALHAMBRA_BOT_TURNS": str(self.bot_turns)}
         for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
                            ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),

@@ -20,7 +20,8 @@ class Context:
         self.settings = settings
         self.store = open_store(settings)
         self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key,
-                           takeover_bot=settings.takeover_level)
+                           takeover_bot=settings.takeover_level,
+                           bot_turns=settings.bot_turns)
         self.mailer = Mailer(settings)
         self._redis: Redis | None = None
 

@@ -2,6 +2,9 @@
 (``worlds.knowledge``: the state with the deck and bag orders and the seed hidden).
 
 - ``random``: an action kind at random, then one of its legal moves.
+
+Every level redesigns only to build (``progress``: a tile into the city, or a swap that
+lengthens the wall), so no bot undoes its own redesign and games between bots end.
 - ``greedy``: the move whose resulting position evaluates best (``evaluate``: majorities
   at the scorings to come with each kind's points, the longest wall or moat, money in
   the currencies the market asks for, exact payments, rivals' gains counted against).
@@ -19,7 +22,9 @@ from collections.abc import Callable
 from ..legal import legal_moves
 from ..moves import Move
 from ..state import State
+from .evaluate import Cache
 from .greedy import greedy_move
+from .progress import builds
 from .strong import strong_move
 from .worlds import knowledge
 
@@ -31,13 +36,21 @@ LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
 
 def random_move(state: State, seat: int, rng: random.Random) -> Move:
     """A uniformly random kind of action among those possible now, then a uniformly random
-    legal move of that kind. Raises ValueError if the seat has no legal move."""
+    legal move of that kind (a redesign only if it builds, unless there is nothing else).
+    Raises ValueError if the seat has no legal move."""
     kinds = list(ACTIONS)
     rng.shuffle(kinds)
+    cache = Cache()
+    anyway: list[Move] = []
     for kind in kinds:
         moves = legal_moves(state, seat, kinds=(kind,))
+        if kind == "redesign":
+            anyway = moves
+            moves = [m for m in moves if builds(state, seat, m, cache)]
         if moves:
             return rng.choice(moves)
+    if anyway:
+        return rng.choice(anyway)
     raise ValueError(f"seat {seat} has no legal move")
 
 

@@ -22,13 +22,12 @@ def _app(tmp_path, name="a", **changes):
     return create_app(Settings(database=str(tmp_path / f"{name}.db"), **{**SMALL, **changes}))
 
 
-def _refused(r) -> int:
-    """A 429 problem naming the limit; its Retry-After in seconds."""
+def _refused(r) -> dict:
+    """A 429 problem naming the limit, with a Retry-After in seconds; its body."""
     body = check_problem(r, 429, "rate_limited")
     assert "per 1 minute" in body["detail"]
-    retry = int(r.headers["Retry-After"])
-    assert 0 < retry <= 61
-    return retry
+    assert 0 < int(r.headers["Retry-After"]) <= 61
+    return body
 
 
 def test_each_limit_per_client_address(tmp_path):
@@ -50,12 +49,19 @@ def test_each_limit_per_client_address(tmp_path):
                        environ_base=ann).status_code == 201
     check_problem(client.post(url, json={"invite_code": "wrong", "name": "C"},
                               environ_base=ann), 403, "invalid_invite")
-    _refused(client.post(url, json={"invite_code": code, "name": "C"}, environ_base=ann))
+    # the refused code took no seat: it does not count as one of Ann's joins
     assert client.post(url, json={"invite_code": code, "name": "C"},
+                       environ_base=ann).status_code == 201
+    game = created[1].get_json()
+    url = f"/games/{game['game_id']}/join"
+    _refused(client.post(url, json={"invite_code": game["invite_code"], "name": "D"},
+                         environ_base=ann))
+    assert client.post(url, json={"invite_code": game["invite_code"], "name": "D"},
                        environ_base=bob).status_code == 201
 
 
-def test_refused_tokens_are_limited_but_not_good_ones_or_reading(tmp_path):
+def test_refused_tokens_are_limited_but_never_good_ones(tmp_path):
+    """Issue 20: a guesser's refusals do not lock out the good tokens of its address."""
     app = _app(tmp_path)
     client = app.test_client()
     mallory = {"REMOTE_ADDR": "198.51.100.7"}
@@ -66,11 +72,47 @@ def test_refused_tokens_are_limited_but_not_good_ones_or_reading(tmp_path):
     for i in range(3):
         check_problem(client.get("/games", headers=auth(f"guess-{i}"), environ_base=mallory),
                       401, "invalid_token")
-    _refused(client.get("/games", headers=auth("guess-3"), environ_base=mallory))
-    _refused(client.get(f"/games/{game.id}", headers=auth(game.tokens[0]),
-                        environ_base=mallory))  # any token, until the window passes
+    body = _refused(client.get("/games", headers=auth("guess-3"), environ_base=mallory))
+    assert "refused tokens from your address" in str(body)
+    assert client.get(f"/games/{game.id}", headers=auth(game.tokens[0]),
+                      environ_base=mallory).status_code == 200  # a good token still works
     assert client.get(f"/games/{game.id}", environ_base=mallory).status_code == 200
-    assert client.get(f"/games/{game.id}", headers=auth(game.tokens[0])).status_code == 200
+    _refused(client.get("/games", headers=auth("guess-4"), environ_base=mallory))
+    check_problem(client.get("/games", headers=auth("other-guess"),
+                             environ_base={"REMOTE_ADDR": "192.0.2.99"}), 401, "invalid_token")
+
+
+def test_guesses_at_one_token_prefix_are_limited_from_any_address(tmp_path):
+    app = _app(tmp_path)
+    client = app.test_client()
+    game = new_game(client, 2)
+    for i in range(3):
+        check_problem(client.get("/games", headers=auth(f"AAAAAAAA{i}"),
+                                 environ_base={"REMOTE_ADDR": f"203.0.113.{i}"}),
+                      401, "invalid_token")
+    r = client.get("/games", headers=auth("AAAAAAAA-3"),
+                   environ_base={"REMOTE_ADDR": "203.0.113.50"})
+    assert "refused tokens starting like this one" in str(_refused(r))
+    check_problem(client.get("/games", headers=auth("BBBBBBBB-3"),
+                             environ_base={"REMOTE_ADDR": "203.0.113.51"}), 401,
+                  "invalid_token")
+    assert client.get(f"/games/{game.id}", headers=auth(game.tokens[1]),
+                      environ_base={"REMOTE_ADDR": "203.0.113.50"}).status_code == 200
+
+
+def test_guesses_at_one_games_invite_code_are_limited_from_any_address(tmp_path):
+    client = _app(tmp_path).test_client()
+    created = client.post("/games", json={"players": 2, "seats": [{"name": "A"}]}).get_json()
+    url = f"/games/{created['game_id']}/join"
+    for i in range(3):
+        check_problem(client.post(url, json={"invite_code": f"guess{i}", "name": "E"},
+                                  environ_base={"REMOTE_ADDR": f"203.0.113.{i}"}),
+                      403, "invalid_invite")
+    newcomer = {"REMOTE_ADDR": "203.0.113.60"}
+    r = client.post(url, json={"invite_code": "guess3", "name": "E"}, environ_base=newcomer)
+    assert "refused invite codes for this game" in str(_refused(r))
+    assert client.post(url, json={"invite_code": created["invite_code"], "name": "B"},
+                       environ_base=newcomer).status_code == 201
 
 
 def test_record_imports_are_limited(tmp_path):
@@ -114,3 +156,41 @@ def test_processes_sharing_redis_count_together(tmp_path, redis_url):
     _refused(apps[1].test_client().post("/games", json=body))
     _refused(apps[0].test_client().post("/games", json=body))
     assert redis.Redis.from_url(redis_url).keys(f"*{prefix}limits:*")
+
+
+def test_forty_refused_secrets_do_not_lock_out_the_players_behind_that_address(
+        tmp_path, redis_url):
+    """Issue 20: 45 refused tokens and 45 refused invite codes from one address (Redis
+    counting, as under ``serve``), then the real players behind it join and play; the
+    guesser's next tries still get 429 with Retry-After."""
+    prefix = f"limits-{secrets.token_hex(4)}:"
+    app = _app(tmp_path, redis_url=redis_url, redis_prefix=prefix,
+               limit_bad_token="30/minute", limit_join="60/hour")
+    client = app.test_client()
+    cafe = {"REMOTE_ADDR": "198.51.100.20"}
+    created = client.post("/games", json={"players": 3, "seats": [{"name": "Ann"},
+                                                                  {"name": "Bob"}]},
+                          environ_base=cafe).get_json()
+    gid = created["game_id"]
+    guesses = [client.get(f"/games/{gid}", headers=auth(secrets.token_urlsafe(24)),
+                          environ_base=cafe) for _ in range(45)]
+    assert [r.status_code for r in guesses] == [401] * 30 + [429] * 15
+    for r in guesses[30:]:
+        _refused(r)
+    for _ in range(45):
+        _refused(client.post(f"/games/{gid}/join", json={
+            "invite_code": secrets.token_urlsafe(9), "name": "Eve"}, environ_base=cafe))
+    r = client.post(f"/games/{gid}/join", json={"invite_code": created["invite_code"],
+                                                "name": "Cy"}, environ_base=cafe)
+    assert r.status_code == 201, r.get_json()
+    tokens = [s["token"] for s in created["seats"]] + [r.get_json()["token"]]
+    token = tokens[client.get(f"/games/{gid}").get_json()["current_seat"]]
+    legal = client.get(f"/games/{gid}/legal-moves", headers=auth(token),
+                       environ_base=cafe).get_json()
+    move = next(m["notation"] for m in legal["moves"] if m["notation"].startswith("take"))
+    r = client.post(f"/games/{gid}/moves", json={"move": move, "version": legal["version"]},
+                    headers=auth(token), environ_base=cafe)
+    assert r.status_code == 201, r.get_json()
+    _refused(client.get(f"/games/{gid}", headers=auth(secrets.token_urlsafe(24)),
+                        environ_base=cafe))
+    assert redis.Redis.from_url(redis_url).keys(f"*{prefix}limits:*refused*")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+import engine
 from tests.support import auth, check_problem, new_game
 
 
@@ -123,3 +124,22 @@ def test_two_workers_racing_for_one_bot_move_play_it_once(client, games):
     log = games.store.read(gid)
     assert len([e for e in log if "move" in e]) == 1
     assert games.store.version(gid) == moved[0]["version"]
+
+
+def test_past_bot_turns_a_bot_plays_no_more_but_its_deadline_still_moves_it(client, games):
+    """Issue 20: past turn ``bot_turns`` (ALHAMBRA_BOT_TURNS) play_bot plays nothing; the
+    seat's time running out still plays its default moves (Part S)."""
+    games.bot_turns = 3
+    gid = client.post("/games", json={"seats": [{"bot": "greedy"}, {"bot": "random"}]}
+                      ).get_json()["game_id"]
+    version = games.store.version(gid)
+    while (answer := games.play_bot(gid, version)) is not None:
+        version = answer["version"]
+    state = games.state(gid)
+    assert state.turn == 4 and state.phase != "over" and state.current in state.bots
+    assert all(e.get("bot") for e in games.store.read(gid) if "move" in e)
+    game = games.game(gid)
+    moves = engine.default_moves(state, state.current)
+    answer, _ = games.submit(game, state.current, moves, version, None, timeout=True)
+    assert games.state(gid).turn == 5
+    assert games.play_bot(gid, answer["version"]) is None

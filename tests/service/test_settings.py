@@ -19,11 +19,15 @@ def test_from_the_environment_once(tmp_path, monkeypatch):
     s = Settings.from_env({"ALHAMBRA_DATA": "d", "ALHAMBRA_MIN_TIME_PER_MOVE": "5",
                            "PUBLIC_URL": "https://x.test/", "ALHAMBRA_STATE_CACHE": "0",
                            "ALHAMBRA_REMINDERS": "", "ALHAMBRA_WEBHOOK_RETRIES": "1,2",
-                           "ALHAMBRA_SWEEP_GRACE": "0.5", "SMTP_URL": "smtp://h:25"},
+                           "ALHAMBRA_SWEEP_GRACE": "0.5", "SMTP_URL": "smtp://h:25",
+                           "ALHAMBRA_BOT_TURNS": "50"},
                           database="other.db")
     assert s.data_dir == tmp_path / "d" and s.database == str(tmp_path / "other.db")
     assert (s.min_time_per_move, s.public_url, s.state_cache_size) == (5, "https://x.test", 0)
     assert (s.reminders, s.webhook_retries, s.sweep_grace) == ((), (1, 2), 0.5)
+    worker = Context(s)
+    assert s.bot_turns == worker.games.bot_turns == 50  # the workers' bots obey it
+    worker.store.close()
     # what a child process (the worker of `serve`) gets is the same settings
     monkeypatch.chdir(tmp_path / "..")
     assert Settings.from_env(s.environ()) == s
@@ -39,6 +43,7 @@ def test_from_the_environment_once(tmp_path, monkeypatch):
     ({"ALHAMBRA_LIMIT_BAD_TOKEN": "5 per fortnight"}, "ALHAMBRA_LIMIT_BAD_TOKEN"),
     ({"ALHAMBRA_TRUSTED_PROXIES": "-1"}, "ALHAMBRA_TRUSTED_PROXIES"),
     ({"ALHAMBRA_TAKEOVER_BOT": "genius"}, "ALHAMBRA_TAKEOVER_BOT"),
+    ({"ALHAMBRA_BOT_TURNS": "0"}, "ALHAMBRA_BOT_TURNS"),
 ])
 def test_a_bad_value_names_its_variable(env, var):
     with pytest.raises(SettingsError, match=var):

@@ -10,6 +10,7 @@ from tests.support import (
     answer_to,
     auth,
     check_problem,
+    make_stack,
     random_api_move,
     reply_to,
     smtp_send,
@@ -119,3 +120,39 @@ def test_a_seat_whose_time_runs_out_twice_in_a_row_is_taken_over(stack, smtp):
     check_problem(r, 409, "seat_played_by_bot")
     view = stack.client.get(f"/games/{gid}").get_json()["view"]
     assert view["seats"][first]["left"] == "abandoned"
+
+
+def _moves_by_turn(log: list[dict]) -> list[tuple[int, dict]]:
+    """(turn number, event) of each move's first event."""
+    turn, out = 0, []
+    for e in log:
+        turn += e["type"] == "turn_started"
+        if "move" in e:
+            out.append((turn, e))
+    return out
+
+
+def test_past_alhambra_bot_turns_a_game_of_bots_moves_only_at_its_deadlines(
+        tmp_path, redis_server, smtp):
+    """Issue 20: what a game of bots costs is bounded. With ALHAMBRA_BOT_TURNS=4 the
+    worker's bots play turns 1-4 at once; from turn 5 on each bot seat moves only when its
+    time runs out (the default moves, marked timeout), one turn per time_per_move."""
+    s = make_stack(tmp_path, redis_server.url, smtp.url, "botturns", ALHAMBRA_BOT_TURNS="4")
+    s.start_worker()
+    try:
+        created = _create(s.client, [{"bot": "random"}, {"bot": "random"}], time_per_move=2)
+        gid = created["game_id"]
+
+        def two_timed_out_turns():
+            moves = _moves_by_turn(s.store.read(gid))
+            return moves if len({t for t, m in moves if m.get("timeout")}) >= 2 else None
+
+        moves = wait_until(two_timed_out_turns, 40, what="two turns played at the deadline")
+        assert {t for t, _ in moves if t <= 4} == {1, 2, 3, 4}
+        assert all(m.get("bot") == "random" and not m.get("timeout")
+                   for t, m in moves if t <= 4)
+        assert all(m.get("timeout") and not m.get("bot") for t, m in moves if t > 4)
+        assert s.store.game(gid).status == "active"
+    finally:
+        s.stop_worker()
+        s.store.close()

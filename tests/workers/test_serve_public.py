@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import socket
 import stat
@@ -50,7 +51,8 @@ def served(tmp_path_factory):
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
     env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_RELAY_INTERVAL="0.05",
-               PYTHONPATH=str(ROOT), ALHAMBRA_LIMIT_JOIN="2/minute")
+               PYTHONPATH=str(ROOT), ALHAMBRA_LIMIT_JOIN="2/minute",
+               ALHAMBRA_LIMIT_BAD_TOKEN="30/minute")  # the default
     log = open(tmp / "serve.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                              "--workers", "2"], env=env, cwd=ROOT, stdout=log,
@@ -147,3 +149,32 @@ def test_limits_are_counted_in_serves_redis(served):
     assert json.loads(refused.value.read())["code"] == "rate_limited"
     keys = redis.Redis(unix_socket_path=str(data / "redis" / "redis.sock")).keys("*limits*")
     assert any(b"join_game" in k for k in keys), keys
+
+
+def test_a_guesser_does_not_lock_out_the_players_at_its_address(served):
+    """Issue 20: 41 refused tokens from 127.0.0.1 (the default limit: 30 a minute), then a
+    seat's valid token from the same address plays; the guesser's next try is 429."""
+    _, base, _ = served
+    _, _, body = _request(base, "/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    created = json.loads(body)
+    gid, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+
+    def guess() -> tuple[int, str | None]:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _request(base, f"/games/{gid}", headers={
+                "Authorization": f"Bearer {secrets.token_urlsafe(24)}"})
+        return refused.value.code, refused.value.headers.get("Retry-After")
+
+    answers = [guess() for _ in range(41)]
+    assert [code for code, _ in answers] == [401] * 30 + [429] * 11
+    assert all(0 < int(retry) <= 60 for _, retry in answers[30:])
+    _, _, body = _request(base, f"/games/{gid}")
+    seat = json.loads(body)["current_seat"]
+    mine = {"Authorization": f"Bearer {tokens[seat]}"}
+    _, _, body = _request(base, f"/games/{gid}/legal-moves", headers=mine)
+    legal = json.loads(body)
+    move = next(m["notation"] for m in legal["moves"] if m["notation"].startswith("take"))
+    status, _, _ = _request(base, f"/games/{gid}/moves",
+                            {"move": move, "version": legal["version"]}, mine)
+    assert status == 201
+    assert guess()[0] == 429
