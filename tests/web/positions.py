@@ -25,6 +25,10 @@ class Position:
     def game(self) -> dict[str, Any]:
         return self.server.call(f"/games/{self.game_id}")
 
+    def view(self, seat: int) -> dict[str, Any]:
+        """The game as ``seat`` sees it (its hand too)."""
+        return self.server.call(f"/games/{self.game_id}", token=self.tokens[seat])["view"]
+
     def legal(self, seat: int) -> Moves:
         return self.server.call(f"/games/{self.game_id}/legal-moves",
                                 token=self.tokens[seat])["moves"]
@@ -131,3 +135,54 @@ def after_first_scoring(server, variant: str = "alhambra",
     pos = new_game(server, variant, list(names))
     pos.until(lambda g, s, ms: g["view"]["scorings_done"] >= 1, builder)
     return pos
+
+
+def after_a_city_placement(server) -> tuple[Position, int, list[int]]:
+    """Alhambra, two seats: the last turn ended with a tile built in the city. The
+    position, the seat that built it and the cell."""
+    pos = new_game(server, "alhambra", ["Ann", "Bob"])
+    for _ in range(200):
+        game = pos.game()
+        seat = game["current_seat"]
+        pick = builder(pos.rng, pos.legal(seat))
+        answer = pos.play(seat, pick["notation"])
+        ended = any(e["event"]["type"] == "turn_started" for e in answer["events"])
+        if pick["move"].get("to") == "city" and ended:
+            return pos, seat, pick["move"]["at"]
+    raise AssertionError("no tile was built")
+
+
+def with_city_and_reserve(server) -> tuple[Position, int]:
+    """Alhambra, two seats: the seat to act has city tiles it may redesign and a market
+    tile it cannot afford."""
+    pos = new_game(server, "alhambra", ["Ann", "Bob"])
+
+    def ready(game, seat, moves):
+        return (any(m["move"]["action"] == "redesign" and m["move"]["to"] == "reserve"
+                    for m in moves)
+                and len({m["move"]["tile"] for m in moves if m["move"]["action"] == "buy"})
+                < sum(len(s["tiles"]) for s in game["view"]["market"]))
+
+    seat, _ = pos.until(ready, builder)
+    return pos, seat
+
+
+def flippable(server) -> tuple[Position, int, str]:
+    """Granada, two seats: the seat to act has bought a tile it may build turned over, for
+    a payment (G-3). The position, the seat and the tile."""
+    pos = new_game(server, "granada", ["Ann", "Bob"])
+
+    def flip(moves):
+        return [m for m in moves if m["move"]["action"] == "place" and "face" in m["move"]
+                and m["move"]["to"] == "city"]
+
+    def choose(rng, moves):
+        kinds = by_action(moves)
+        if "place" in kinds:  # not flippable: keep it out of the way
+            return next(m for m in kinds["place"] if m["move"]["to"] == "reserve"
+                        and "face" not in m["move"])
+        cheap = sorted(kinds.get("buy", []), key=lambda m: len(m["move"]["cards"]))
+        return cheap[0] if cheap and rng.random() < 0.5 else taker(rng, moves)
+
+    seat, moves = pos.until(lambda g, s, ms: bool(flip(ms)), choose)
+    return pos, seat, flip(moves)[0]["move"]["tile"]

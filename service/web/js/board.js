@@ -23,16 +23,31 @@ function barrier(side, kind, size) {
   return [s("line", { ...line, class: "moat" }), s("line", { ...line, class: "moat-ripple" })];
 }
 
-function fountain(size) {
+function fountain(size) {  // the Lion Fountain: a basin and its jets
   const c = size / 2;
   return [
-    s("circle", { cx: c, cy: c - 5, r: size * 0.3, class: "fountain-basin" }),
-    s("circle", { cx: c, cy: c - 5, r: size * 0.13, class: "fountain-water" }),
-    s("path", { d: `M${c} ${c - 5} V${c - 17} M${c} ${c - 13} q-6 -4 -8 4 M${c} ${c - 13} `
-                   + "q6 -4 8 4", class: "fountain-jet" }),
+    s("ellipse", { cx: c, cy: c + 7, rx: size * 0.36, ry: 8, class: "fountain-basin" }),
+    s("ellipse", { cx: c, cy: c + 5, rx: size * 0.27, ry: 4.5, class: "fountain-water" }),
+    s("path", { d: `M${c} ${c + 4} V${c - 17} M${c} ${c - 17} q-10 -1 -13 13 M${c} ${c - 17} `
+                   + "q10 -1 13 13", class: "fountain-jet" }),
     s("text", { x: c, y: size - 7, class: "tile-name", fill: "#1d1d1d" },
       building("start").short),
   ];
+}
+
+/** A building's name at the foot of a tile: one line, or two for a long name of two
+ * words; each line ends in a space, so that the lines read as words. */
+function nameLines(name, size, ink) {
+  const words = name.split(" ");
+  const lines = name.length > 10 && words.length > 1
+    ? [words.slice(0, -1).join(" "), words[words.length - 1]] : [name];
+  return lines.map((line, i) => {
+    const attrs = { x: size / 2, y: 55 - 9 * (lines.length - 1 - i), class: "tile-name",
+                    fill: ink };
+    if (line.length > 9) Object.assign(attrs, { textLength: size - 12,
+                                                lengthAdjust: "spacingAndGlyphs" });
+    return s("text", attrs, `${line} `);
+  });
 }
 
 /** One tile as an SVG group of size × size at (0, 0): its colour, symbol, price (in a
@@ -53,9 +68,11 @@ export function tileShape(t, size = CELL) {
                            class: "granada-ring", stroke: ink }));
     }
     g.append(symbol(t.type, ink, b.fill, 25, 8, 30));
+    // the name, then the price: read in this order they are the start of the tile's
+    // words ("bath house 10; …"), which screen readers and buttons say
+    g.append(...nameLines(b.short, size, ink));
     g.append(s("circle", { cx: 15, cy: 15, r: 10, class: "price-disc" }));
     g.append(s("text", { x: 15, y: 20, class: "tile-price" }, String(t.value)));
-    g.append(s("text", { x: size / 2, y: 55, class: "tile-name", fill: ink }, b.short));
     if (t.other_side) {  // the mark of the type on the other face
       const other = building(t.other_side.type);
       g.append(s("circle", { cx: 11, cy: 37, r: 4.5, fill: other.fill, class: "other-side" }));

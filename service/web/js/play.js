@@ -336,8 +336,10 @@ function tileButton(t, { selected = false, label, onclick, move, size = 56, extr
   const attrs = { type: "button", class: `tile-button${selected ? " selected" : ""}`,
                   "aria-label": label, title: label, onclick, ...extra };
   if (move) attrs["data-move"] = move;
-  else if (!extra["aria-disabled"]) attrs["aria-pressed"] = String(selected);
-  if (!move && !extra["aria-disabled"]) attrs["data-select"] = t.id;
+  else if (!extra["data-unaffordable"]) {
+    attrs["aria-pressed"] = String(selected);
+    attrs["data-select"] = t.id;
+  }
   return h("button", attrs, tileSvg(t, size));
 }
 
@@ -776,9 +778,8 @@ function renderMarket(ix, last) {
       if (!ix.buy.has(t.id)) {
         if (!buying) return h("span", { class: "buyable" }, staticTile(t), badge);
         return h("span", { class: "buyable" }, tileButton(t, {
-          label: tileWords(t), onclick: () => cannotBuy(t, m.currency),
-          extra: { "aria-disabled": "true", class: "tile-button unaffordable",
-                   "data-unaffordable": t.id } }), badge);
+          label: S.unaffordable(tileWords(t)), onclick: () => cannotBuy(t, m.currency),
+          extra: { class: "tile-button unaffordable", "data-unaffordable": t.id } }), badge);
       }
       const exact = ix.buy.get(t.id).some((b) => sum(b.move.cards) === t.value);
       const button = tileButton(t, { selected: ui.selected === t.id, onclick: () => select(t.id),

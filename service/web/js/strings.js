@@ -12,7 +12,7 @@ export const VARIANT_NAMES = {
   alhambra_granada: "Alhambra + Granada",
 };
 
-// Building types: name, short name (always on the tile), plural.
+// Building types: name, name on the tile (always there), plural.
 export const BUILDING_NAMES = {
   start: ["start tile", "start", "start tiles"],
   pavilion: ["pavilion", "Pavilion", "pavilions"],
@@ -22,14 +22,14 @@ export const BUILDING_NAMES = {
   garden: ["garden", "Garden", "gardens"],
   tower: ["tower", "Tower", "towers"],
   arena: ["arena", "Arena", "arenas"],
-  bath_house: ["bath house", "Bath", "bath houses"],
+  bath_house: ["bath house", "Bath house", "bath houses"],
   library: ["library", "Library", "libraries"],
   hostel: ["hostel", "Hostel", "hostels"],
   hospital: ["hospital", "Hospital", "hospitals"],
   market: ["market", "Market", "markets"],
   park: ["park", "Park", "parks"],
   school: ["school", "School", "schools"],
-  residential_area: ["residential area", "Houses", "residential areas"],
+  residential_area: ["residential area", "Residential area", "residential areas"],
 };
 
 export const CURRENCY_NAMES = {
@@ -165,7 +165,7 @@ export const S = {
   giveNeutral: (flipped, name) => `Give it${flipped ? ", flipped," : ""} to ${name}`,
   cannotBuy: (tile, price, currency, held) => `You cannot buy ${tile}: it costs ${price} `
     + `${currency} and you hold ${held} in ${currency}.`,
-  notYourTurnToBuy: (tile) => `${tile} is not for you to buy now.`,
+  unaffordable: (tile) => `${tile} (more than your money: why?)`,
 
   // market
   market: "Market",
