@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import positions as P
 from .conftest import watch_errors
 
 
@@ -66,23 +67,19 @@ def test_an_unknown_game_says_so_under_its_own_heading(server, new_context):
 
 
 def test_counts_are_said_with_their_plural(server, new_context):
-    """"1 card", "1 tile", "2 players": the pages' words come from strings.js."""
-    page, errors = lobby(server, new_context)
+    """"1 tile", not "1 tiles" (the pages' words come from strings.js)."""
+    pos, seat, _ = P.after_a_city_placement(server)  # the game's first tile in a city
+    assert len(pos.game()["view"]["seats"][seat]["city"]) == 2
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(pos.urls[1 - seat])
+    summary = page.locator(f"#others details[data-seat='{seat}'] summary").inner_text()
+    assert ", 1 tile in the city," in summary, summary
     said = page.evaluate("""async () => {
-      const { S, L, plural } = await import('/assets/js/strings.js');
-      return [plural(1, 'card', 'cards'), plural(2, 'card', 'cards'),
-              S.seatSummary({name: 'Ann', score: 1, hand_size: 1, city: [{}, {}],
-                             reserve: []}),
-              S.yourMoney(1), S.stock(1, 0, 'alhambra 3', 1),
-              L.gameLine('Alhambra', 2, 'Ann, (open)')];
+      const { S, plural } = await import('/assets/js/strings.js');
+      return [plural(1, 'card', 'cards'), plural(2, 'card', 'cards'), S.yourMoney(1),
+              S.yourCity('Ann', 1), S.stock(1, 0, 'alhambra 3', 1)];
     }""")
-    assert said == ["1 card", "2 cards",
-                    "Ann: 1 point, 1 card, 1 tile in the city, 0 in the reserve",
-                    "Your money (1 card)",
-                    "Deck 1 card, discard 0; bag alhambra 3; scorings done: 1 of 3.",
-                    "Alhambra, 2 players: Ann, (open)"]
-    server.call("/games", {"variant": "alhambra", "seats": [{"name": "Ann"}, None]})
-    page.reload()
-    page.wait_for_selector("#open-games form.join")
-    assert "2 players: Ann, (open)" in page.locator("#open-games").inner_text()
+    assert said == ["1 card", "2 cards", "Your money (1 card)", "Your city · Ann · 1 point",
+                    "Deck 1 card, discard 0; bag alhambra 3; scorings done: 1 of 3."]
     assert errors == []
