@@ -1,7 +1,7 @@
 // The lobby (/): create a game, join an open one, watch one. Only the public API is used.
 
 import { api, ApiError } from "./api.js";
-import { fill, h } from "./dom.js";
+import { applyStrings, fill, h } from "./dom.js";
 import { L, VARIANT_NAMES } from "./strings.js";
 
 // Options that mean something only for some numbers of players (Dirk plays with two, A-8).
@@ -149,6 +149,8 @@ async function loadLists() {
 }
 
 async function start() {
+  applyStrings(L);
+  document.title = L.pageTitle;
   try {
     variants = (await api("/variants")).variants;
   } catch (err) {

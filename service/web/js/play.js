@@ -4,7 +4,7 @@
 
 import { api, ApiError } from "./api.js";
 import { cityBoard, tileSvg } from "./board.js";
-import { fill, h, s as svg } from "./dom.js";
+import { applyStrings, fill, h, s as svg } from "./dom.js";
 import {
   building, card, cardLabel, CURRENCIES, CURRENCY_CODES, flipped, tileWords, typesOf,
   VARIANT_NAMES,
@@ -945,6 +945,7 @@ function restoreFocus(key) {
 // -- start -------------------------------------------------------------------------------
 
 async function start() {
+  applyStrings(S);
   if (!/^[0-9a-f]{16}$/.test(gameId)) {
     fill("title", S.noGameTitle);
     fill("status", S.notAGame);

@@ -54,6 +54,17 @@ export function cellWords(x, y, fountain = true) {
 }
 
 export const S = {
+  // the page's static HTML (data-s, data-s-label)
+  skip: "Skip to your city",
+  spectatorView: "spectator view",
+  rules: "rules",
+  loading: "Loading the game…",
+  marketLabel: "Market and money display",
+  lastLabel: "The last turn",
+  scorings: "Scorings",
+  meLabel: "Your city, money and reserve",
+  allMovesLabel: "All legal moves",
+
   // the page
   gameTitle: (variant, id) => `${variant} · game ${id}`,
   noGameTitle: "No such game",
@@ -213,6 +224,23 @@ export const S = {
 
 // The lobby
 export const L = {
+  pageTitle: "alhambra-pbem: Alhambra, Granada, Alhambra + Granada by mail and in the browser",
+  lobbyTitle: "Play Alhambra and Granada, a move a day",
+  rules: "rules",
+  apiDocs: "API docs",
+  newGame: "New game",
+  game: "Game",
+  playersField: "Players",
+  timePerMove: "Time per move",
+  hour1: "1 hour",
+  hours12: "12 hours",
+  day1: "1 day",
+  days2: "2 days",
+  days3: "3 days",
+  days7: "7 days",
+  create: "Create the game",
+  openGames: "Open games: join one",
+  askInvite: "Ask the game's creator for its invite code.",
   options: {
     simple_scoring: "Simple scoring (Granada's fixed points per type, G-5)",
     dirk_third_draw_cap: "Dirk's draw after the second scoring is at most 6 tiles (A-8a)",
