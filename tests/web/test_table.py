@@ -197,7 +197,8 @@ def test_the_page_looks_like_the_game_and_is_tappable_on_a_phone(server, new_con
             continue
         assert g.locator(f".symbol[data-symbol='{t['type']}']").count() == 1
         assert g.locator(".tile-price").text_content() == str(t["value"])
-        assert g.locator(".tile-name").text_content()
+        name = "".join(g.locator(".tile-name").all_text_contents()).strip()
+        assert name.lower() == t["type"].replace("_", " ")
     walls = sum(len(t.get("walls", [])) for t in city)
     moats = sum(len(t.get("moats", [])) for t in city)
     assert page.locator("#me svg.city line.wall").count() == walls

@@ -114,6 +114,9 @@ export function cityBoard(seatView, options = {}) {
   const svg = s("svg", { class: "city", viewBox: `0 0 ${width} ${height}`,
                          width: Math.round(width * scale), height: Math.round(height * scale),
                          role: "group", "aria-label": S.cityLabel(seatView.name) });
+  if (scale >= 1) {  // a city to act on: its cells stay big enough to tap (it scrolls)
+    svg.style.minWidth = `${Math.round((width * 44) / CELL)}px`;
+  }
   const at = (p) => `translate(${PAD + (p.x - minX) * CELL} ${PAD + (p.y - minY) * CELL})`;
   const where = (p) => cellWords(p.x, p.y, isFountain);
   for (const t of seatView.city) {
