@@ -81,6 +81,11 @@ export function cardLabel(text) {
   return `${c.name} ${c.value}`;
 }
 
+/** A tile's name and price, e.g. "garden 8". */
+export function tileName(t) {
+  return S.tileWords(building(t.type).name, t.value);
+}
+
 /** A tile in words, e.g. "garden 8; walls north, east". */
 export function tileWords(t) {
   if (!t) return "";

@@ -6,8 +6,8 @@ import { api, ApiError } from "./api.js";
 import { cityBoard, tileSvg } from "./board.js";
 import { applyStrings, fill, h, s as svg } from "./dom.js";
 import {
-  building, card, cardLabel, CURRENCIES, CURRENCY_CODES, flipped, tileWords, typesOf,
-  VARIANT_NAMES,
+  building, card, cardLabel, CURRENCIES, CURRENCY_CODES, flipped, tileName, tileWords,
+  typesOf, VARIANT_NAMES,
 } from "./names.js";
 import { S } from "./strings.js";
 import { follow } from "./stream.js";
@@ -719,7 +719,7 @@ function placePanel(ix, t) {
   const out = [];
   if (noCell) {  // say why, with the rule, and offer what is possible
     out.push(h("div", { class: "no-cell", "data-no-cell": t.id },
-      h("p", {}, h("strong", {}, S.noCell(tileWords(shown)))),
+      h("p", {}, h("strong", {}, S.noCell(tileName(shown)))),
       h("p", {}, noCell.reason, ` (${S.rule} `, ruleLink(noCell.rule), ")."),
       h("p", {}, S.noCellOffer)));
   } else {
@@ -761,7 +761,7 @@ function cannotBuy(t, currency) {
   const code = CURRENCY_CODES[currency];
   const held = sum(v.seats[mySeat()].hand.filter((c) => c.startsWith(code)));
   ui.notice = { kind: "warn",
-                text: S.cannotBuy(tileWords(t).split(";")[0], t.value,
+                text: S.cannotBuy(tileName(t), t.value,
                                   CURRENCIES[code].plural, held) };
   renderNotice();
 }
