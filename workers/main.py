@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import redis
 from redis import Redis
@@ -36,11 +37,11 @@ from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 
 from service.health import HEARTBEAT_INTERVAL, beat
+from service.process import die_with_parent
 from service.settings import Settings
 
 from . import relay
 from .context import Context, set_context
-from .redis_server import _die_with_parent
 from .supervise import Supervisor
 
 QUEUES = ("mail", "webhooks")
@@ -49,18 +50,30 @@ log = logging.getLogger("alhambra.worker")
 
 
 class Worker(SimpleWorker):
-    """RQ's SimpleWorker that also stops ``stop_event`` (the relay, the restart loop) on
-    SIGTERM or SIGINT, and stops even while Redis is away."""
+    """RQ's SimpleWorker that also stops ``stop_event`` (the relay, the restart loop, the
+    webhooks worker's supervisor) on SIGTERM or SIGINT, and stops even while Redis is
+    away. A second SIGTERM changes nothing (a service manager signals every process of
+    the group, then ``serve`` its children again): the job under way finishes; a second
+    SIGINT (Ctrl-C twice) stops at once."""
 
     stop_event: threading.Event | None = None
+    on_stop: Callable[[], None] | None = None  # called at once (the webhooks worker's stop)
 
     def request_stop(self, signum, frame):
         if self.stop_event is not None:
             self.stop_event.set()
+        if self.on_stop is not None:
+            self.on_stop()
         try:
             super().request_stop(signum, frame)
         except (redis.ConnectionError, redis.TimeoutError):
             raise StopRequested() from None
+
+    def request_force_stop(self, signum, frame):
+        if signum == signal.SIGTERM:
+            log.info("already stopping after the job under way")
+            return
+        super().request_force_stop(signum, frame)
 
 
 def queue_names(settings: Settings, kinds: tuple[str, ...]) -> list[str]:
@@ -89,17 +102,19 @@ def heartbeat(settings: Settings, queues: list[str], worker: str,
 
 def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
         burst: bool = False, name: str | None = None,
-        queues: tuple[str, ...] = ("mail",)) -> int:
-    """Work ``queues`` (and relay the outbox) until SIGTERM or SIGINT; when Redis goes
-    away, start again with a growing pause. Jobs get this context (jobs.py)."""
+        queues: tuple[str, ...] = ("mail",), stop: threading.Event | None = None,
+        on_stop: Callable[[], None] | None = None) -> int:
+    """Work ``queues`` (and relay the outbox) until SIGTERM or SIGINT (they set ``stop``
+    and call ``on_stop``); when Redis goes away, start again with a growing pause. Jobs
+    get this context (jobs.py)."""
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: the worker needs a Redis server")
     # RQ forks its scheduler: it must die with this process, or it keeps this process's
     # Redis sockets open, and a blocking pop sent before a kill -9 takes the next job.
-    os.register_at_fork(after_in_child=_die_with_parent)
+    os.register_at_fork(after_in_child=die_with_parent)
     ctx = Context(settings)
     set_context(ctx)
-    stop = threading.Event()
+    stop = stop or threading.Event()
     names = queue_names(settings, queues)
     threading.Thread(target=heartbeat, args=(settings, names, name or
                                              f"{socket.gethostname()}.{os.getpid()}", stop),
@@ -128,10 +143,13 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
                 worker = Worker([Queue(q, connection=connection) for q in names],
                                 connection=connection, name=name, worker_ttl=45,
                                 maintenance_interval=30)
-                worker.stop_event = stop
+                worker.stop_event, worker.on_stop = stop, on_stop
                 worker.work(burst=burst, with_scheduler=scheduler, logging_level="INFO",
                             max_idle_time=None)
             except Exception as exc:  # noqa: BLE001 - Redis gone: wait and start again
+                if burst or stop.is_set():
+                    log.info("worker stopped: %s", exc)
+                    break
                 log.warning("worker stopped: %s; starting again in %.0f s", exc, wait)
             if burst or stop.is_set():
                 break
@@ -186,14 +204,16 @@ def run_from_args(args: argparse.Namespace) -> int:
         finally:
             ctx.close()
     beside: WebhooksWorker | None = None
+    stop = threading.Event()
     if len(kinds) == 2 and not args.burst:  # the webhooks in a process of their own
-        beside = WebhooksWorker(args)
+        beside = WebhooksWorker(args, stop)
         kinds = ("mail",)
     started = time.monotonic()
     try:
         code = run(settings, scheduler=not args.no_scheduler,
                    relay_loop=relay_loop and not args.burst, burst=args.burst,
-                   name=args.name, queues=kinds)
+                   name=args.name, queues=kinds, stop=stop,
+                   on_stop=beside.terminate if beside is not None else None)
     finally:
         if beside is not None:
             beside.stop()
@@ -202,9 +222,10 @@ def run_from_args(args: argparse.Namespace) -> int:
 
 
 class WebhooksWorker:
-    """The webhooks' worker process beside this one, started again if it dies."""
+    """The webhooks' worker process beside this one, started again if it dies, until
+    ``stopping`` (this process is stopping)."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, stopping: threading.Event) -> None:
         self.command = [sys.executable, "-m", "workers", "--queues", "webhooks",
                         "--no-relay"]
         if args.no_scheduler:
@@ -212,27 +233,34 @@ class WebhooksWorker:
         if args.name:
             self.command += ["--name", f"{args.name}-webhooks"]
         self.process: subprocess.Popen | None = None
-        self.supervisor = Supervisor()
+        self.supervisor = Supervisor(stopping=stopping)
         self.supervisor.watch("the webhooks worker", self.start, self.alive)
         self.supervisor.start()
 
     def start(self) -> None:
         self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
-                                        preexec_fn=_die_with_parent)
+                                        preexec_fn=die_with_parent)
         log.info("webhooks worker started (pid %s)", self.process.pid)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    def terminate(self) -> None:
+        """Ask it to stop after its job (safe in a signal handler; its supervisor shares
+        this process's stop event, so it is not started again)."""
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.terminate()
+
     def stop(self, timeout: float = 15.0) -> None:
         """Stop watching it, then stop it (it finishes its job)."""
         self.supervisor.stop()
         process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        if process is not None and process.poll() is None:
+            process.terminate()  # (again: a second SIGTERM changes nothing)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        self.supervisor.join()

@@ -10,7 +10,6 @@ append-only file flushed) and kills it only if it does not exit in time.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import importlib.util
 import logging
 import os
@@ -23,6 +22,8 @@ import time
 from pathlib import Path
 
 import redis
+
+from service.process import die_with_parent
 
 log = logging.getLogger("alhambra.redis")
 
@@ -45,12 +46,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    """Linux: the server gets SIGTERM if the process that started it dies."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
 
 
 class EmbeddedRedis:
@@ -87,11 +82,14 @@ class EmbeddedRedis:
                 "--logfile", str(self.folder / "redis.log")]
         if not self.port:
             args += ["--unixsocket", str(self.socket_path), "--unixsocketperm", "700"]
+            self._wait_for_the_last(timeout)
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
+        # a session of its own: a signal to the starter's process group does not stop
+        # it before the workers that use it (embedded.py stops it last)
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        preexec_fn=_die_with_parent)
+                                        start_new_session=True, preexec_fn=die_with_parent)
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
         end = time.monotonic() + timeout
         try:
@@ -113,6 +111,26 @@ class EmbeddedRedis:
             client.close()
         log.info("Redis server %s started (pid %s)", self.url, self.process.pid)
         return self.url
+
+    def _wait_for_the_last(self, timeout: float) -> None:
+        """A server of a crashed ``serve`` may still be writing its files here (it got
+        its parent-death signal): wait until it stops answering."""
+        if not self.socket_path.exists():
+            return
+        client = redis.Redis(unix_socket_path=str(self.socket_path),
+                             socket_connect_timeout=0.2, socket_timeout=0.2)
+        end = time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    client.ping()
+                except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
+                    return
+                if time.monotonic() > end:
+                    raise RuntimeError(f"another Redis server answers on {self.socket_path}")
+                time.sleep(0.05)
+        finally:
+            client.close()
 
     def _log_tail(self) -> str:
         try:
