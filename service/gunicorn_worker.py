@@ -21,7 +21,8 @@ import os
 import resource
 import signal
 import sys
-from datetime import datetime
+import time
+from datetime import timedelta
 
 from gunicorn import util
 from gunicorn.http import wsgi
@@ -80,7 +81,7 @@ class ApiWorker(ThreadWorker):
         stream = None
         try:
             self.cfg.pre_request(self, req)
-            request_start = datetime.now()
+            request_start = time.monotonic()
             resp, environ = wsgi.create(req, conn.sock, conn.client, conn.server, self.cfg)
             environ["wsgi.multithread"] = True
             if not self.cfg.is_ssl:
@@ -114,7 +115,7 @@ class ApiWorker(ThreadWorker):
                     return _HANDED_OVER
                 resp.close()
             finally:
-                request_time = datetime.now() - request_start
+                request_time = timedelta(seconds=time.monotonic() - request_start)
                 self.log.access(resp, req, environ, request_time)
                 if hasattr(respiter, "close"):
                     respiter.close()

@@ -29,11 +29,13 @@ import re
 import time
 from collections.abc import Callable, Iterator
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 
 from ..auth import Caller
+from ..games import Games
 from ..problems import ApiError
 from ..schemas import EventsQuerySchema
+from ..settings import Settings
 from ..stream_caps import StreamCaps, TooManyStreams
 from ..stream_hub import PARK, PARKED, Stream, message
 from .common import BEARER, Blueprint, caller, errors, redis_client, service, settings
@@ -64,14 +66,14 @@ def _since(query_since: int) -> int:
     return int(m.group(1))
 
 
-def sse(game_id: str, who: Caller, since: int, seconds: float, keepalive: float,
-        poll: float, release: Callable[[], None] = lambda: None) -> Iterator[str]:
+def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, seconds: float,
+        release: Callable[[], None] = lambda: None) -> Iterator[str]:
     """The stream's text: items after ``since`` as they are written, for ``seconds``, in
     the request's thread; then ``release`` its place."""
-    games = service()
     end = time.monotonic() + seconds
+    keepalive, poll = s.stream_keepalive, s.stream_poll
     try:
-        yield f"retry: {settings().stream_retry_ms}\n\n"
+        yield f"retry: {s.stream_retry_ms}\n\n"
         quiet_since = time.monotonic()
         while True:
             game = games.game(game_id)
@@ -147,15 +149,12 @@ def stream_events(query, game_id):
     # a one-request-at-a-time worker never waits: its clients poll instead
     seconds = s.stream_seconds if request.environ.get("wsgi.multithread") else 0
     if seconds <= 0:
-        body = sse(game.id, who, since, 0, s.stream_keepalive, s.stream_poll)
-        return Response(stream_with_context(body), mimetype="text/event-stream",
-                        headers=headers)
+        return Response(sse(games, s, game.id, who, since, 0),
+                        mimetype="text/event-stream", headers=headers)
     place = _place(seconds)
     if not (request.environ.get(PARK) and request.method == "GET"):
-        body = sse(game.id, who, since, seconds, s.stream_keepalive, s.stream_poll,
-                   place.release)
-        return Response(stream_with_context(body), mimetype="text/event-stream",
-                        headers=headers)
+        return Response(sse(games, s, game.id, who, since, seconds, place.release),
+                        mimetype="text/event-stream", headers=headers)
     # The server takes the stream over once this first part is sent (stream_hub.py).
     try:
         items = games.events(game, who, since)["events"]
