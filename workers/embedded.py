@@ -7,7 +7,8 @@ comes back at the same address with its data (append-only file). ``stop`` ends t
 cleanly: the listener and the worker first (it finishes its job), then Redis. Each runs
 in a session of its own, so that a signal to ``serve``'s process group (Ctrl-C, ``kill
 -TERM -PGID``) reaches them only through ``stop``, in that order; each gets SIGTERM when
-``serve`` dies (a parent-death signal)."""
+``serve`` dies (a parent-death signal), except Redis: the worker, orphaned, finishes its
+job and then shuts Redis down (or the next ``serve`` does)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,10 @@ class Background:
         self.supervisor = Supervisor()
         url = self.env.get("REDIS_URL")
         if not url:
-            redis = self.redis = EmbeddedRedis(self.data_dir / "redis")
+            # no parent-death signal beside a worker: after a crash of serve, the worker
+            # shuts it down once its job is done (workers/main.py, --embedded-redis)
+            redis = self.redis = EmbeddedRedis(self.data_dir / "redis",
+                                               die_with_parent=not self.want_worker)
             self.supervisor.watch("the embedded Redis", redis.start, lambda: _alive(
                 redis.process))
             url = self.env["REDIS_URL"] = redis.url
@@ -58,7 +62,10 @@ class Background:
         return url
 
     def _start_worker(self) -> None:
-        self.worker = subprocess.Popen([sys.executable, "-m", "workers"], env=self.env,
+        command = [sys.executable, "-m", "workers"]
+        if self.redis is not None:
+            command.append("--embedded-redis")
+        self.worker = subprocess.Popen(command, env=self.env,
                                        stdin=subprocess.DEVNULL, start_new_session=True,
                                        preexec_fn=die_with_parent)
         log.info("worker started (pid %s)", self.worker.pid)

@@ -35,6 +35,7 @@ import redis
 from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
+from rq.worker import WorkerStatus
 
 from service.health import HEARTBEAT_INTERVAL, beat
 from service.process import die_with_parent
@@ -54,16 +55,33 @@ class Worker(SimpleWorker):
     webhooks worker's supervisor) on SIGTERM or SIGINT, and stops even while Redis is
     away. A second SIGTERM changes nothing (a service manager signals every process of
     the group, then ``serve`` its children again): the job under way finishes; a second
-    SIGINT (Ctrl-C twice) stops at once."""
+    SIGINT (Ctrl-C twice) stops at once.
+
+    Idle, it stops after its blocking pop (at most ``dequeue_timeout``, 1 s) instead of
+    at once as RQ does: RQ's exception from the signal handler can come after the pop
+    took a job from the queue and before the job is recorded as started, and that job
+    would be in no queue and no registry, lost (``StoppableQueue`` begins no pop once
+    ``stop_event`` is set)."""
 
     stop_event: threading.Event | None = None
     on_stop: Callable[[], None] | None = None  # called at once (the webhooks worker's stop)
+    stopping = False
 
     def request_stop(self, signum, frame):
+        # Once only: a signal handler run again while the first is inside Event.set()
+        # would wait for the lock the first holds, for ever.
+        if self.stopping:
+            return
+        self.stopping = True
+        signal.signal(signal.SIGINT, self.request_force_stop)
+        signal.signal(signal.SIGTERM, self.request_force_stop)
         if self.stop_event is not None:
             self.stop_event.set()
         if self.on_stop is not None:
             self.on_stop()
+        if self.get_state() != WorkerStatus.BUSY and self.stop_event is not None:
+            self.handle_warm_shutdown_request()
+            return  # the pop under way returns within dequeue_timeout; no other begins
         try:
             super().request_stop(signum, frame)
         except (redis.ConnectionError, redis.TimeoutError):
@@ -74,6 +92,17 @@ class Worker(SimpleWorker):
             log.info("already stopping after the job under way")
             return
         super().request_force_stop(signum, frame)
+
+
+def stoppable_queue(stop: threading.Event) -> type[Queue]:
+    """RQ's Queue whose workers begin no blocking pop once ``stop`` is set."""
+    class StoppableQueue(Queue):
+        @classmethod
+        def dequeue_any(cls, *args, **kwargs):
+            if stop.is_set():
+                raise StopRequested()
+            return super().dequeue_any(*args, **kwargs)
+    return StoppableQueue
 
 
 def queue_names(settings: Settings, kinds: tuple[str, ...]) -> list[str]:
@@ -128,7 +157,8 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
         relay_thread.start()
 
     def on_signal(signum, frame):
-        stop.set()
+        if not stop.is_set():  # (once: see Worker.request_stop)
+            stop.set()
 
     wait = 1.0
     try:
@@ -138,11 +168,13 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
             connection = Redis.from_url(settings.redis_url, socket_connect_timeout=5,
                                         health_check_interval=30)
             try:
-                # A short TTL: the idle loop comes round every 30 s, when the worker's
-                # maintenance restarts a scheduler that died while Redis was away.
-                worker = Worker([Queue(q, connection=connection) for q in names],
-                                connection=connection, name=name, worker_ttl=45,
-                                maintenance_interval=30)
+                # A short TTL: the idle loop comes round every second (a blocking pop
+                # of 1 s: a stop waits for no longer), and the worker's maintenance,
+                # every 30 s, restarts a scheduler that died while Redis was away.
+                queue_class = stoppable_queue(stop)
+                worker = Worker([queue_class(q, connection=connection) for q in names],
+                                connection=connection, name=name, worker_ttl=16,
+                                maintenance_interval=30, queue_class=queue_class)
                 worker.stop_event, worker.on_stop = stop, on_stop
                 worker.work(burst=burst, with_scheduler=scheduler, logging_level="INFO",
                             max_idle_time=None)
@@ -181,6 +213,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-relay", action="store_true", help="do not relay the outbox")
     parser.add_argument("--burst", action="store_true", help="quit when the queue is empty")
     parser.add_argument("--name", help="the worker's name in RQ")
+    parser.add_argument("--embedded-redis", action="store_true",
+                        help="REDIS_URL is the private Redis of the serve that started this "
+                             "worker: if that serve dies, shut it down after the last job")
 
 
 def parse_queues(text: str) -> tuple[str, ...]:
@@ -203,6 +238,7 @@ def run_from_args(args: argparse.Namespace) -> int:
                 pass
         finally:
             ctx.close()
+    parent = os.getppid()
     beside: WebhooksWorker | None = None
     stop = threading.Event()
     if len(kinds) == 2 and not args.burst:  # the webhooks in a process of their own
@@ -217,8 +253,24 @@ def run_from_args(args: argparse.Namespace) -> int:
     finally:
         if beside is not None:
             beside.stop()
+        if args.embedded_redis and os.getppid() != parent:
+            _shut_down_redis(settings)
     log.info("worker done after %.1f s", time.monotonic() - started)
     return code
+
+
+def _shut_down_redis(settings: Settings) -> None:
+    """The serve that started this worker and its Redis died: the jobs are done, so the
+    Redis it left goes too (its data saved; the next serve starts it again)."""
+    assert settings.redis_url
+    log.info("serve is gone: shutting its Redis down")
+    client = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=2)
+    try:
+        client.shutdown()
+    except redis.RedisError:
+        pass  # it closes the connection as it goes, or is gone already
+    finally:
+        client.close()
 
 
 class WebhooksWorker:

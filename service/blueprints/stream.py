@@ -146,13 +146,15 @@ def stream_events(query, game_id):
     since = _since(query["since"])
     s = settings()
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    # a one-request-at-a-time worker never waits: its clients poll instead
-    seconds = s.stream_seconds if request.environ.get("wsgi.multithread") else 0
+    # a one-request-at-a-time worker never waits: its clients poll instead; nor does a
+    # HEAD request (no body would ever be sent)
+    seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
+        request.method == "GET" else 0
     if seconds <= 0:
         return Response(sse(games, s, game.id, who, since, 0),
                         mimetype="text/event-stream", headers=headers)
     place = _place(seconds)
-    if not (request.environ.get(PARK) and request.method == "GET"):
+    if not request.environ.get(PARK):
         return Response(sse(games, s, game.id, who, since, seconds, place.release),
                         mimetype="text/event-stream", headers=headers)
     # The server takes the stream over once this first part is sent (stream_hub.py).

@@ -98,3 +98,14 @@ def test_with_redis_every_process_counts_together(tmp_path, redis_url):
     assert _open(b, game.id, "10.0.0.1").status_code == 200
     for app in (app_a, app_b):
         app.extensions["alhambra"].store.close()
+
+
+def test_a_head_request_answers_at_once_and_takes_no_place(db_path):
+    app, client = _client(db_path, streams_per_client=1)
+    game = new_game(client, 2)
+    for _ in range(3):
+        r = client.head(f"/games/{game.id}/stream", environ_overrides={
+            "REMOTE_ADDR": "10.0.0.1"})
+        assert r.status_code == 200
+    assert _open(client, game.id, "10.0.0.1").status_code == 200
+    app.extensions["alhambra"].store.close()

@@ -117,7 +117,7 @@ def test_sigterm_to_the_process_group_ends_streams_and_stops_everything_at_once(
         print(f"\nSIGTERM to the group: the stream ended after {ended:.2f} s, every process "
               f"was gone after {gone:.2f} s")
         assert rest.endswith(b"0\r\n\r\n") and ended < 2, rest
-        assert gone < 8  # (about 2-3 s on an idle machine)
+        assert gone < 10  # (about 2-3 s on an idle machine; more on a loaded one)
         assert proc.wait(1) == 0
     finally:
         stop_serve(proc, children, log)
@@ -155,7 +155,7 @@ def test_a_killed_master_takes_its_children_along_and_a_new_serve_takes_the_port
         rest = read_until(stream, b"0\r\n\r\n", 1)
         stream.close()
         print(f"\nkill -9 of the master: its children were gone after {gone:.2f} s")
-        assert gone < 8, _running(children)  # (about 1-2 s on an idle machine)
+        assert gone < 10, _running(children)  # (about 1-2 s on an idle machine)
         assert rest.endswith(b"0\r\n\r\n"), rest  # the stream was ended, not left hanging
         again, base_again, log_again = start_serve(tmp_path, "--workers", "2", "--port", port,
                                                    env=env, log_name="again.log")
@@ -168,6 +168,6 @@ def test_a_killed_master_takes_its_children_along_and_a_new_serve_takes_the_port
         ids = Counter(m.msg["Message-ID"] for m in smtp.of(gid))
         assert len(ids) == 4 and set(ids.values()) == {1}, ids  # 2 started, 2 your_turn
     finally:
-        stop_serve(proc, [], log)
+        stop_serve(proc, [] if again is not None else children, log)
         if again is not None:
             stop_serve(again, children, log_again)
