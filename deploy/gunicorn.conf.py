@@ -1,22 +1,27 @@
 """gunicorn settings for the API: ``gunicorn -c deploy/gunicorn.conf.py 'service:create_app()'``.
 
 The workers run separately (deploy/systemd/alhambra-worker@.service, or the Procfile's
-``worker``); the API never talks to Redis, it only writes the outbox. With PostgreSQL
+``worker``); the API writes the outbox, and uses Redis (``REDIS_URL``) only to count
+its rate limits and open streams. With PostgreSQL
 (``DATABASE_URL``) any number of hosts run this behind a proxy (deploy/nginx/).
 """
 
 import multiprocessing
 import os
 
-bind = os.environ.get("ALHAMBRA_BIND", "127.0.0.1:8000")
+bind = os.environ.get("ALHAMBRA_BIND", "127.0.0.1:8000")  # IPv6: "[::1]:8000", "[::]:8000"
 workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count() * 2)))
 # Threads: a slow client holds one thread (gunicorn hands a connection to a thread once
 # it has data, for a few seconds at most), never a whole worker; behind nginx
 # (deploy/nginx/), which buffers requests and answers, slow clients never reach us.
-worker_class = "gthread"
+# service/gunicorn_worker.py is gunicorn's gthread worker whose open /stream connections
+# hold no thread (one thread per worker serves them all; capped by
+# ALHAMBRA_STREAMS_PER_CLIENT and ALHAMBRA_STREAMS_MAX), that ends them at once on
+# SIGTERM (the pages reconnect) and that dies with the master, even after a kill -9.
+worker_class = "service.gunicorn_worker.ApiWorker"
 threads = int(os.environ.get("ALHAMBRA_THREADS", 8))
 timeout = 30
-graceful_timeout = 20
+graceful_timeout = 20  # for requests under way; open streams end at once
 keepalive = 5
 max_requests = 10000
 max_requests_jitter = 1000

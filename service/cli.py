@@ -32,10 +32,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .app import create_app, openapi_document
+from .process import host_port, wait_for_port
 from .settings import Settings, SettingsError
 from .store import SchemaTooNew, SchemaTooOld, describe, open_store
 from .store.transfer import TransferError, export_games, import_games
@@ -54,37 +57,63 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     if not settings.public_url:
-        settings = settings.replace(public_url=f"http://{args.host}:{args.port}")
+        settings = settings.replace(public_url=f"http://{host_port(args.host, args.port)}")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(process)d %(name)s "
                         "%(levelname)s %(message)s")
+    # A server that crashed a moment ago: its workers let go of the port within seconds.
+    if not args.dev and not wait_for_port(args.host, args.port):
+        logging.getLogger("alhambra.serve").warning(
+            "%s is still in use", host_port(args.host, args.port))
     # The schema and the secret key, before the worker and the API's processes open them.
     _migrate(settings)
     _ = settings.secret_key  # a SQLite host's key file is made here, once
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker, mail_in=settings.mail_in_listen)
+    serve_pid = os.getpid()
     try:
         # the API counts its rate limits in the same Redis as the worker's queue, and
         # /health checks it
         settings = settings.replace(redis_url=background.start())
-        return _serve_api(args, settings)
+        return _serve_api(args, settings, on_stop=background.halt)
     finally:
-        background.stop()
+        # gunicorn's workers are forks of this process and leave by SystemExit through
+        # here: only serve itself stops what it started
+        if os.getpid() == serve_pid:
+            background.stop()
 
 
 def gunicorn_settings(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
-    """gunicorn's settings for ``serve``: threaded workers (gthread), so that a slow
-    client holds one thread for a few seconds at most, never a whole worker; a control
-    socket of this server's own, in its data folder."""
-    return {"bind": f"{args.host}:{args.port}", "workers": args.workers,
-            "worker_class": "gthread", "threads": args.threads, "timeout": 30,
-            "graceful_timeout": 20, "keepalive": 5,
+    """gunicorn's settings for ``serve``: threaded workers (gunicorn_worker.py: gthread
+    whose open streams hold no thread), so that a slow client holds one thread for a few
+    seconds at most, never a whole worker; a control socket of this server's own, in its
+    data folder."""
+    return {"bind": host_port(args.host, args.port), "workers": args.workers,
+            "worker_class": "service.gunicorn_worker.ApiWorker", "threads": args.threads,
+            "timeout": 30, "graceful_timeout": 20, "keepalive": 5,
             "control_socket": str(settings.data_dir / "gunicorn.ctl"),
             "accesslog": "-" if args.access_log else None}
 
 
-def _serve_api(args: argparse.Namespace, settings: Settings) -> int:
+def _on_signals(on_stop: Callable[[], None]) -> Callable[[Any], None]:
+    """A gunicorn ``when_ready`` hook: a stop signal to the master first calls
+    ``on_stop`` (nothing beside the API is started again from then on), then gunicorn's
+    own handler."""
+    def when_ready(server: Any) -> None:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGQUIT):
+            previous = signal.getsignal(signum)
+
+            def handler(sig: int, frame: Any, previous: Any = previous) -> None:
+                on_stop()
+                if callable(previous):
+                    previous(sig, frame)
+            signal.signal(signum, handler)
+    return when_ready
+
+
+def _serve_api(args: argparse.Namespace, settings: Settings,
+               on_stop: Callable[[], None]) -> int:
     if args.dev:
-        create_app(settings).run(host=args.host, port=args.port, threaded=True)
+        create_app(settings).run(host=args.host.strip("[]"), port=args.port, threaded=True)
         return 0
     from gunicorn.app.base import BaseApplication
 
@@ -92,6 +121,7 @@ def _serve_api(args: argparse.Namespace, settings: Settings) -> int:
         def load_config(self):
             for name, value in gunicorn_settings(args, settings).items():
                 self.cfg.set(name, value)
+            self.cfg.set("when_ready", _on_signals(on_stop))
 
         def load(self):
             return create_app(settings)

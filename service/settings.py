@@ -70,6 +70,8 @@ same table for operators.
 ``ALHAMBRA_STREAM_SECONDS``    how long one ``/games/{id}/stream`` lasts before the client
                                reconnects (``25``; a one-request-at-a-time server ends
                                each stream at once)
+``ALHAMBRA_STREAMS_PER_CLIENT`` open streams per client address (``8``; more: 429)
+``ALHAMBRA_STREAMS_MAX``       open streams in all, every API process together (``5000``)
 ``ALHAMBRA_MAX_BODY``          the largest request body, bytes (``262144``; larger: 413)
 ``ALHAMBRA_LIMIT_CREATE``      game creations per client address (``20/hour``; limits
                                are flask-limiter's ``N/second|minute|hour|day``, several
@@ -165,6 +167,8 @@ class Settings:
     stream_keepalive: float = 10.0  # seconds between keep-alive comments on a quiet stream
     stream_poll: float = 0.5  # seconds between a stream's looks for new events
     stream_retry_ms: int = 1000  # the reconnect delay a stream suggests to its client
+    streams_per_client: int = 8  # open streams per client address
+    streams_max: int = 5000  # open streams in all (every API process sharing the Redis)
 
     def __post_init__(self) -> None:
         data = Path(self.data_dir).resolve()
@@ -229,6 +233,9 @@ class Settings:
             raise SettingsError("MAIL_IN_MAX_SIZE must be at least 1024 bytes")
         if self.max_body < 1024:
             raise SettingsError("ALHAMBRA_MAX_BODY must be at least 1024 bytes")
+        if self.streams_per_client < 1 or self.streams_max < 1:
+            raise SettingsError("ALHAMBRA_STREAMS_PER_CLIENT and ALHAMBRA_STREAMS_MAX must "
+                                "be at least 1")
         if self.trusted_proxies < 0:
             raise SettingsError("ALHAMBRA_TRUSTED_PROXIES must be 0 or more")
         for var, text in (("ALHAMBRA_LIMIT_CREATE", self.limit_create),
@@ -279,6 +286,8 @@ class Settings:
                    "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
                    "mail_in_answers_per_hour": ("MAIL_IN_ANSWERS_PER_HOUR", int),
                    "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
+                   "streams_per_client": ("ALHAMBRA_STREAMS_PER_CLIENT", int),
+                   "streams_max": ("ALHAMBRA_STREAMS_MAX", int),
                    "webhook_connect_timeout": ("ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", float),
                    "webhook_read_timeout": ("ALHAMBRA_WEBHOOK_READ_TIMEOUT", float),
                    "webhook_max_failures": ("ALHAMBRA_WEBHOOK_MAX_FAILURES", int),

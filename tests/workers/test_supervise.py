@@ -63,3 +63,23 @@ def test_a_child_that_does_not_start_is_tried_again_later(monkeypatch):
         now[0] += 1
         sup.check()
     assert tries == [0.0, 3.0, 7.0, 15.0]  # 2 s, then 4 s, then 8 s after each failure
+
+
+def test_nothing_is_started_again_once_a_stop_has_begun(monkeypatch):
+    """A child that dies with everything else on a SIGTERM to the group is left dead
+    (issue 20.6): ``halt`` (serve's signal handler), or the process's stop event set."""
+    import threading
+
+    now = [0.0]
+    monkeypatch.setattr(supervise.time, "monotonic", lambda: now[0])
+    for how in ("halt", "event"):
+        stopping = threading.Event()
+        child = FakeChild()
+        sup = Supervisor(stopping=stopping)
+        sup.watch("child", child.start, lambda c=child: c.up)
+        child.up = False
+        sup.halt() if how == "halt" else stopping.set()
+        for _ in range(10):
+            now[0] += MAX_WAIT
+            sup.check()
+        assert child.starts == 1 and sup.children[0].due is None, how

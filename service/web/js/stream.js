@@ -1,5 +1,6 @@
 // Follow GET /games/{id}/stream with fetch() (so the token travels in the Authorization
-// header, never in a URL) and reconnect from the last id when a stream ends or breaks.
+// header, never in a URL) and reconnect from the last id when a stream ends or breaks;
+// refused (429: too many open streams from this address), it waits its Retry-After.
 
 import { authHeaders } from "./api.js";
 
@@ -40,12 +41,17 @@ export function follow({ gameId, token, since, onItems, onError, onConnect }) {
     let failures = 0;
     while (!stopped) {
       controller = new AbortController();
+      let pause = 0;
       try {
         const resp = await fetch(`/games/${encodeURIComponent(gameId)}/stream?since=${last}`,
                                  { headers: { Accept: "text/event-stream",
                                               ...authHeaders(token) },
                                    cache: "no-store", signal: controller.signal });
-        if (!resp.ok) throw new Error(`the live stream answered ${resp.status}`);
+        if (!resp.ok) {
+          const after = Number(resp.headers.get("Retry-After"));
+          if (after > 0) pause = after * 1000;
+          throw new Error(`the live stream answered ${resp.status}`);
+        }
         if (onConnect) onConnect();
         failures = 0;
         const reader = resp.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -68,7 +74,7 @@ export function follow({ gameId, token, since, onItems, onError, onConnect }) {
         failures += 1;
         if (onError) onError(err);
       }
-      await sleep(failures ? Math.min(15000, delay * 2 ** failures) : delay);
+      await sleep(Math.max(pause, failures ? Math.min(15000, delay * 2 ** failures) : delay));
     }
   })();
   return {

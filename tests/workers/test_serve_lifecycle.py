@@ -1,0 +1,173 @@
+"""A real ``serve``'s life (issue 20.5-7): it listens on IPv6 addresses; a SIGTERM to its
+whole process group (systemd's default, ``docker stop``) ends an open stream and every
+process within seconds, restarting nothing; after a ``kill -9`` of the master its children
+die with it and a ``serve`` started again at once takes the port, with nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import smtplib
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+
+import psutil
+import pytest
+
+from tests.support import start_serve, stop_serve, wait_until
+from tests.workers.test_serve_streams import open_stream, read_until
+from workers.redis_server import free_port
+
+
+def _call(base: str, path: str, body: dict | None = None, token: str | None = None,
+          timeout: float = 10) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body else None,
+                                 method="POST" if body else "GET", headers=headers)
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
+        return resp.status, json.loads(resp.read())
+
+
+def _healthy(base: str) -> bool:
+    try:
+        return _call(base, "/health", timeout=2)[0] == 200
+    except (OSError, urllib.error.HTTPError):
+        return False
+
+
+def _up(proc, base: str, tmp_path, log_name: str = "serve.log") -> list[psutil.Process]:
+    wait_until(lambda: _healthy(base) or proc.poll() is not None, 40, 0.1, "the API")
+    assert proc.poll() is None, (tmp_path / log_name).read_text()[-3000:]
+    return psutil.Process(proc.pid).children(recursive=True)
+
+
+def _running(processes: list[psutil.Process]) -> list[str]:
+    out = []
+    for p in processes:
+        try:
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                out.append(" ".join(p.cmdline())[:80])
+        except psutil.NoSuchProcess:
+            pass
+    return out
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback on this machine")
+def test_serve_listens_on_ipv6_and_builds_bracketed_urls(tmp_path):
+    listen = free_port()
+    proc, base, log = start_serve(tmp_path, "--host", "::1", "--workers", "1", env={
+        "MAIL_REPLY_TO": "moves@example.org", "MAIL_IN_LISTEN": f"[::1]:{listen}"})
+    children: list[psutil.Process] = []
+    try:
+        assert base.startswith("http://[::1]:")
+        children = _up(proc, base, tmp_path)
+        _, created = _call(base, "/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        for seat in created["seats"]:
+            assert seat["join_url"].startswith(f"{base}/play/"), seat["join_url"]
+        def smtp_answers() -> bool:
+            try:
+                with smtplib.SMTP("::1", listen, timeout=3) as conn:
+                    return conn.noop()[0] == 250
+            except OSError:
+                return False
+        wait_until(smtp_answers, 20, 0.2, "the mail-in listener on [::1]")
+    finally:
+        code = stop_serve(proc, children, log)
+    assert code == 0, (tmp_path / "serve.log").read_text()[-3000:]
+
+
+def test_sigterm_to_the_process_group_ends_streams_and_stops_everything_at_once(tmp_path):
+    proc, base, log = start_serve(tmp_path, "--workers", "2", session=True,
+                                  env={"MAIL_REPLY_TO": "moves@example.org",
+                                       "MAIL_IN_LISTEN": f"127.0.0.1:{free_port()}"})
+    children: list[psutil.Process] = []
+    try:
+        children = _up(proc, base, tmp_path)
+        wait_until(lambda: len(psutil.Process(proc.pid).children(recursive=True)) >= 6, 20,
+                   0.1, "the workers, Redis and the listener")
+        children = psutil.Process(proc.pid).children(recursive=True)
+        _, created = _call(base, "/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        port = int(base.rsplit(":", 1)[1])
+        stream = open_stream(port, created["game_id"], created["seats"][0]["token"],
+                             "127.0.0.1", created["game"]["version"])
+        head = read_until(stream, b"retry:", 5)
+        assert head.startswith(b"HTTP/1.1 200"), head
+        started = time.monotonic()
+        os.killpg(proc.pid, signal.SIGTERM)
+        rest = read_until(stream, b"0\r\n\r\n", 5, b"")
+        ended = time.monotonic() - started
+        stream.close()
+        gone = wait_until(lambda: not _running([psutil.Process(proc.pid), *children])
+                          and time.monotonic(), 10, 0.05, "every process to stop") - started
+        print(f"\nSIGTERM to the group: the stream ended after {ended:.2f} s, every process "
+              f"was gone after {gone:.2f} s")
+        assert rest.endswith(b"0\r\n\r\n") and ended < 2, rest
+        assert gone < 10  # (about 2-3 s on an idle machine; more on a loaded one)
+        assert proc.wait(1) == 0
+    finally:
+        stop_serve(proc, children, log)
+    text = (tmp_path / "serve.log").read_text()
+    assert "started again" not in text and "starting it again" not in text, text[-3000:]
+    assert "Traceback" not in text, text[-3000:]
+
+
+def test_a_killed_master_takes_its_children_along_and_a_new_serve_takes_the_port(tmp_path,
+                                                                                  smtp):
+    env = {"SMTP_URL": smtp.url}
+    proc, base, log = start_serve(tmp_path, "--workers", "2", env=env)
+    port = base.rsplit(":", 1)[1]
+    children: list[psutil.Process] = []
+    again = None
+    try:
+        children = _up(proc, base, tmp_path)
+        _, created = _call(base, "/games", {"seats": [{"name": "Ann", "email": "a@x.org"},
+                                                      {"name": "Bob", "email": "b@x.org"}]})
+        gid, version = created["game_id"], created["game"]["version"]
+        seat = created["game"]["current_seat"]
+        stream = open_stream(int(port), gid, created["seats"][seat]["token"], "127.0.0.1",
+                             version)
+        assert read_until(stream, b"retry:", 5).startswith(b"HTTP/1.1 200")
+        status, moved = _call(base, f"/games/{gid}/moves", {"version": version,
+                                                            "move": "take 1"},
+                              created["seats"][seat]["token"])
+        assert status == 201  # acknowledged: it must be there after the crash
+        children = psutil.Process(proc.pid).children(recursive=True)
+        started = time.monotonic()
+        proc.kill()  # kill -9 of the master
+        proc.wait(5)
+        gone = wait_until(lambda: not _running(children) and time.monotonic(), 10, 0.05,
+                          "the master's children to die") - started
+        rest = read_until(stream, b"0\r\n\r\n", 1)
+        stream.close()
+        print(f"\nkill -9 of the master: its children were gone after {gone:.2f} s")
+        assert gone < 10, _running(children)  # (about 1-2 s on an idle machine)
+        assert rest.endswith(b"0\r\n\r\n"), rest  # the stream was ended, not left hanging
+        again, base_again, log_again = start_serve(tmp_path, "--workers", "2", "--port", port,
+                                                   env=env, log_name="again.log")
+        children = _up(again, base_again, tmp_path, "again.log")
+        print(f"a new serve on the same port answered /health after "
+              f"{time.monotonic() - started:.2f} s")
+        assert _call(base_again, f"/games/{gid}")[1]["version"] == moved["version"]
+        smtp.wait(gid, "your_turn", 2, timeout=30)
+        time.sleep(1)  # a mail sent twice would come now
+        ids = Counter(m.msg["Message-ID"] for m in smtp.of(gid))
+        assert len(ids) == 4 and set(ids.values()) == {1}, ids  # 2 started, 2 your_turn
+    finally:
+        stop_serve(proc, [] if again is not None else children, log)
+        if again is not None:
+            stop_serve(again, children, log_again)
