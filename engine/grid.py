@@ -12,7 +12,7 @@ the outside (Decision A-4a).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from .components import BARRIERS, SIDE_NAMES, SIDES, TILES
 
@@ -216,53 +216,38 @@ class Grid:
         return [(x + dx, y + dy) for side, dx, dy, _ in SIDES
                 if not mask & side and KIND.get(cells.get((x + dx, y + dy))) == kind]
 
-    def _touching(self, pos: Pos) -> Iterable[Pos]:
-        """Occupied cells sharing a side with ``pos``."""
-        x, y = pos
-        for _, dx, dy, _ in SIDES:
-            if (x + dx, y + dy) in self.cells:
-                yield (x + dx, y + dy)
-
-    def _cut_tiles(self, links: Callable[[Pos], Iterable[Pos]] | None = None,
-                   roots: Iterable[str] | None = None) -> set[str]:
-        """Tiles whose removal would cut others off their root (articulation points of
-        the walks, or of ``links`` from ``roots``)."""
-        links = links or self._links
-        cut: set[str] = set()
-        disc: dict[Pos, int] = {}
-        low: dict[Pos, int] = {}
-
-        def dfs(pos: Pos, parent: Pos | None) -> None:
-            disc[pos] = low[pos] = len(disc)
-            for npos in links(pos):
-                if npos not in disc:
-                    dfs(npos, pos)
-                    low[pos] = min(low[pos], low[npos])
-                    if parent is not None and low[npos] >= disc[pos]:
-                        cut.add(self.cells[pos])
-                elif npos != parent:
-                    low[pos] = min(low[pos], disc[npos])
-
-        for root in roots or self.roots.values():
-            dfs(self.where[root], None)
-        return cut
-
-    def _split_tiles(self) -> set[str]:
-        """Tiles whose removal would split the grid in pieces. Walks keep a grid of one
-        kind in one piece; with two kinds the touching sides must do it."""
-        if len(self.roots) < 2:
-            return set()
-        return self._cut_tiles(self._touching, [next(iter(self.roots.values()))])
+    def _cuts(self) -> tuple[set[str], set[str]]:
+        """(tiles whose removal would cut others off their root, tiles whose removal would
+        split the grid in pieces): the articulation points of the walks, and of the
+        touching sides (walks keep a grid of one kind in one piece; with two kinds the
+        touching sides must do it, Decision C-3a)."""
+        cells = self.cells
+        walks: dict[Pos, list[Pos]] = {}
+        touching: dict[Pos, list[Pos]] = {}
+        for (x, y), tile in cells.items():
+            mask, kind = MASK[tile], KIND[tile]
+            walk, touch = walks[(x, y)], touching[(x, y)] = [], []
+            for side, dx, dy, _ in SIDES:
+                pos = (x + dx, y + dy)
+                other = cells.get(pos)
+                if other is not None:
+                    touch.append(pos)
+                    if not mask & side and KIND[other] == kind:
+                        walk.append(pos)
+        roots = list(self.roots.values())
+        cut = _cut_points(walks, [self.where[r] for r in roots])
+        split = _cut_points(touching, [self.where[roots[0]]]) if len(roots) > 1 else set()
+        return {cells[p] for p in cut}, {cells[p] for p in split}
 
     def removable(self) -> set[str]:
         """Tiles that may be moved to the reserve now (A-3.3 b)."""
         if self._removable is None:
-            cut = self._cut_tiles() | self._split_tiles()
+            cut, split = self._cuts()
             roots = set(self.roots.values())
             cells = self.cells
             self._removable = {
                 t for (x, y), t in cells.items()
-                if t not in roots and t not in cut
+                if t not in roots and t not in cut and t not in split
                 # No hole: a freed cell is open to the outside iff an empty cell touches it,
                 # since every empty cell already reaches the outside.
                 and any((x + dx, y + dy) not in cells for _, dx, dy, _ in SIDES)
@@ -278,10 +263,11 @@ class Grid:
         if tile in self.removable():
             return None
         pos = self.where[tile]
-        if tile in self._cut_tiles():
+        cut, split = self._cuts()
+        if tile in cut:
             return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
                                          f"could no longer be reached on foot from the start")
-        if tile in self._split_tiles():  # Decision C-3a
+        if tile in split:  # Decision C-3a
             return self.rules["split"], (f"without {tile} at {fmt_pos(pos)}, the grid "
                                          f"would fall apart in pieces")
         return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
@@ -301,15 +287,32 @@ class Grid:
         for tile, pos in self.where.items():
             if tile in roots:
                 continue
-            kind = KIND[tile]
-            c = self.constraint(pos, kind)
+            # Per kind of newcomer: its constraint here, and whether walks survive. With
+            # matching sides a newcomer's walks are fixed by its kind (it opens exactly
+            # towards the open neighbours of its kind), so one check serves each kind.
+            fits: dict[str, tuple[int, int, int] | None] = {}
+            walks: dict[str, bool] = {}
             for new in reserve:
-                if KIND[new] != kind:
-                    if self.swap_error(tile, new) is None:
-                        out.append((tile, new))
-                elif c is not None and MASK[new] & c[0] == c[1]:
-                    out.append((tile, new))
+                kind = KIND[new]
+                if kind not in fits:
+                    fits[kind] = self.constraint(pos, kind)
+                c = fits[kind]
+                if c is None or MASK[new] & c[0] != c[1]:
+                    continue
+                if kind != KIND[tile]:
+                    if kind not in walks:
+                        walks[kind] = self._swap_keeps_walks(pos, new)
+                    if not walks[kind]:
+                        continue
+                out.append((tile, new))
         return out
+
+    def _swap_keeps_walks(self, pos: Pos, new: str) -> bool:
+        """True if every tile can still be walked to with ``new`` in place of the tile at
+        ``pos`` (matching its neighbours)."""
+        cells = dict(self.cells)
+        cells[pos] = new
+        return self._reachable_all(cells)
 
     def swap_error(self, out: str, new: str) -> tuple[str, str] | None:
         """(rule, reason) if reserve tile ``new`` may not take the place of ``out``."""
@@ -322,12 +325,9 @@ class Grid:
         if c is None or MASK[new] & c[0] != c[1]:
             return self.rules["match"], self._side_error(new, pos)
         # With matching sides a tile of the same kind keeps every walk as it was.
-        if KIND[new] != KIND[out]:
-            cells = dict(self.cells)
-            cells[pos] = new
-            if not self._reachable_all(cells):
-                return self.rules["reach"], (f"with {new} in place of {out}, some tile could "
-                                             f"no longer be reached on foot from the start")
+        if KIND[new] != KIND[out] and not self._swap_keeps_walks(pos, new):
+            return self.rules["reach"], (f"with {new} in place of {out}, some tile could "
+                                         f"no longer be reached on foot from the start")
         return None
 
     def violations(self) -> list[tuple[str, str]]:
@@ -446,6 +446,33 @@ def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | N
         return None
     return (f"{tile} at {fmt_pos(pos)} touches {other} on its {SIDE_NAMES[side]} side: where "
             f"an Alhambra tile meets a Granada tile the sides must be a wall and a moat")
+
+
+def _cut_points(links: dict[Pos, list[Pos]], starts: list[Pos]) -> set[Pos]:
+    """The cells other than ``starts`` whose removal would cut some cell off every start
+    in the graph ``links`` (articulation points: Tarjan's depth-first search, iterative)."""
+    disc: dict[Pos, int] = {}  # the order in which the search found each cell
+    low: dict[Pos, int] = {}  # the earliest cell reachable from its subtree by one back edge
+    cut: set[Pos] = set()
+    for start in starts:
+        disc[start] = low[start] = len(disc)
+        stack = [(start, None, iter(links[start]))]
+        while stack:
+            pos, parent, todo = stack[-1]
+            for npos in todo:
+                if npos not in disc:
+                    disc[npos] = low[npos] = len(disc)
+                    stack.append((npos, pos, iter(links[npos])))
+                    break
+                if npos != parent and disc[npos] < low[pos]:
+                    low[pos] = disc[npos]
+            else:
+                stack.pop()
+                if parent is not None:
+                    low[parent] = min(low[parent], low[pos])
+                    if low[pos] >= disc[parent] and stack[-1][1] is not None:
+                        cut.add(parent)
+    return cut
 
 
 def _edge(x: int, y: int, side: int) -> tuple[Pos, Pos]:
