@@ -35,20 +35,25 @@ def fmt_pos(pos: Pos) -> str:
 class Grid:
     """The tiles of one player's grid by position, with the roots walks start from.
 
-    What does not depend on the tile being placed (which sides of a cell are constrained,
-    whether a tile there could be walked to, whether it would close a hole) is computed
-    once per grid and kind, and dropped when the grid changes.
+    The empty cells along the grid (the frontier) are kept up to date as tiles come and go.
+    What does not depend on the tile being placed (where a tile of a kind could be walked
+    to without closing a hole, which tiles may leave) is computed once per grid and kind,
+    and dropped when the grid changes.
     """
 
-    __slots__ = ("cells", "where", "roots", "rules", "_slots", "_removable")
+    __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable")
 
     def __init__(self, start: str, rules: dict[str, str]) -> None:
         self.cells: dict[Pos, str] = {(0, 0): start}
         self.where: dict[str, Pos] = {start: (0, 0)}
         self.roots: dict[str, str] = {KIND[start]: start}
         self.rules = rules
+        # Each empty cell sharing a side with a tile: (its sides facing a tile, of those
+        # the ones facing a barrier, the kinds of the tiles facing it with an open side).
+        self._frontier: dict[Pos, tuple[int, int, frozenset[str]]] = {}
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
+        self._changed((0, 0))
 
     def copy(self) -> Grid:
         new = Grid.__new__(Grid)
@@ -56,6 +61,7 @@ class Grid:
         new.where = dict(self.where)
         new.roots = dict(self.roots)
         new.rules = self.rules
+        new._frontier = dict(self._frontier)
         new._slots = self._slots
         new._removable = self._removable
         return new
@@ -65,13 +71,44 @@ class Grid:
         self.cells[pos] = tile
         self.where[tile] = pos
         self.roots.setdefault(KIND[tile], tile)
-        self._slots, self._removable = {}, None
+        self._changed(pos)
 
     def take(self, tile: str) -> Pos:
         pos = self.where.pop(tile)
         del self.cells[pos]
-        self._slots, self._removable = {}, None
+        self._changed(pos)
         return pos
+
+    def _changed(self, pos: Pos) -> None:
+        """Bring the frontier up to date around ``pos``, whose tile came or went, and drop the
+        cached checks."""
+        x, y = pos
+        for cell in (pos, *((x + dx, y + dy) for _, dx, dy, _ in SIDES)):
+            entry = self._frontier_entry(cell)
+            if entry is None:
+                self._frontier.pop(cell, None)
+            else:
+                self._frontier[cell] = entry
+        self._slots, self._removable = {}, None
+
+    def _frontier_entry(self, pos: Pos) -> tuple[int, int, frozenset[str]] | None:
+        """The frontier entry of ``pos``; None if it holds a tile or touches none."""
+        cells = self.cells
+        if pos in cells:
+            return None
+        x, y = pos
+        constrained = required = 0
+        open_by: set[str] = set()
+        for side, dx, dy, opp in SIDES:
+            other = cells.get((x + dx, y + dy))
+            if other is None:
+                continue
+            constrained |= side
+            if MASK[other] & opp:
+                required |= side
+            else:
+                open_by.add(KIND[other])
+        return (constrained, required, frozenset(open_by)) if constrained else None
 
     # -- queries -------------------------------------------------------------------------
     def tiles(self) -> Iterable[str]:
@@ -156,28 +193,12 @@ class Grid:
         ``mask & constrained == required``."""
         cached = self._slots.get(kind)
         if cached is None:
-            cells = self.cells
-            # empty cell -> [constrained, required, links, ok]
-            found: dict[Pos, list[int]] = {}
-            for (x, y), tile in cells.items():
-                mask, same = MASK[tile], KIND[tile] == kind
-                for side, dx, dy, opp in SIDES:
-                    pos = (x + dx, y + dy)
-                    if pos in cells:
-                        continue
-                    acc = found.get(pos)
-                    if acc is None:
-                        acc = found[pos] = [0, 0, 0, True]
-                    acc[0] |= opp
-                    if mask & side:
-                        acc[1] |= opp
-                    elif same:
-                        acc[2] |= opp
-                    else:
-                        acc[3] = False  # an open side of another kind: nothing fits
+            # An open side needs an open side of the same kind beyond it (a wall or moat
+            # only meets a barrier), and one of them to walk in by once the kind has a root.
             rooted = kind in self.roots
-            cached = [(pos, c, r) for pos, (c, r, links, ok) in sorted(found.items())
-                      if ok and (links or not rooted) and not self._closes_hole(pos)]
+            cached = [(pos, c, r) for pos, (c, r, open_by) in sorted(self._frontier.items())
+                      if (open_by == {kind} if open_by else not rooted)
+                      and not self._closes_hole(pos)]
             self._slots[kind] = cached
         return cached
 
@@ -218,26 +239,32 @@ class Grid:
 
     def _cuts(self) -> tuple[set[str], set[str]]:
         """(tiles whose removal would cut others off their root, tiles whose removal would
-        split the grid in pieces): the articulation points of the walks, and of the
-        touching sides (walks keep a grid of one kind in one piece; with two kinds the
-        touching sides must do it, Decision C-3a)."""
+        split the grid in pieces, Decision C-3a), for a grid built by the rules.
+
+        The first are the articulation points of the walks. Without a tile that is none,
+        each kind's tiles still hang together by their walks, so the grid stays in one
+        piece iff tiles of the two kinds still touch: the second are the tiles in every
+        contact between the kinds."""
         cells = self.cells
         walks: dict[Pos, list[Pos]] = {}
-        touching: dict[Pos, list[Pos]] = {}
+        contacts: set[str] | None = None  # the tiles common to every contact so far
         for (x, y), tile in cells.items():
             mask, kind = MASK[tile], KIND[tile]
-            walk, touch = walks[(x, y)], touching[(x, y)] = [], []
+            walk = walks[(x, y)] = []
             for side, dx, dy, _ in SIDES:
                 pos = (x + dx, y + dy)
                 other = cells.get(pos)
-                if other is not None:
-                    touch.append(pos)
-                    if not mask & side and KIND[other] == kind:
+                if other is None:
+                    continue
+                if KIND[other] == kind:
+                    if not mask & side:
                         walk.append(pos)
-        roots = list(self.roots.values())
-        cut = _cut_points(walks, [self.where[r] for r in roots])
-        split = _cut_points(touching, [self.where[roots[0]]]) if len(roots) > 1 else set()
-        return {cells[p] for p in cut}, {cells[p] for p in split}
+                elif contacts is None:
+                    contacts = {tile, other}
+                else:
+                    contacts &= {tile, other}
+        cut = _cut_points(walks, [self.where[r] for r in self.roots.values()])
+        return {cells[p] for p in cut}, contacts or set()
 
     def removable(self) -> set[str]:
         """Tiles that may be moved to the reserve now (A-3.3 b)."""
