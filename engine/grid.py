@@ -237,15 +237,19 @@ class Grid:
         return [(x + dx, y + dy) for side, dx, dy, _ in SIDES
                 if not mask & side and KIND.get(cells.get((x + dx, y + dy))) == kind]
 
-    def _cuts(self) -> tuple[set[str], set[str]]:
-        """(tiles whose removal would cut others off their root, tiles whose removal would
-        split the grid in pieces, Decision C-3a), for a grid built by the rules.
+    def _removals(self) -> tuple[set[str], set[str], set[str]]:
+        """(tiles with an empty cell beside them, tiles whose removal would cut others off
+        their root, tiles whose removal would split the grid in pieces, Decision C-3a), for
+        a grid built by the rules.
 
-        The first are the articulation points of the walks. Without a tile that is none,
-        each kind's tiles still hang together by their walks, so the grid stays in one
-        piece iff tiles of the two kinds still touch: the second are the tiles in every
-        contact between the kinds."""
+        Since every empty cell reaches the outside, a freed cell is open to the outside
+        (leaves no hole) iff an empty cell touches it. The cutting tiles are the
+        articulation points of the walks. Without a tile that is none, each kind's tiles
+        still hang together by their walks, so the grid stays in one piece iff tiles of the
+        two kinds still touch: the splitting tiles are those in every contact between the
+        kinds."""
         cells = self.cells
+        edge: set[str] = set()
         walks: dict[Pos, list[Pos]] = {}
         contacts: set[str] | None = None  # the tiles common to every contact so far
         for (x, y), tile in cells.items():
@@ -255,8 +259,8 @@ class Grid:
                 pos = (x + dx, y + dy)
                 other = cells.get(pos)
                 if other is None:
-                    continue
-                if KIND[other] == kind:
+                    edge.add(tile)
+                elif KIND[other] == kind:
                     if not mask & side:
                         walk.append(pos)
                 elif contacts is None:
@@ -264,21 +268,13 @@ class Grid:
                 else:
                     contacts &= {tile, other}
         cut = _cut_points(walks, [self.where[r] for r in self.roots.values()])
-        return {cells[p] for p in cut}, contacts or set()
+        return edge, {cells[p] for p in cut}, contacts or set()
 
     def removable(self) -> set[str]:
         """Tiles that may be moved to the reserve now (A-3.3 b)."""
         if self._removable is None:
-            cut, split = self._cuts()
-            roots = set(self.roots.values())
-            cells = self.cells
-            self._removable = {
-                t for (x, y), t in cells.items()
-                if t not in roots and t not in cut and t not in split
-                # No hole: a freed cell is open to the outside iff an empty cell touches it,
-                # since every empty cell already reaches the outside.
-                and any((x + dx, y + dy) not in cells for _, dx, dy, _ in SIDES)
-            }
+            edge, cut, split = self._removals()
+            self._removable = edge - cut - split - set(self.roots.values())
         return self._removable
 
     def removal_error(self, tile: str) -> tuple[str, str] | None:
@@ -290,7 +286,7 @@ class Grid:
         if tile in self.removable():
             return None
         pos = self.where[tile]
-        cut, split = self._cuts()
+        _, cut, split = self._removals()
         if tile in cut:
             return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
                                          f"could no longer be reached on foot from the start")

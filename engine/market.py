@@ -43,6 +43,8 @@ def refill_market(state: State, emit: Emit, returns: random.Random | None = None
     placed: set[str] = set()
     for i, space in enumerate(state.market):
         present = {TILES[t].kind for t in space}
+        if len(present) == len(kinds):
+            continue  # a tile of each kind already
         for kind in kinds:
             bag = state.bags[kind.name]
             if kind.name in present or not bag:
