@@ -35,10 +35,11 @@ def fmt_pos(pos: Pos) -> str:
 class Grid:
     """The tiles of one player's grid by position, with the roots walks start from.
 
-    The empty cells along the grid (the frontier) are kept up to date as tiles come and go.
-    What does not depend on the tile being placed (where a tile of a kind could be walked
-    to without closing a hole, which tiles may leave) is computed once per grid and kind,
-    and dropped when the grid changes.
+    The empty cells along the grid (the frontier) are found when first asked for, then
+    kept up to date as tiles come and go (a replay never asks). What does not depend on
+    the tile being placed (where a tile of a kind could be walked to without closing a
+    hole, which tiles may leave) is computed once per grid and kind, and dropped when the
+    grid changes.
     """
 
     __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable")
@@ -48,12 +49,9 @@ class Grid:
         self.where: dict[str, Pos] = {start: (0, 0)}
         self.roots: dict[str, str] = {KIND[start]: start}
         self.rules = rules
-        # Each empty cell sharing a side with a tile: (its sides facing a tile, of those
-        # the ones facing a barrier, the kinds of the tiles facing it with an open side).
-        self._frontier: dict[Pos, tuple[int, int, frozenset[str]]] = {}
+        self._frontier: dict[Pos, tuple[int, int, frozenset[str]]] | None = None
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
-        self._changed((0, 0))
 
     def copy(self) -> Grid:
         new = Grid.__new__(Grid)
@@ -61,7 +59,7 @@ class Grid:
         new.where = dict(self.where)
         new.roots = dict(self.roots)
         new.rules = self.rules
-        new._frontier = dict(self._frontier)
+        new._frontier = None if self._frontier is None else dict(self._frontier)
         new._slots = self._slots
         new._removable = self._removable
         return new
@@ -80,16 +78,28 @@ class Grid:
         return pos
 
     def _changed(self, pos: Pos) -> None:
-        """Bring the frontier up to date around ``pos``, whose tile came or went, and drop the
-        cached checks."""
-        x, y = pos
-        for cell in (pos, *((x + dx, y + dy) for _, dx, dy, _ in SIDES)):
-            entry = self._frontier_entry(cell)
-            if entry is None:
-                self._frontier.pop(cell, None)
-            else:
-                self._frontier[cell] = entry
+        """Bring the frontier (if found already) up to date around ``pos``, whose tile came
+        or went, and drop the cached checks."""
+        frontier = self._frontier
+        if frontier is not None:
+            x, y = pos
+            for cell in (pos, *((x + dx, y + dy) for _, dx, dy, _ in SIDES)):
+                entry = self._frontier_entry(cell)
+                if entry is None:
+                    frontier.pop(cell, None)
+                else:
+                    frontier[cell] = entry
         self._slots, self._removable = {}, None
+
+    def frontier(self) -> dict[Pos, tuple[int, int, frozenset[str]]]:
+        """Each empty cell sharing a side with a tile: (its sides facing a tile, of those
+        the ones facing a barrier, the kinds of the tiles facing it with an open side)."""
+        if self._frontier is None:
+            cells = self.cells
+            around = {(x + dx, y + dy) for x, y in cells for _, dx, dy, _ in SIDES}
+            self._frontier = {pos: entry for pos in around
+                              if (entry := self._frontier_entry(pos)) is not None}
+        return self._frontier
 
     def _frontier_entry(self, pos: Pos) -> tuple[int, int, frozenset[str]] | None:
         """The frontier entry of ``pos``; None if it holds a tile or touches none."""
@@ -196,7 +206,7 @@ class Grid:
             # An open side needs an open side of the same kind beyond it (a wall or moat
             # only meets a barrier), and one of them to walk in by once the kind has a root.
             rooted = kind in self.roots
-            cached = [(pos, c, r) for pos, (c, r, open_by) in sorted(self._frontier.items())
+            cached = [(pos, c, r) for pos, (c, r, open_by) in sorted(self.frontier().items())
                       if (open_by == {kind} if open_by else not rooted)
                       and not self._closes_hole(pos)]
             self._slots[kind] = cached
