@@ -11,6 +11,7 @@ the outside (Decision A-4a).
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -24,6 +25,11 @@ RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reac
 
 # The 8 cells around a cell, clockwise from north: even indices are the side neighbours.
 _RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+# For each pattern of those 8 cells (True: empty), whether the empty side cells among them
+# form more than one run around the ring (a tile in the middle might then close a hole).
+_PINCHED = {ring: sum(1 for i in range(0, 8, 2)
+                      if ring[i] and not (ring[i - 1] and ring[i - 2])) > 1
+            for ring in itertools.product((False, True), repeat=8)}
 MASK = {t.id: t.mask for t in TILES.values()}
 KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
 
@@ -166,10 +172,7 @@ class Grid:
         # Every empty cell reaches the outside now. If the empty cells among the 8 around
         # pos that touch it form one run around that ring, they stay joined without pos,
         # and one of them led pos outside, so all still reach it.
-        ring = [(x + dx, y + dy) not in cells for dx, dy in _RING]
-        runs = sum(1 for i in range(0, 8, 2)
-                   if ring[i] and not (ring[i - 1] and ring[i - 2]))
-        if runs <= 1:
+        if not _PINCHED[tuple([(x + dx, y + dy) not in cells for dx, dy in _RING])]:
             return False
         xs = [p[0] for p in cells] + [x]
         ys = [p[1] for p in cells] + [y]
