@@ -109,9 +109,16 @@ class Grid:
 
     def _frontier_entry(self, pos: Pos) -> tuple[int, int, frozenset[str]] | None:
         """The frontier entry of ``pos``; None if it holds a tile or touches none."""
-        cells = self.cells
-        if pos in cells:
+        if pos in self.cells:
             return None
+        entry = self._neighbours(pos)
+        return entry if entry[0] else None
+
+    def _neighbours(self, pos: Pos) -> tuple[int, int, frozenset[str]]:
+        """What the tiles beside ``pos`` ask of a tile there: (its sides facing a tile, of
+        those the ones facing a barrier, the kinds of the tiles facing it with an open
+        side, which need an open side of their kind)."""
+        cells = self.cells
         x, y = pos
         constrained = required = 0
         open_by: set[str] = set()
@@ -124,7 +131,7 @@ class Grid:
                 required |= side
             else:
                 open_by.add(KIND[other])
-        return (constrained, required, frozenset(open_by)) if constrained else None
+        return constrained, required, frozenset(open_by)
 
     # -- queries -------------------------------------------------------------------------
     def tiles(self) -> Iterable[str]:
@@ -323,22 +330,21 @@ class Grid:
         for tile, pos in self.where.items():
             if tile in roots:
                 continue
-            # Per kind of newcomer: its constraint here, and whether walks survive. With
-            # matching sides a newcomer's walks are fixed by its kind (it opens exactly
-            # towards the open neighbours of its kind), so one check serves each kind.
-            fits: dict[str, tuple[int, int, int] | None] = {}
-            walks: dict[str, bool] = {}
+            constrained, required, open_by = self._neighbours(pos)
+            if len(open_by) > 1:
+                continue  # open sides of both kinds: no tile matches them all
+            # Whether walks survive a newcomer of the other kind. With matching sides its
+            # walks are fixed by its kind (it opens exactly towards the open neighbours of
+            # its kind), so one check serves them all.
+            walks: bool | None = None
             for new in reserve:
                 kind = KIND[new]
-                if kind not in fits:
-                    fits[kind] = self.constraint(pos, kind)
-                c = fits[kind]
-                if c is None or MASK[new] & c[0] != c[1]:
+                if (open_by and kind not in open_by) or MASK[new] & constrained != required:
                     continue
                 if kind != KIND[tile]:
-                    if kind not in walks:
-                        walks[kind] = self._swap_keeps_walks(pos, new)
-                    if not walks[kind]:
+                    if walks is None:
+                        walks = self._swap_keeps_walks(pos, new)
+                    if not walks:
                         continue
                 out.append((tile, new))
         return out
