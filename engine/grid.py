@@ -55,7 +55,7 @@ class Grid:
         self.where: dict[str, Pos] = {start: (0, 0)}
         self.roots: dict[str, str] = {KIND[start]: start}
         self.rules = rules
-        self._frontier: dict[Pos, tuple[int, int, frozenset[str]]] | None = None
+        self._frontier: dict[Pos, tuple[int, int, tuple[str, ...]]] | None = None
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
 
@@ -97,7 +97,7 @@ class Grid:
                     frontier[cell] = entry
         self._slots, self._removable = {}, None
 
-    def frontier(self) -> dict[Pos, tuple[int, int, frozenset[str]]]:
+    def frontier(self) -> dict[Pos, tuple[int, int, tuple[str, ...]]]:
         """Each empty cell sharing a side with a tile: (its sides facing a tile, of those
         the ones facing a barrier, the kinds of the tiles facing it with an open side)."""
         if self._frontier is None:
@@ -107,21 +107,21 @@ class Grid:
                               if (entry := self._frontier_entry(pos)) is not None}
         return self._frontier
 
-    def _frontier_entry(self, pos: Pos) -> tuple[int, int, frozenset[str]] | None:
+    def _frontier_entry(self, pos: Pos) -> tuple[int, int, tuple[str, ...]] | None:
         """The frontier entry of ``pos``; None if it holds a tile or touches none."""
         if pos in self.cells:
             return None
         entry = self._neighbours(pos)
         return entry if entry[0] else None
 
-    def _neighbours(self, pos: Pos) -> tuple[int, int, frozenset[str]]:
+    def _neighbours(self, pos: Pos) -> tuple[int, int, tuple[str, ...]]:
         """What the tiles beside ``pos`` ask of a tile there: (its sides facing a tile, of
         those the ones facing a barrier, the kinds of the tiles facing it with an open
         side, which need an open side of their kind)."""
         cells = self.cells
         x, y = pos
         constrained = required = 0
-        open_by: set[str] = set()
+        open_by: tuple[str, ...] = ()
         for side, dx, dy, opp in SIDES:
             other = cells.get((x + dx, y + dy))
             if other is None:
@@ -130,8 +130,10 @@ class Grid:
             if MASK[other] & opp:
                 required |= side
             else:
-                open_by.add(KIND[other])
-        return constrained, required, frozenset(open_by)
+                kind = KIND[other]
+                if kind not in open_by:
+                    open_by += (kind,)
+        return constrained, required, open_by
 
     # -- queries -------------------------------------------------------------------------
     def tiles(self) -> Iterable[str]:
@@ -217,7 +219,7 @@ class Grid:
             # only meets a barrier), and one of them to walk in by once the kind has a root.
             rooted = kind in self.roots
             cached = [(pos, c, r) for pos, (c, r, open_by) in sorted(self.frontier().items())
-                      if (open_by == {kind} if open_by else not rooted)
+                      if (open_by == (kind,) if open_by else not rooted)
                       and not self._closes_hole(pos)]
             self._slots[kind] = cached
         return cached
