@@ -494,28 +494,26 @@ def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | N
 
 def _cut_points(links: dict[Pos, list[Pos]], starts: list[Pos]) -> set[Pos]:
     """The cells other than ``starts`` whose removal would cut some cell off every start
-    in the graph ``links`` (articulation points: Tarjan's depth-first search, iterative)."""
+    in the graph ``links`` (articulation points: Tarjan's depth-first search)."""
     disc: dict[Pos, int] = {}  # the order in which the search found each cell
-    low: dict[Pos, int] = {}  # the earliest cell reachable from its subtree by one back edge
     cut: set[Pos] = set()
+
+    def low(pos: Pos, parent: Pos | None) -> int:
+        """The earliest cell found that the search from ``pos`` reaches by one back edge."""
+        disc[pos] = found = len(disc)
+        lowest = found
+        for npos in links[pos]:
+            if npos not in disc:
+                below = low(npos, pos)
+                lowest = min(lowest, below)
+                if parent is not None and below >= found:
+                    cut.add(pos)
+            elif npos != parent:
+                lowest = min(lowest, disc[npos])
+        return lowest
+
     for start in starts:
-        disc[start] = low[start] = len(disc)
-        stack = [(start, None, iter(links[start]))]
-        while stack:
-            pos, parent, todo = stack[-1]
-            for npos in todo:
-                if npos not in disc:
-                    disc[npos] = low[npos] = len(disc)
-                    stack.append((npos, pos, iter(links[npos])))
-                    break
-                if npos != parent and disc[npos] < low[pos]:
-                    low[pos] = disc[npos]
-            else:
-                stack.pop()
-                if parent is not None:
-                    low[parent] = min(low[parent], low[pos])
-                    if low[pos] >= disc[parent] and stack[-1][1] is not None:
-                        cut.add(parent)
+        low(start, None)
     return cut
 
 
