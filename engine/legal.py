@@ -15,10 +15,6 @@ from .state import State
 
 ACTIONS = ("take", "buy", "end", "redesign", "place")
 
-# Moves are values, never changed: the ones listed again and again (a random game lists
-# some 5,000) are made and checked once.
-_move = functools.lru_cache(maxsize=1 << 14)(Move)
-
 # Display positions (0-based) of every group of two or more cards, by display size.
 _GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(range(n), size)]
            for n in range(DISPLAY_SIZE + 1)}
@@ -47,7 +43,7 @@ def buy_moves(state: State, seat: int) -> list[Move]:
             continue
         cards = held(state.hands[seat], SPACE_CURRENCY[i + 1])
         for tile in space:
-            out += [_move("buy", tile=tile, cards=pay)
+            out += [Move("buy", tile=tile, cards=pay)
                     for pay in minimal_payments(cards, state.face(tile).value)]
     return out
 
@@ -57,11 +53,11 @@ def redesign_moves(state: State, seat: int) -> list[Move]:
     grid, reserve = state.grids[seat], state.reserves[seat]
     out: list[Move] = []
     for tile in reserve:
-        out.extend(_move("redesign", tile=tile, to="city", at=p)
+        out.extend(Move("redesign", tile=tile, to="city", at=p)
                    for p in grid.legal_positions(tile))
     removable = grid.removable()
-    out.extend(_move("redesign", tile=t, to="reserve") for t in grid.where if t in removable)
-    out.extend(_move("redesign", tile=t, to="swap", other=o) for t, o in grid.swaps(reserve))
+    out.extend(Move("redesign", tile=t, to="reserve") for t in grid.where if t in removable)
+    out.extend(Move("redesign", tile=t, to="swap", other=o) for t, o in grid.swaps(reserve))
     return out
 
 
@@ -71,11 +67,11 @@ def place_moves(state: State, seat: int) -> list[Move]:
     game_end = state.phase == "distribution"
     out = []
     for tile in state.pending:
-        moves = [_move("place", tile=tile, to="city", at=p)
+        moves = [Move("place", tile=tile, to="city", at=p)
                  for p in state.grids[seat].legal_positions(tile)]
-        moves.append(_move("place", tile=tile, to="reserve"))
+        moves.append(Move("place", tile=tile, to="reserve"))
         if state.has_neutral and not game_end:
-            moves.append(_move("place", tile=tile, to="neutral"))
+            moves.append(Move("place", tile=tile, to="neutral"))
         kind = KINDS[TILES[tile].kind]
         out += moves + kind.flipped_placements(moves, state.faces.get(tile, 0),
                                                state.hands[seat], game_end)
