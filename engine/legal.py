@@ -3,7 +3,6 @@ clients and tests. Payments are listed minimal (no card could be left out)."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Iterable
 
@@ -22,17 +21,12 @@ _GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(ran
 
 def take_moves(state: State) -> list[Move]:
     """A-3.1: one card, or several totalling at most 5."""
-    return list(_takes(tuple(card_value(c) for c in state.display)))
-
-
-@functools.cache  # at most 9^4 + 9^3 + ... + 1 displays of card values
-def _takes(values: tuple[int, ...]) -> tuple[Move, ...]:
-    """The take moves of a display of cards of these ``values``."""
+    values = [card_value(c) for c in state.display]
     out = [Move("take", positions=(i + 1,)) for i in range(len(values))]
     for group in _GROUPS[len(values)]:
         if sum(values[i] for i in group) <= 5:
             out.append(Move("take", positions=tuple(i + 1 for i in group)))
-    return tuple(out)
+    return out
 
 
 def buy_moves(state: State, seat: int) -> list[Move]:
