@@ -218,9 +218,9 @@ class Grid:
             # An open side needs an open side of the same kind beyond it (a wall or moat
             # only meets a barrier), and one of them to walk in by once the kind has a root.
             rooted = kind in self.roots
-            cached = [(pos, c, r) for pos, (c, r, open_by) in sorted(self.frontier().items())
-                      if (open_by == (kind,) if open_by else not rooted)
-                      and not self._closes_hole(pos)]
+            cached = sorted((pos, c, r) for pos, (c, r, open_by) in self.frontier().items()
+                            if (open_by == (kind,) if open_by else not rooted)
+                            and not self._closes_hole(pos))
             self._slots[kind] = cached
         return cached
 
