@@ -12,7 +12,6 @@ the outside (Decision A-4a).
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
 from collections.abc import Iterable
 
 from .components import BARRIERS, SIDE_NAMES, SIDES, TILES
@@ -30,6 +29,10 @@ _RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 _PINCHED = {ring: sum(1 for i in range(0, 8, 2)
                       if ring[i] and not (ring[i - 1] and ring[i - 2])) > 1
             for ring in itertools.product((False, True), repeat=8)}
+# Each side with its neighbour's offset and the grid-point edge along it (from the cell's
+# north-west corner: x0, y0, x1, y1).
+_SIDE_EDGES = tuple((side, dx, dy, edge) for (side, dx, dy, _), edge in zip(
+    SIDES, ((0, 0, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (0, 0, 0, 1)), strict=True))
 MASK = {t.id: t.mask for t in TILES.values()}
 KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
 
@@ -454,19 +457,18 @@ class Grid:
         wall facing a moat, C-4). A side where a wall and a moat lie together weighs 2 when
         both kinds are asked for (the combined line).
         """
-        edges: dict[tuple[Pos, Pos], int] = defaultdict(int)
-        for (x, y), tile in self.cells.items():
-            kind = KIND[tile]
-            if kind not in kinds:
+        cells = self.cells
+        edges: dict[tuple[Pos, Pos], int] = {}
+        for (x, y), tile in cells.items():
+            kind, mask = KIND[tile], MASK[tile]
+            if not mask or kind not in kinds:
                 continue
-            mask = MASK[tile]
-            for side, dx, dy, _ in SIDES:
-                if not mask & side:
-                    continue
-                other = self.cells.get((x + dx, y + dy))
-                if other is not None and KIND[other] == kind:
-                    continue
-                edges[_edge(x, y, side)] += 1
+            for side, dx, dy, (ax, ay, bx, by) in _SIDE_EDGES:
+                if mask & side:
+                    other = cells.get((x + dx, y + dy))
+                    if other is None or KIND[other] != kind:
+                        edge = ((x + ax, y + ay), (x + bx, y + by))
+                        edges[edge] = edges.get(edge, 0) + 1
         return edges
 
     def longest_barrier(self, kinds: tuple[str, ...]) -> int:
@@ -517,16 +519,6 @@ def _cut_points(links: dict[Pos, list[Pos]], starts: list[Pos]) -> set[Pos]:
     return cut
 
 
-def _edge(x: int, y: int, side: int) -> tuple[Pos, Pos]:
-    if side == 1:
-        return ((x, y), (x + 1, y))
-    if side == 2:
-        return ((x + 1, y), (x + 1, y + 1))
-    if side == 4:
-        return ((x, y + 1), (x + 1, y + 1))
-    return ((x, y), (x, y + 1))
-
-
 def _walk(p: Pos, adj: dict[Pos, list[tuple[Pos, int]]], weights: list[int],
           used: list[bool]) -> int:
     """Weight of the heaviest trail from ``p`` over edges not yet ``used``."""
@@ -540,30 +532,35 @@ def _walk(p: Pos, adj: dict[Pos, list[tuple[Pos, int]]], weights: list[int],
 
 
 def longest_trail(edges: dict[tuple[Pos, Pos], int]) -> int:
-    """Weight of the heaviest trail (no edge used twice; points may repeat)."""
-    adj: dict[Pos, list[tuple[Pos, int]]] = defaultdict(list)
+    """Weight of the heaviest trail (no edge used twice; points may repeat).
+
+    In each connected piece: a line or a ring (no point with more than 2 edges), or a piece
+    whose every point has an even number of edges (Euler), is walked whole. Otherwise a
+    heaviest trail starts at a point of odd degree: it cannot stop where an edge is left
+    unused (it would go on), and a closed trail can be opened where an unused edge
+    touches it; so only those points are tried as starts.
+    """
+    adj: dict[Pos, list[tuple[Pos, int]]] = {}
     for i, (a, b) in enumerate(edges):
-        adj[a].append((b, i))
-        adj[b].append((a, i))
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
     weights = list(edges.values())
     best = 0
-    done: set[Pos] = set()
+    seen: set[Pos] = set()
     for start in adj:
-        if start in done:
+        if start in seen:
             continue
-        comp = {start}
-        stack = [start]
-        while stack:
-            p = stack.pop()
+        seen.add(start)
+        piece = [start]
+        for p in piece:  # grows as it is read: every point joined to start
             for q, _ in adj[p]:
-                if q not in comp:
-                    comp.add(q)
-                    stack.append(q)
-        done |= comp
-        if all(len(adj[p]) <= 2 for p in comp):
-            ids = {i for p in comp for _, i in adj[p]}
-            best = max(best, sum(weights[i] for i in ids))
+                if q not in seen:
+                    seen.add(q)
+                    piece.append(q)
+        odd = [p for p in piece if len(adj[p]) % 2]
+        if not odd or all(len(adj[p]) <= 2 for p in piece):
+            best = max(best, sum(weights[i] for p in piece for _, i in adj[p]) // 2)
             continue
         used = [False] * len(weights)
-        best = max([best] + [_walk(p, adj, weights, used) for p in comp])
+        best = max([best] + [_walk(p, adj, weights, used) for p in odd])
     return best
