@@ -551,16 +551,20 @@ def longest_trail(edges: dict[tuple[Pos, Pos], int]) -> int:
         if start in seen:
             continue
         seen.add(start)
-        piece = [start]
+        piece, odd, branched, total = [start], [], False, 0
         for p in piece:  # grows as it is read: every point joined to start
-            for q, _ in adj[p]:
+            links = adj[p]
+            if len(links) % 2:
+                odd.append(p)
+            branched = branched or len(links) > 2
+            for q, i in links:
+                total += weights[i]  # each edge twice, once from each end
                 if q not in seen:
                     seen.add(q)
                     piece.append(q)
-        odd = [p for p in piece if len(adj[p]) % 2]
-        if not odd or all(len(adj[p]) <= 2 for p in piece):
-            best = max(best, sum(weights[i] for p in piece for _, i in adj[p]) // 2)
-            continue
-        used = [False] * len(weights)
-        best = max([best] + [_walk(p, adj, weights, used) for p in odd])
+        if odd and branched:
+            used = [False] * len(weights)
+            best = max([best] + [_walk(p, adj, weights, used) for p in odd])
+        else:
+            best = max(best, total // 2)
     return best
