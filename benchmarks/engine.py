@@ -75,7 +75,7 @@ def late_states(variant: str, count: int) -> list:
 def cold(state):
     """``state`` with what the grids found and cached dropped, so nothing is reused."""
     for grid in state.grids:
-        grid._frontier, grid._slots, grid._removable = None, {}, None
+        grid._frontier, grid._slots, grid._removable, grid._lines = None, {}, None, {}
     return state
 
 

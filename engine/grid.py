@@ -48,10 +48,12 @@ class Grid:
     kept up to date as tiles come and go (a replay never asks). What does not depend on
     the tile being placed (where a tile of a kind could be walked to without closing a
     hole, which tiles may leave) is computed once per grid and kind, and dropped when the
-    grid changes.
+    grid changes; the longest line of some kinds of tile, until a tile of those kinds
+    comes or goes.
     """
 
-    __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable")
+    __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable",
+                 "_lines")
 
     def __init__(self, start: str, rules: dict[str, str]) -> None:
         self.cells: dict[Pos, str] = {(0, 0): start}
@@ -61,6 +63,7 @@ class Grid:
         self._frontier: dict[Pos, tuple[int, int, tuple[str, ...]]] | None = None
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
+        self._lines: dict[tuple[str, ...], int] = {}  # longest_barrier by kinds
 
     def copy(self) -> Grid:
         new = Grid.__new__(Grid)
@@ -71,6 +74,7 @@ class Grid:
         new._frontier = None if self._frontier is None else dict(self._frontier)
         new._slots = self._slots
         new._removable = self._removable
+        new._lines = self._lines
         return new
 
     # -- mutation (only through evolve) ------------------------------------------------
@@ -78,17 +82,17 @@ class Grid:
         self.cells[pos] = tile
         self.where[tile] = pos
         self.roots.setdefault(KIND[tile], tile)
-        self._changed(pos)
+        self._changed(pos, KIND[tile])
 
     def take(self, tile: str) -> Pos:
         pos = self.where.pop(tile)
         del self.cells[pos]
-        self._changed(pos)
+        self._changed(pos, KIND[tile])
         return pos
 
-    def _changed(self, pos: Pos) -> None:
-        """Bring the frontier (if found already) up to date around ``pos``, whose tile came
-        or went, and drop the cached checks."""
+    def _changed(self, pos: Pos, kind: str) -> None:
+        """Bring the frontier (if found already) up to date around ``pos``, whose tile (of
+        ``kind``) came or went, and drop the cached checks and the lines it is part of."""
         frontier = self._frontier
         if frontier is not None:
             x, y = pos
@@ -99,6 +103,7 @@ class Grid:
                 else:
                     frontier[cell] = entry
         self._slots, self._removable = {}, None
+        self._lines = {kinds: n for kinds, n in self._lines.items() if kind not in kinds}
 
     def frontier(self) -> dict[Pos, tuple[int, int, tuple[str, ...]]]:
         """Each empty cell sharing a side with a tile: (its sides facing a tile, of those
@@ -472,8 +477,12 @@ class Grid:
         return edges
 
     def longest_barrier(self, kinds: tuple[str, ...]) -> int:
-        """Points of the longest continuous outer barrier (Decision A-5a: longest trail)."""
-        return longest_trail(self.barrier_edges(kinds))
+        """Points of the longest continuous outer barrier (Decision A-5a: longest trail).
+        It depends on the tiles of ``kinds`` only: a side facing another kind is outer."""
+        got = self._lines.get(kinds)
+        if got is None:
+            got = self._lines[kinds] = longest_trail(self.barrier_edges(kinds))
+        return got
 
 
 def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | None:

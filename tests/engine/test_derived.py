@@ -1,6 +1,6 @@
 """What the engine keeps for speed agrees with what it would compute from scratch: each
-grid's frontier (kept up to date as tiles come and go), its cached checks, and the moves
-``legal_moves`` makes without Move's checks of client input."""
+grid's frontier (kept up to date as tiles come and go), its cached checks and lines, and
+the moves ``legal_moves`` makes without Move's checks of client input."""
 
 import dataclasses
 import random
@@ -30,18 +30,22 @@ def _rebuilt(grid: Grid) -> Grid:
     fresh = Grid.__new__(Grid)
     fresh.cells, fresh.where, fresh.roots = dict(grid.cells), dict(grid.where), dict(grid.roots)
     fresh.rules, fresh._frontier, fresh._slots, fresh._removable = grid.rules, None, {}, None
+    fresh._lines = {}
     return fresh
 
 
 @pytest.mark.parametrize("variant,players,seed", [
     ("alhambra", 3, 5), ("granada", 4, 6), ("alhambra_granada", 4, 7), ("alhambra_granada", 6, 8),
 ])
-def test_a4_c3_a_kept_frontier_and_cached_checks_agree_with_a_fresh_grid(variant, players,
-                                                                          seed):
+def test_a4_a5_c3_a_kept_frontier_and_cached_checks_agree_with_a_fresh_grid(variant, players,
+                                                                             seed):
     reserve_tiles = [t for kind in VARIANTS[variant].kinds for t in VARIANTS[variant].bag(kind)]
+    lines = [kinds for _, kinds in VARIANTS[variant].barrier_lines]
     for step, (state, _, _) in enumerate(_games(variant, players, seed)):
         for i, grid in enumerate(state.grids):
             fresh = _rebuilt(grid)
+            for kinds in lines:
+                assert grid.longest_barrier(kinds) == fresh.longest_barrier(kinds), (step, i)
             assert grid.frontier() == fresh.frontier(), (step, i)
             assert grid.removable() == fresh.removable(), (step, i)
             reserve = state.reserves[i]
