@@ -45,11 +45,11 @@ class Grid:
     """The tiles of one player's grid by position, with the roots walks start from.
 
     The empty cells along the grid (the frontier) are found when first asked for, then
-    kept up to date as tiles come and go (a replay never asks). What does not depend on
-    the tile being placed (where a tile of a kind could be walked to without closing a
-    hole, which tiles may leave) is computed once per grid and kind, and dropped when the
-    grid changes; the longest line of some kinds of tile, until a tile of those kinds
-    comes or goes.
+    kept up to date as tiles come and go (a replay or a copy pays nothing until it asks).
+    What does not depend on the tile being placed (where a tile of a kind could be walked
+    to without closing a hole, which tiles may leave) is computed once per grid and kind,
+    and dropped when the grid changes; the longest line of some kinds of tile is kept until
+    a tile of those kinds comes or goes.
     """
 
     __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable",
@@ -71,7 +71,7 @@ class Grid:
         new.where = dict(self.where)
         new.roots = dict(self.roots)
         new.rules = self.rules
-        new._frontier = None if self._frontier is None else dict(self._frontier)
+        new._frontier = None  # found again if asked: most copies are looked at, not played
         new._slots = self._slots
         new._removable = self._removable
         new._lines = self._lines
