@@ -11,8 +11,8 @@ the outside (Decision A-4a).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Iterable
 
 from .components import BARRIERS, SIDE_NAMES, SIDES, TILES
 
@@ -24,6 +24,15 @@ RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reac
 
 # The 8 cells around a cell, clockwise from north: even indices are the side neighbours.
 _RING = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+# For each pattern of those 8 cells (True: empty), whether the empty side cells among them
+# form more than one run around the ring (a tile in the middle might then close a hole).
+_PINCHED = {ring: sum(1 for i in range(0, 8, 2)
+                      if ring[i] and not (ring[i - 1] and ring[i - 2])) > 1
+            for ring in itertools.product((False, True), repeat=8)}
+# Each side with its neighbour's offset and the grid-point edge along it (from the cell's
+# north-west corner: x0, y0, x1, y1).
+_SIDE_EDGES = tuple((side, dx, dy, edge) for (side, dx, dy, _), edge in zip(
+    SIDES, ((0, 0, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (0, 0, 0, 1)), strict=True))
 MASK = {t.id: t.mask for t in TILES.values()}
 KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
 
@@ -35,20 +44,26 @@ def fmt_pos(pos: Pos) -> str:
 class Grid:
     """The tiles of one player's grid by position, with the roots walks start from.
 
-    What does not depend on the tile being placed (which sides of a cell are constrained,
-    whether a tile there could be walked to, whether it would close a hole) is computed
-    once per grid and kind, and dropped when the grid changes.
+    The empty cells along the grid (the frontier) are found when first asked for, then
+    kept up to date as tiles come and go (a replay or a copy pays nothing until it asks).
+    What does not depend on the tile being placed (where a tile of a kind could be walked
+    to without closing a hole, which tiles may leave) is computed once per grid and kind,
+    and dropped when the grid changes; the longest line of some kinds of tile is kept until
+    a tile of those kinds comes or goes.
     """
 
-    __slots__ = ("cells", "where", "roots", "rules", "_slots", "_removable")
+    __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable",
+                 "_lines")
 
     def __init__(self, start: str, rules: dict[str, str]) -> None:
         self.cells: dict[Pos, str] = {(0, 0): start}
         self.where: dict[str, Pos] = {start: (0, 0)}
         self.roots: dict[str, str] = {KIND[start]: start}
         self.rules = rules
+        self._frontier: dict[Pos, tuple[int, int, tuple[str, ...]]] | None = None
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
+        self._lines: dict[tuple[str, ...], int] = {}  # longest_barrier by kinds
 
     def copy(self) -> Grid:
         new = Grid.__new__(Grid)
@@ -56,8 +71,10 @@ class Grid:
         new.where = dict(self.where)
         new.roots = dict(self.roots)
         new.rules = self.rules
+        new._frontier = None  # found again if asked: most copies are looked at, not played
         new._slots = self._slots
         new._removable = self._removable
+        new._lines = self._lines
         return new
 
     # -- mutation (only through evolve) ------------------------------------------------
@@ -65,13 +82,66 @@ class Grid:
         self.cells[pos] = tile
         self.where[tile] = pos
         self.roots.setdefault(KIND[tile], tile)
-        self._slots, self._removable = {}, None
+        self._changed(pos, KIND[tile])
 
     def take(self, tile: str) -> Pos:
         pos = self.where.pop(tile)
         del self.cells[pos]
-        self._slots, self._removable = {}, None
+        self._changed(pos, KIND[tile])
         return pos
+
+    def _changed(self, pos: Pos, kind: str) -> None:
+        """Bring the frontier (if found already) up to date around ``pos``, whose tile (of
+        ``kind``) came or went, and drop the cached checks and the lines it is part of."""
+        frontier = self._frontier
+        if frontier is not None:
+            x, y = pos
+            for cell in (pos, *((x + dx, y + dy) for _, dx, dy, _ in SIDES)):
+                entry = self._frontier_entry(cell)
+                if entry is None:
+                    frontier.pop(cell, None)
+                else:
+                    frontier[cell] = entry
+        self._slots, self._removable = {}, None
+        self._lines = {kinds: n for kinds, n in self._lines.items() if kind not in kinds}
+
+    def frontier(self) -> dict[Pos, tuple[int, int, tuple[str, ...]]]:
+        """Each empty cell sharing a side with a tile: (its sides facing a tile, of those
+        the ones facing a barrier, the kinds of the tiles facing it with an open side)."""
+        if self._frontier is None:
+            cells = self.cells
+            around = {(x + dx, y + dy) for x, y in cells for _, dx, dy, _ in SIDES}
+            self._frontier = {pos: entry for pos in around
+                              if (entry := self._frontier_entry(pos)) is not None}
+        return self._frontier
+
+    def _frontier_entry(self, pos: Pos) -> tuple[int, int, tuple[str, ...]] | None:
+        """The frontier entry of ``pos``; None if it holds a tile or touches none."""
+        if pos in self.cells:
+            return None
+        entry = self._neighbours(pos)
+        return entry if entry[0] else None
+
+    def _neighbours(self, pos: Pos) -> tuple[int, int, tuple[str, ...]]:
+        """What the tiles beside ``pos`` ask of a tile there: (its sides facing a tile, of
+        those the ones facing a barrier, the kinds of the tiles facing it with an open
+        side, which need an open side of their kind)."""
+        cells = self.cells
+        x, y = pos
+        constrained = required = 0
+        open_by: tuple[str, ...] = ()
+        for side, dx, dy, opp in SIDES:
+            other = cells.get((x + dx, y + dy))
+            if other is None:
+                continue
+            constrained |= side
+            if MASK[other] & opp:
+                required |= side
+            else:
+                kind = KIND[other]
+                if kind not in open_by:
+                    open_by += (kind,)
+        return constrained, required, open_by
 
     # -- queries -------------------------------------------------------------------------
     def tiles(self) -> Iterable[str]:
@@ -119,10 +189,7 @@ class Grid:
         # Every empty cell reaches the outside now. If the empty cells among the 8 around
         # pos that touch it form one run around that ring, they stay joined without pos,
         # and one of them led pos outside, so all still reach it.
-        ring = [(x + dx, y + dy) not in cells for dx, dy in _RING]
-        runs = sum(1 for i in range(0, 8, 2)
-                   if ring[i] and not (ring[i - 1] and ring[i - 2]))
-        if runs <= 1:
+        if not _PINCHED[tuple([(x + dx, y + dy) not in cells for dx, dy in _RING])]:
             return False
         xs = [p[0] for p in cells] + [x]
         ys = [p[1] for p in cells] + [y]
@@ -156,28 +223,12 @@ class Grid:
         ``mask & constrained == required``."""
         cached = self._slots.get(kind)
         if cached is None:
-            cells = self.cells
-            # empty cell -> [constrained, required, links, ok]
-            found: dict[Pos, list[int]] = {}
-            for (x, y), tile in cells.items():
-                mask, same = MASK[tile], KIND[tile] == kind
-                for side, dx, dy, opp in SIDES:
-                    pos = (x + dx, y + dy)
-                    if pos in cells:
-                        continue
-                    acc = found.get(pos)
-                    if acc is None:
-                        acc = found[pos] = [0, 0, 0, True]
-                    acc[0] |= opp
-                    if mask & side:
-                        acc[1] |= opp
-                    elif same:
-                        acc[2] |= opp
-                    else:
-                        acc[3] = False  # an open side of another kind: nothing fits
+            # An open side needs an open side of the same kind beyond it (a wall or moat
+            # only meets a barrier), and one of them to walk in by once the kind has a root.
             rooted = kind in self.roots
-            cached = [(pos, c, r) for pos, (c, r, links, ok) in sorted(found.items())
-                      if ok and (links or not rooted) and not self._closes_hole(pos)]
+            cached = sorted((pos, c, r) for pos, (c, r, open_by) in self.frontier().items()
+                            if (open_by == (kind,) if open_by else not rooted)
+                            and not self._closes_hole(pos))
             self._slots[kind] = cached
         return cached
 
@@ -216,57 +267,44 @@ class Grid:
         return [(x + dx, y + dy) for side, dx, dy, _ in SIDES
                 if not mask & side and KIND.get(cells.get((x + dx, y + dy))) == kind]
 
-    def _touching(self, pos: Pos) -> Iterable[Pos]:
-        """Occupied cells sharing a side with ``pos``."""
-        x, y = pos
-        for _, dx, dy, _ in SIDES:
-            if (x + dx, y + dy) in self.cells:
-                yield (x + dx, y + dy)
+    def _removals(self) -> tuple[set[str], set[str], set[str]]:
+        """(tiles with an empty cell beside them, tiles whose removal would cut others off
+        their root, tiles whose removal would split the grid in pieces, Decision C-3a), for
+        a grid built by the rules.
 
-    def _cut_tiles(self, links: Callable[[Pos], Iterable[Pos]] | None = None,
-                   roots: Iterable[str] | None = None) -> set[str]:
-        """Tiles whose removal would cut others off their root (articulation points of
-        the walks, or of ``links`` from ``roots``)."""
-        links = links or self._links
-        cut: set[str] = set()
-        disc: dict[Pos, int] = {}
-        low: dict[Pos, int] = {}
-
-        def dfs(pos: Pos, parent: Pos | None) -> None:
-            disc[pos] = low[pos] = len(disc)
-            for npos in links(pos):
-                if npos not in disc:
-                    dfs(npos, pos)
-                    low[pos] = min(low[pos], low[npos])
-                    if parent is not None and low[npos] >= disc[pos]:
-                        cut.add(self.cells[pos])
-                elif npos != parent:
-                    low[pos] = min(low[pos], disc[npos])
-
-        for root in roots or self.roots.values():
-            dfs(self.where[root], None)
-        return cut
-
-    def _split_tiles(self) -> set[str]:
-        """Tiles whose removal would split the grid in pieces. Walks keep a grid of one
-        kind in one piece; with two kinds the touching sides must do it."""
-        if len(self.roots) < 2:
-            return set()
-        return self._cut_tiles(self._touching, [next(iter(self.roots.values()))])
+        Since every empty cell reaches the outside, a freed cell is open to the outside
+        (leaves no hole) iff an empty cell touches it. The cutting tiles are the
+        articulation points of the walks. Without a tile that is none, each kind's tiles
+        still hang together by their walks, so the grid stays in one piece iff tiles of the
+        two kinds still touch: the splitting tiles are those in every contact between the
+        kinds."""
+        cells = self.cells
+        edge: set[str] = set()
+        walks: dict[Pos, list[Pos]] = {}
+        contacts: set[str] | None = None  # the tiles common to every contact so far
+        for (x, y), tile in cells.items():
+            mask, kind = MASK[tile], KIND[tile]
+            walk = walks[(x, y)] = []
+            for side, dx, dy, _ in SIDES:
+                pos = (x + dx, y + dy)
+                other = cells.get(pos)
+                if other is None:
+                    edge.add(tile)
+                elif KIND[other] == kind:
+                    if not mask & side:
+                        walk.append(pos)
+                elif contacts is None:
+                    contacts = {tile, other}
+                else:
+                    contacts &= {tile, other}
+        cut = _cut_points(walks, [self.where[r] for r in self.roots.values()])
+        return edge, {cells[p] for p in cut}, contacts or set()
 
     def removable(self) -> set[str]:
         """Tiles that may be moved to the reserve now (A-3.3 b)."""
         if self._removable is None:
-            cut = self._cut_tiles() | self._split_tiles()
-            roots = set(self.roots.values())
-            cells = self.cells
-            self._removable = {
-                t for (x, y), t in cells.items()
-                if t not in roots and t not in cut
-                # No hole: a freed cell is open to the outside iff an empty cell touches it,
-                # since every empty cell already reaches the outside.
-                and any((x + dx, y + dy) not in cells for _, dx, dy, _ in SIDES)
-            }
+            edge, cut, split = self._removals()
+            self._removable = edge - cut - split - set(self.roots.values())
         return self._removable
 
     def removal_error(self, tile: str) -> tuple[str, str] | None:
@@ -278,10 +316,11 @@ class Grid:
         if tile in self.removable():
             return None
         pos = self.where[tile]
-        if tile in self._cut_tiles():
+        _, cut, split = self._removals()
+        if tile in cut:
             return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
                                          f"could no longer be reached on foot from the start")
-        if tile in self._split_tiles():  # Decision C-3a
+        if tile in split:  # Decision C-3a
             return self.rules["split"], (f"without {tile} at {fmt_pos(pos)}, the grid "
                                          f"would fall apart in pieces")
         return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
@@ -301,15 +340,31 @@ class Grid:
         for tile, pos in self.where.items():
             if tile in roots:
                 continue
-            kind = KIND[tile]
-            c = self.constraint(pos, kind)
+            constrained, required, open_by = self._neighbours(pos)
+            if len(open_by) > 1:
+                continue  # open sides of both kinds: no tile matches them all
+            # Whether walks survive a newcomer of the other kind. With matching sides its
+            # walks are fixed by its kind (it opens exactly towards the open neighbours of
+            # its kind), so one check serves them all.
+            walks: bool | None = None
             for new in reserve:
-                if KIND[new] != kind:
-                    if self.swap_error(tile, new) is None:
-                        out.append((tile, new))
-                elif c is not None and MASK[new] & c[0] == c[1]:
-                    out.append((tile, new))
+                kind = KIND[new]
+                if (open_by and kind not in open_by) or MASK[new] & constrained != required:
+                    continue
+                if kind != KIND[tile]:
+                    if walks is None:
+                        walks = self._swap_keeps_walks(pos, new)
+                    if not walks:
+                        continue
+                out.append((tile, new))
         return out
+
+    def _swap_keeps_walks(self, pos: Pos, new: str) -> bool:
+        """True if every tile can still be walked to with ``new`` in place of the tile at
+        ``pos`` (matching its neighbours)."""
+        cells = dict(self.cells)
+        cells[pos] = new
+        return self._reachable_all(cells)
 
     def swap_error(self, out: str, new: str) -> tuple[str, str] | None:
         """(rule, reason) if reserve tile ``new`` may not take the place of ``out``."""
@@ -322,12 +377,9 @@ class Grid:
         if c is None or MASK[new] & c[0] != c[1]:
             return self.rules["match"], self._side_error(new, pos)
         # With matching sides a tile of the same kind keeps every walk as it was.
-        if KIND[new] != KIND[out]:
-            cells = dict(self.cells)
-            cells[pos] = new
-            if not self._reachable_all(cells):
-                return self.rules["reach"], (f"with {new} in place of {out}, some tile could "
-                                             f"no longer be reached on foot from the start")
+        if KIND[new] != KIND[out] and not self._swap_keeps_walks(pos, new):
+            return self.rules["reach"], (f"with {new} in place of {out}, some tile could "
+                                         f"no longer be reached on foot from the start")
         return None
 
     def violations(self) -> list[tuple[str, str]]:
@@ -410,24 +462,27 @@ class Grid:
         wall facing a moat, C-4). A side where a wall and a moat lie together weighs 2 when
         both kinds are asked for (the combined line).
         """
-        edges: dict[tuple[Pos, Pos], int] = defaultdict(int)
-        for (x, y), tile in self.cells.items():
-            kind = KIND[tile]
-            if kind not in kinds:
+        cells = self.cells
+        edges: dict[tuple[Pos, Pos], int] = {}
+        for (x, y), tile in cells.items():
+            kind, mask = KIND[tile], MASK[tile]
+            if not mask or kind not in kinds:
                 continue
-            mask = MASK[tile]
-            for side, dx, dy, _ in SIDES:
-                if not mask & side:
-                    continue
-                other = self.cells.get((x + dx, y + dy))
-                if other is not None and KIND[other] == kind:
-                    continue
-                edges[_edge(x, y, side)] += 1
+            for side, dx, dy, (ax, ay, bx, by) in _SIDE_EDGES:
+                if mask & side:
+                    other = cells.get((x + dx, y + dy))
+                    if other is None or KIND[other] != kind:
+                        edge = ((x + ax, y + ay), (x + bx, y + by))
+                        edges[edge] = edges.get(edge, 0) + 1
         return edges
 
     def longest_barrier(self, kinds: tuple[str, ...]) -> int:
-        """Points of the longest continuous outer barrier (Decision A-5a: longest trail)."""
-        return longest_trail(self.barrier_edges(kinds))
+        """Points of the longest continuous outer barrier (Decision A-5a: longest trail).
+        It depends on the tiles of ``kinds`` only: a side facing another kind is outer."""
+        got = self._lines.get(kinds)
+        if got is None:
+            got = self._lines[kinds] = longest_trail(self.barrier_edges(kinds))
+        return got
 
 
 def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | None:
@@ -448,14 +503,29 @@ def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | N
             f"an Alhambra tile meets a Granada tile the sides must be a wall and a moat")
 
 
-def _edge(x: int, y: int, side: int) -> tuple[Pos, Pos]:
-    if side == 1:
-        return ((x, y), (x + 1, y))
-    if side == 2:
-        return ((x + 1, y), (x + 1, y + 1))
-    if side == 4:
-        return ((x, y + 1), (x + 1, y + 1))
-    return ((x, y), (x, y + 1))
+def _cut_points(links: dict[Pos, list[Pos]], starts: list[Pos]) -> set[Pos]:
+    """The cells other than ``starts`` whose removal would cut some cell off every start
+    in the graph ``links`` (articulation points: Tarjan's depth-first search)."""
+    disc: dict[Pos, int] = {}  # the order in which the search found each cell
+    cut: set[Pos] = set()
+
+    def low(pos: Pos, parent: Pos | None) -> int:
+        """The earliest cell found that the search from ``pos`` reaches by one back edge."""
+        disc[pos] = found = len(disc)
+        lowest = found
+        for npos in links[pos]:
+            if npos not in disc:
+                below = low(npos, pos)
+                lowest = min(lowest, below)
+                if parent is not None and below >= found:
+                    cut.add(pos)
+            elif npos != parent:
+                lowest = min(lowest, disc[npos])
+        return lowest
+
+    for start in starts:
+        low(start, None)
+    return cut
 
 
 def _walk(p: Pos, adj: dict[Pos, list[tuple[Pos, int]]], weights: list[int],
@@ -471,30 +541,39 @@ def _walk(p: Pos, adj: dict[Pos, list[tuple[Pos, int]]], weights: list[int],
 
 
 def longest_trail(edges: dict[tuple[Pos, Pos], int]) -> int:
-    """Weight of the heaviest trail (no edge used twice; points may repeat)."""
-    adj: dict[Pos, list[tuple[Pos, int]]] = defaultdict(list)
+    """Weight of the heaviest trail (no edge used twice; points may repeat).
+
+    In each connected piece: a line or a ring (no point with more than 2 edges), or a piece
+    whose every point has an even number of edges (Euler), is walked whole. Otherwise a
+    heaviest trail starts at a point of odd degree: it cannot stop where an edge is left
+    unused (it would go on), and a closed trail can be opened where an unused edge
+    touches it; so only those points are tried as starts.
+    """
+    adj: dict[Pos, list[tuple[Pos, int]]] = {}
     for i, (a, b) in enumerate(edges):
-        adj[a].append((b, i))
-        adj[b].append((a, i))
+        adj.setdefault(a, []).append((b, i))
+        adj.setdefault(b, []).append((a, i))
     weights = list(edges.values())
     best = 0
-    done: set[Pos] = set()
+    seen: set[Pos] = set()
     for start in adj:
-        if start in done:
+        if start in seen:
             continue
-        comp = {start}
-        stack = [start]
-        while stack:
-            p = stack.pop()
-            for q, _ in adj[p]:
-                if q not in comp:
-                    comp.add(q)
-                    stack.append(q)
-        done |= comp
-        if all(len(adj[p]) <= 2 for p in comp):
-            ids = {i for p in comp for _, i in adj[p]}
-            best = max(best, sum(weights[i] for i in ids))
-            continue
-        used = [False] * len(weights)
-        best = max([best] + [_walk(p, adj, weights, used) for p in comp])
+        seen.add(start)
+        piece, odd, branched, total = [start], [], False, 0
+        for p in piece:  # grows as it is read: every point joined to start
+            links = adj[p]
+            if len(links) % 2:
+                odd.append(p)
+            branched = branched or len(links) > 2
+            for q, i in links:
+                total += weights[i]  # each edge twice, once from each end
+                if q not in seen:
+                    seen.add(q)
+                    piece.append(q)
+        if odd and branched:
+            used = [False] * len(weights)
+            best = max([best] + [_walk(p, adj, weights, used) for p in odd])
+        else:
+            best = max(best, total // 2)
     return best

@@ -116,12 +116,12 @@ class GranadaTiles(AlhambraTiles):
         other = 1 - face
         payments = flip_payments(hand)
         out = []
-        for move in placements:
+        for move in placements:  # listed by legal_moves: valid by construction
             if move.to == "reserve":
-                out.append(Move("place", tile=move.tile, to="reserve", face=other))
+                out.append(Move.unchecked("place", tile=move.tile, to="reserve", face=other))
             else:
-                out += [Move("place", tile=move.tile, to=move.to, at=move.at, face=other,
-                             cards=p) for p in payments]
+                out += [Move.unchecked("place", tile=move.tile, to=move.to, at=move.at,
+                                       face=other, cards=p) for p in payments]
         return out
 
     def majority_points(self, scoring: int, type_: str, counts: dict[Participant, int],

@@ -14,6 +14,10 @@ from .state import State
 
 ACTIONS = ("take", "buy", "end", "redesign", "place")
 
+# The moves listed here are valid and spelled canonically by construction (payments highest
+# card first, positions ascending): they are made without Move's checks of client input.
+_move = Move.unchecked
+
 # Display positions (0-based) of every group of two or more cards, by display size.
 _GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(range(n), size)]
            for n in range(DISPLAY_SIZE + 1)}
@@ -22,10 +26,10 @@ _GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(ran
 def take_moves(state: State) -> list[Move]:
     """A-3.1: one card, or several totalling at most 5."""
     values = [card_value(c) for c in state.display]
-    out = [Move("take", positions=(i + 1,)) for i in range(len(values))]
+    out = [_move("take", positions=(i + 1,)) for i in range(len(values))]
     for group in _GROUPS[len(values)]:
         if sum(values[i] for i in group) <= 5:
-            out.append(Move("take", positions=tuple(i + 1 for i in group)))
+            out.append(_move("take", positions=tuple(i + 1 for i in group)))
     return out
 
 
@@ -37,7 +41,7 @@ def buy_moves(state: State, seat: int) -> list[Move]:
             continue
         cards = held(state.hands[seat], SPACE_CURRENCY[i + 1])
         for tile in space:
-            out += [Move("buy", tile=tile, cards=pay)
+            out += [_move("buy", tile=tile, cards=pay)
                     for pay in minimal_payments(cards, state.face(tile).value)]
     return out
 
@@ -47,11 +51,11 @@ def redesign_moves(state: State, seat: int) -> list[Move]:
     grid, reserve = state.grids[seat], state.reserves[seat]
     out: list[Move] = []
     for tile in reserve:
-        out.extend(Move("redesign", tile=tile, to="city", at=p)
+        out.extend(_move("redesign", tile=tile, to="city", at=p)
                    for p in grid.legal_positions(tile))
     removable = grid.removable()
-    out.extend(Move("redesign", tile=t, to="reserve") for t in grid.where if t in removable)
-    out.extend(Move("redesign", tile=t, to="swap", other=o) for t, o in grid.swaps(reserve))
+    out.extend(_move("redesign", tile=t, to="reserve") for t in grid.where if t in removable)
+    out.extend(_move("redesign", tile=t, to="swap", other=o) for t, o in grid.swaps(reserve))
     return out
 
 
@@ -61,11 +65,11 @@ def place_moves(state: State, seat: int) -> list[Move]:
     game_end = state.phase == "distribution"
     out = []
     for tile in state.pending:
-        moves = [Move("place", tile=tile, to="city", at=p)
+        moves = [_move("place", tile=tile, to="city", at=p)
                  for p in state.grids[seat].legal_positions(tile)]
-        moves.append(Move("place", tile=tile, to="reserve"))
+        moves.append(_move("place", tile=tile, to="reserve"))
         if state.has_neutral and not game_end:
-            moves.append(Move("place", tile=tile, to="neutral"))
+            moves.append(_move("place", tile=tile, to="neutral"))
         kind = KINDS[TILES[tile].kind]
         out += moves + kind.flipped_placements(moves, state.faces.get(tile, 0),
                                                state.hands[seat], game_end)

@@ -39,13 +39,15 @@ def refill_market(state: State, emit: Emit, returns: random.Random | None = None
     bag at a random place (C-1); a game of schema 1 took the next allowed tile instead.
     """
     variant = state.variant
+    kinds = [KINDS[k] for k in variant.kinds]
     placed: set[str] = set()
     for i, space in enumerate(state.market):
-        for kind in map(KINDS.__getitem__, variant.kinds):
-            if any(TILES[t].kind == kind.name for t in space):
-                continue
+        present = {TILES[t].kind for t in space}
+        if len(present) == len(kinds):
+            continue  # a tile of each kind already
+        for kind in kinds:
             bag = state.bags[kind.name]
-            if not bag:
+            if kind.name in present or not bag:
                 continue
             tile = bag[0]
             if returns is not None:

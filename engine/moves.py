@@ -100,6 +100,18 @@ class Move:
         if len(self.cards) > 1:
             self.cards = tuple(sorted(self.cards, key=_CARD_RANK.__getitem__))
 
+    @classmethod
+    def unchecked(cls, action: str, tile: str | None = None, cards: tuple[str, ...] = (),
+                  positions: tuple[int, ...] = (), to: str | None = None,
+                  at: Pos | None = None, other: str | None = None,
+                  face: int | None = None) -> Move:
+        """A move the engine lists itself (``legal_moves``), valid and spelled canonically
+        by construction: made without the checks (a random game lists some 5,000)."""
+        move = object.__new__(cls)
+        move.action, move.tile, move.cards, move.positions = action, tile, cards, positions
+        move.to, move.at, move.other, move.face = to, at, other, face
+        return move
+
     def __str__(self) -> str:
         return format_move(self)
 

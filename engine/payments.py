@@ -23,9 +23,10 @@ def check_payment(hand: Counter[str], cards: Iterable[str], currency: str | None
     cards = list(cards)
     if not cards:
         raise RuleViolation(rule, "a payment needs at least one card")
-    for c, n in Counter(cards).items():
-        if hand[c] < n:
-            held_ = f"only {hand[c]}" if hand[c] else "none"
+    for c in dict.fromkeys(cards):
+        n, has = cards.count(c), hand.get(c, 0)
+        if has < n:
+            held_ = f"only {has}" if has else "none"
             raise RuleViolation(rule, f"you pay {n} x {c} but hold {held_}")
     if currency is not None:
         for c in cards:

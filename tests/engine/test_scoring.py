@@ -1,5 +1,8 @@
 """Scoring (A-5): majorities with shared places, the longest outer wall (Decision A-5a)."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from engine.grid import Grid, longest_trail
 from engine.majorities import shared_places
 from engine.scoring import Award, awards
@@ -110,6 +113,26 @@ def test_decision_a5a_the_trail_goes_on_through_a_corner_where_four_sides_meet()
     # A branch: the trail takes the longer way, each side once.
     t = {((0, 0), (1, 0)): 1, ((1, 0), (2, 0)): 1, ((1, 0), (1, 1)): 1, ((1, 1), (1, 2)): 1}
     assert longest_trail(t) == 3
+
+
+def _heaviest_trail_from_anywhere(edges: dict) -> int:
+    """Decision A-5a by brute force: every trail from every point."""
+    def walk(p, used):
+        return max([0] + [w + walk(q, used | {e}) for e, w in edges.items() if e not in used
+                          for a, q in (e, e[::-1]) if a == p])
+    return max([0] + [walk(p, frozenset()) for e in edges for p in e])
+
+
+_SIDES = [((x, y), (x + 1, y)) for x in range(3) for y in range(4)] + \
+         [((x, y), (x, y + 1)) for x in range(4) for y in range(3)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(_SIDES), st.integers(1, 2), max_size=9))
+def test_decision_a5a_the_longest_trail_is_the_heaviest_from_any_start(edges):
+    """Only points of odd degree are tried as starts, and lines, rings and Euler pieces
+    are taken whole: the same answer as every trail from every point."""
+    assert longest_trail(edges) == _heaviest_trail_from_anywhere(edges)
 
 
 def test_a5_3_awards_come_in_type_order_then_walls():

@@ -1,0 +1,67 @@
+"""What the engine keeps for speed agrees with what it would compute from scratch: each
+grid's frontier (kept up to date as tiles come and go), its cached checks and lines, and
+the moves ``legal_moves`` makes without Move's checks of client input."""
+
+import dataclasses
+import random
+
+import pytest
+
+from engine import Move, decide, evolve, legal_moves, new_game, replay
+from engine.bots import random_move
+from engine.grid import Grid
+from engine.variants import VARIANTS
+
+
+def _games(variant: str, players: int, seed: int):
+    """Each state of a random game, moves decided on a copy and folded in (as the service
+    does), with the seat to move and its legal moves."""
+    state = replay(new_game(variant, [f"p{i}" for i in range(players)], seed))
+    rng = random.Random(seed)
+    while state.phase != "over":
+        seat = state.current
+        yield state, seat, legal_moves(state, seat)
+        for event in decide(state, seat, random_move(state, seat, rng)):
+            evolve(state, event)
+
+
+def _rebuilt(grid: Grid) -> Grid:
+    """The same tiles put into a new grid: nothing found or cached yet."""
+    fresh = Grid.__new__(Grid)
+    fresh.cells, fresh.where, fresh.roots = dict(grid.cells), dict(grid.where), dict(grid.roots)
+    fresh.rules, fresh._frontier, fresh._slots, fresh._removable = grid.rules, None, {}, None
+    fresh._lines = {}
+    return fresh
+
+
+@pytest.mark.parametrize("variant,players,seed", [
+    ("alhambra", 3, 5), ("granada", 4, 6), ("alhambra_granada", 4, 7), ("alhambra_granada", 6, 8),
+])
+def test_a4_a5_c3_a_kept_frontier_and_cached_checks_agree_with_a_fresh_grid(variant, players,
+                                                                             seed):
+    reserve_tiles = [t for kind in VARIANTS[variant].kinds for t in VARIANTS[variant].bag(kind)]
+    lines = [kinds for _, kinds in VARIANTS[variant].barrier_lines]
+    for step, (state, _, _) in enumerate(_games(variant, players, seed)):
+        for i, grid in enumerate(state.grids):
+            fresh = _rebuilt(grid)
+            for kinds in lines:
+                assert grid.longest_barrier(kinds) == fresh.longest_barrier(kinds), (step, i)
+            assert grid.frontier() == fresh.frontier(), (step, i)
+            assert grid.removable() == fresh.removable(), (step, i)
+            reserve = state.reserves[i]
+            assert grid.swaps(reserve) == fresh.swaps(reserve), (step, i)
+            for tile in reserve + reserve_tiles[step % 40::40]:
+                if tile not in grid.where:
+                    assert grid.legal_positions(tile) == fresh.legal_positions(tile), (step, tile)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_listed_moves_are_the_moves_their_fields_make(variant):
+    """legal_moves makes its moves unchecked; each is the checked, canonically spelled move
+    of its fields (equal, same hash)."""
+    players = 2 if variant != "alhambra_granada" else 3
+    for _, _, moves in _games(variant, players, 3):
+        for move in moves:
+            checked = Move(**dataclasses.asdict(move))
+            assert dataclasses.astuple(checked) == dataclasses.astuple(move), move
+            assert checked == move and hash(checked) == hash(move)
