@@ -74,10 +74,11 @@ class TimeControl:
         ``time_control`` object (bank, increment and cap; days_off and timezone; or
         both), checked; ControlError names what is wrong. ``minimum``: the least time a
         move (or a bank) may have."""
+        given = doc is not None
         doc = dict(doc or {})
         banked = [k for k in ("bank", "increment", "cap") if doc.get(k) is not None]
         off = [k for k in ("days_off", "timezone") if doc.get(k) is not None]
-        if doc and not banked and not off:
+        if given and not banked and not off:
             raise ControlError("time_control", "a time_control gives bank, increment and "
                                "cap, or days_off and timezone, or both")
         if banked and len(banked) < 3:
