@@ -507,21 +507,49 @@ class Games:
     def _submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
                 idempotency_key: str | None, fingerprint: str, timeout: bool = False,
                 bot: str | None = None) -> tuple[dict[str, Any], bool]:
-        game_id = game.id
-        if game.status == "open":
-            raise GameNotStarted()
-        if game.status == "over":
-            raise GameOver(game.version)
-        state = self.state(game_id, game.version)
-        if seat in state.bots and not (timeout or bot):
-            raise SeatPlayedByBot(seat, state.bots[seat])
-        if expected != state.version:
-            raise VersionConflict(state.version)
+        state = self._playable(game, seat, expected, person=not (timeout or bot))
         try:
             events = engine.decide(state, seat, moves, timeout=timeout, bot=bot)
         except engine.NotYourTurn as exc:
             raise NotYourTurn(exc.message, exc.rule, state.current) from None
         return self._append(game, seat, state, events, idempotency_key, fingerprint)
+
+    def _playable(self, game: Game, seat: int, expected: int | None, person: bool = True
+                  ) -> engine.State:
+        """The state a move of ``seat`` is played on (made by a ``person``, not a timeout
+        or a bot), at version ``expected`` (None: the latest); refusals as domain errors."""
+        if game.status == "open":
+            raise GameNotStarted()
+        if game.status == "over":
+            raise GameOver(game.version)
+        state = self.state(game.id, game.version)
+        if person and seat in state.bots:
+            raise SeatPlayedByBot(seat, state.bots[seat])
+        if expected is not None and expected != state.version:
+            raise VersionConflict(state.version)
+        return state
+
+    def preview(self, game: Game, seat: int, moves: list[engine.Move],
+                expected: int | None = None) -> dict[str, Any]:
+        """What ``moves`` would show ``seat``, with nothing recorded: the refusals of a
+        submission, or the events and the seat's view up to the first draw (nothing
+        drawn is shown: engine.preview), whether its turn ends with them, and its legal
+        moves after them (none once it ends)."""
+        state = self._playable(game, seat, expected)
+        try:
+            shown, turn_ends = engine.preview(state, seat, moves)
+        except engine.NotYourTurn as exc:
+            raise NotYourTurn(exc.message, exc.rule, state.current) from None
+        after = state.copy()
+        for event in shown:
+            engine.evolve(after, event)
+        moves_after = [] if turn_ends else engine.legal_moves(after, seat)
+        return {
+            "game_id": game.id, "version": state.version,
+            "events": event_items(shown, state.version + 1, seat, False, list(after.seats),
+                                  neutral_name(game.variant, game.players), after),
+            "view": engine.view(after, seat), "turn_ends": turn_ends,
+            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves_after]}
 
     def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
                 idempotency_key: str | None = None, fingerprint: str = ""

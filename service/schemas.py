@@ -350,6 +350,32 @@ class SubmitSchema(Strict):
             raise ma.ValidationError("give either move (notation) or moves (JSON)", "move")
 
 
+class PreviewSchema(SubmitSchema):
+    """The moves of a submission, planned."""
+
+    version = fields.Integer(strict=True, validate=validate.Range(0, 10**9),
+                             metadata={"description": "The version the plan is made on "
+                                                      "(optional: 409 version_conflict "
+                                                      "once the game moved on)"})
+
+
+class PreviewedSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The version the "
+                                                      "plan was made on"})
+    events = fields.List(fields.Nested(EventItemSchema), required=True, metadata={
+        "description": "What the moves would record, up to the first card or tile drawn "
+                       "(versions as they would be)"})
+    view = Shown(ViewSchema, required=True, metadata={
+        "description": "The caller's view after those events: nothing drawn yet"})
+    turn_ends = fields.Boolean(required=True, metadata={
+        "description": "The moves end the caller's turn (the refill and what follows are "
+                       "shown once it is sent)"})
+    moves = fields.List(fields.Nested(LegalMoveSchema), required=True, metadata={
+        "description": "The caller's legal moves after the plan (none once its turn "
+                       "ends)"})
+
+
 class SubmittedSchema(ma.Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
