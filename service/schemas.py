@@ -277,7 +277,8 @@ class GameSummarySchema(ma.Schema):
     version = fields.Integer(required=True)
     players = fields.Integer(required=True)
     current_seat = fields.Integer(allow_none=True, required=True)
-    time_per_move = fields.Integer(required=True)
+    time_per_move = fields.Integer(required=True, metadata={
+        "description": "Seconds per move; with a bank, the bank a seat starts with"})
     timeout_policy = fields.String(required=True)
     takeover_after_timeouts = fields.Integer(required=True)
     takeover_bot = fields.String(allow_none=True, required=True)

@@ -32,7 +32,8 @@ def list_events(query, game_id):
     """The events since a version
 
     Redacted for the caller: other seats' hands, the deck and bag order (and the seed, until
-    the game is over) are left out."""
+    the game is over) are left out. A finished game whose host created it with
+    `replay_public: false` answers 403 to anyone but its seats and host."""
     games = service()
     return games.events(games.game(game_id), caller(), query["since"])
 
