@@ -1,9 +1,11 @@
 """What events mean to people and to the service's clocks, said once, here.
 
 ``describe(event, names, neutral)`` is the line a player reads for an event (in mails, on
-the web page, in the API's event lists), e.g. "Bob bought a garden (8) for DE5,DE3" or
-"2nd scoring: Ann got 9 for pavilions"; ``clock_started(events)`` tells whether a batch of
-events hands a seat its turn (or a tile to place), so that its deadline starts again.
+the web page, in the API's event lists), in words, not notation: e.g. "Bob took 9 ducats",
+"Bob bought a garden (8) with a 5 and a 3 denar, the exact price: another action", "Bob
+placed a garden (8) north of the fountain" or "2nd scoring: Ann got 9 for pavilions";
+``clock_started(events)`` tells whether a batch of events hands a seat its turn (or a tile
+to place), so that its deadline starts again.
 Both read redacted events as well as whole ones.
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .components import ALHAMBRA_START, TILES
+from .components import ALHAMBRA_START, CURRENCIES, TILES, card_currency, card_value
 from .events import Event
 from .kinds import KINDS
 from .state import State
@@ -36,6 +38,29 @@ LINES = {"wall": "the longest wall", "moat": "the longest moat",
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 _DIRECTIONS = {(0, -1): "north", (1, -1): "north-east", (1, 0): "east", (1, 1): "south-east",
                (0, 1): "south", (-1, 1): "south-west", (-1, 0): "west", (-1, -1): "north-west"}
+
+
+def _joined(parts: list[str], last: str = " and ") -> str:
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + last + parts[-1]
+
+
+def money_words(cards: Iterable[str]) -> str:
+    """Money cards as a player says them, by currency, highest first: "9 ducats" (one
+    card), "a 5 and a 3 denar" (several of one currency), "2 ducats and 3 dirhams"."""
+    groups: dict[str, list[int]] = {c: [] for c in CURRENCIES}
+    for code in cards:
+        groups[card_currency(code)].append(card_value(code))
+    parts = []
+    for currency, values in groups.items():
+        values.sort(reverse=True)
+        if len(values) == 1:
+            parts.append(f"{values[0]} {currency}{'' if values[0] == 1 else 's'}")
+        elif values:
+            parts.append(_joined([f"{'an' if v == 8 else 'a'} {v}" for v in values])
+                         + f" {currency}")
+    return _joined(parts, ", and " if any(" and " in p for p in parts) else " and ")
 
 
 def clock_started(events: Iterable[Mapping[str, Any]]) -> bool:
@@ -67,14 +92,18 @@ def tile_words(tile: str, face: int | None = None, state: State | None = None) -
 
 
 def _cell(at: list[int], state: State | None) -> str:
+    """Where a cell is, from the start tile: "north of the fountain", "2 east and 1 north
+    of the fountain"."""
     x, y = at
-    where = f"{x},{y}"
+    start = "start tile"
+    if state is not None and state.variant.start_tile == ALHAMBRA_START:
+        start = "fountain"
     if (x, y) in _DIRECTIONS:
-        start = "start tile"
-        if state is not None and state.variant.start_tile == ALHAMBRA_START:
-            start = "fountain"
-        where += f", {_DIRECTIONS[x, y]} of the {start}"
-    return where
+        return f"{_DIRECTIONS[x, y]} of the {start}"
+    steps = [f"{abs(x)} {'east' if x > 0 else 'west'}"] if x else []
+    if y:
+        steps.append(f"{abs(y)} {'south' if y > 0 else 'north'}")
+    return f"{' and '.join(steps)} of the {start}"
 
 
 def describe(event: Event | Mapping[str, Any], names: list[str], neutral: str | None = None,
@@ -109,33 +138,34 @@ def _line(e: Mapping[str, Any], kind: str, who: Any, tile: Any, state: State | N
           ) -> str | None:
     seat = who(e.get("seat"))
     if kind == "money_dealt" and "cards" in e:
-        return f"{seat} was dealt {','.join(e['cards'])} (total {e['total']})"
+        return f"{seat} was dealt {money_words(e['cards'])}: {e['total']} in all"
     if kind == "tile_returned":
-        return f"{e['tile']} has no moat and goes back into the bag"
+        return f"{tile(e['tile'], 0)} has no moat and goes back into the bag"
     if kind == "turn_started":
         return f"{seat}'s turn"
     if kind == "seat_taken_over":
         why = "resigned" if e["reason"] == "resigned" else "let the time run out too often"
         return f"{seat} {why}: a {e['bot']} bot plays the seat from now on"
     if kind == "money_taken":
-        return f"{seat} took {','.join(e['cards'])}"
+        return f"{seat} took {money_words(e['cards'])}"
     if kind == "tile_bought":
-        extra = ": exact, another action" if e["exact"] else ""
-        return f"{seat} bought {tile(e['tile'])} for {','.join(e['cards'])}{extra}"
+        extra = ", the exact price: another action" if e["exact"] else ""
+        return f"{seat} bought {tile(e['tile'])} with {money_words(e['cards'])}{extra}"
     if kind == "actions_ended":
         return f"{seat} ended the turn's actions" if "move" in e else None
     if kind == "tile_placed":
         what = tile(e["tile"])
         if e.get("cards"):
-            what += f", turned over for {','.join(e['cards'])}"
+            what += f", turned over for {money_words(e['cards'])},"
         if e["to"] == "city":
-            return f"{seat} placed {what} at {_cell(e['at'], state)}"
+            return f"{seat} placed {what} {_cell(e['at'], state)}"
         if e["to"] == "reserve":
             return f"{seat} put {what} into the reserve"
         return f"{seat} gave {what} to {who('neutral')}"
     if kind == "redesigned":
         if e["to"] == "city":
-            return f"{seat} moved {tile(e['tile'])} from the reserve to {_cell(e['at'], state)}"
+            return (f"{seat} moved {tile(e['tile'])} from the reserve into the city, "
+                    f"{_cell(e['at'], state)}")
         if e["to"] == "reserve":
             return f"{seat} moved {tile(e['tile'])} into the reserve"
         return f"{seat} swapped {tile(e['tile'])} for {tile(e['other'])} from the reserve"

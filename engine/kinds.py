@@ -89,6 +89,9 @@ class GranadaTiles(AlhambraTiles):
         wanted = face if move.face is None else move.face
         flip = wanted != face
         side = "back" if wanted else "front"
+        if move.face is not None and not flip:  # one spelling: a face is named to turn it
+            raise RuleViolation("G-3", f"{tile} already shows its {side}: name a face only "
+                                f"to turn a tile over (leave out ':{side}')")
         if flip and game_end:
             raise RuleViolation("G-6", f"a tile received at the game end is placed as it "
                                 f"lies: {tile} cannot be turned to its {side}")

@@ -164,6 +164,7 @@ def _n(word: str) -> str:
 
 
 FACE_WORDS = {0: "front", 1: "back"}
+_KIND_WORDS = {"alhambra": "an Alhambra", "granada": "a Granada"}
 
 
 def _tile_face(move: Move) -> str:
@@ -270,7 +271,13 @@ class _Reader:
         return self.peek() in (None, ";")
 
 
-def _read_target(r: _Reader, allowed: tuple[str, ...]) -> tuple[str, Pos | None]:
+def _read_target(r: _Reader, allowed: tuple[str, ...], tile: str) -> tuple[str, Pos | None]:
+    if r.peek() in ("dirk", "juan") and "dirk" in allowed:
+        # one spelling: an Alhambra tile goes to Dirk, a Granada tile to Juan (G-7)
+        neutral = NEUTRAL_NAMES[TILES[tile].kind]
+        if r.peek() != neutral.lower():
+            r.fail(f"'{neutral.lower()}' ({tile} is {_KIND_WORDS[TILES[tile].kind]} tile: "
+                   f"it goes to {neutral})")
     word = r.word(*allowed)
     if word == "at":
         x = r.integer("an x coordinate")
@@ -299,7 +306,7 @@ def _read_move(r: _Reader) -> Move:
         if r.peek() == ":":
             r.next("':'")
             face = {"front": 0, "back": 1}[r.word("front", "back")]
-        to, at = _read_target(r, ("at", "reserve", "dirk", "juan"))
+        to, at = _read_target(r, ("at", "reserve", "dirk", "juan"), tile)
         cards: tuple[str, ...] = ()
         if r.peek() == "pay":
             r.next("'pay'")
@@ -311,7 +318,7 @@ def _read_move(r: _Reader) -> Move:
         r.word("with")
         return Move("redesign", tile=tile, to="swap", other=r.tile())
     tile = r.tile()
-    to, at = _read_target(r, ("at", "reserve"))
+    to, at = _read_target(r, ("at", "reserve"), tile)
     return Move("redesign", tile=tile, to=to, at=at)
 
 

@@ -63,7 +63,11 @@ def exact_spaces(state: State, seat: int) -> list[int]:
 
 
 def next_scoring(state: State) -> int:
-    """The scoring to come (1-3): one whose card was drawn is done at the turn's end."""
+    """The scoring to come (1-3): one whose card was drawn is done at the turn's end; from
+    the game end on (A-6) it is the final one, the 3rd, even if the 2nd never came (C-1a:
+    with ``both_money_decks`` its card may never be drawn)."""
+    if state.phase in ("distribution", "over"):
+        return 3
     return min(3, state.scorings_done + 1)
 
 
@@ -82,4 +86,34 @@ def majorities(state: State) -> list[Majority]:
                                       state.options)
         out.append(Majority(type_, scoring, dict(counts[type_]),
                             {p: n for p, n in points.items() if n}))
+    return out
+
+
+@dataclass(frozen=True)
+class NoCell:
+    """Why a tile to place fits no free cell of the city: the rule most of the cells
+    beside the city break (A-4, G-4, C-3) and the engine's sentence for one of them."""
+
+    tile: str
+    rule: str
+    reason: str
+
+
+def tiles_without_cell(state: State, seat: int) -> list[NoCell]:
+    """The tiles ``seat`` is to place now (state.pending) that fit no cell of its city:
+    they can only go to the reserve (or the neutral). Empty when it is not placing."""
+    if state.current != seat or state.phase == "over":
+        return []
+    grid = state.grids[seat]
+    around = sorted({(x + dx, y + dy) for x, y in grid.cells
+                     for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))} - set(grid.cells))
+    out = []
+    for tile in state.pending:
+        if grid.legal_positions(tile):
+            continue
+        errors = [e for e in (grid.placement_error(tile, p) for p in around) if e]
+        if not errors:
+            continue
+        rule = Counter(r for r, _ in errors).most_common(1)[0][0]
+        out.append(NoCell(tile, rule, next(why for r, why in errors if r == rule)))
     return out

@@ -18,12 +18,13 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
 import engine
 from engine.bots import LEVELS, choose
+from engine.overview import tiles_without_cell
 from engine.record import RecordError, export_record, import_record
 
 from . import times
@@ -301,12 +302,14 @@ class Games:
         seat = caller.player(game)
         if not game.version:
             return {"game_id": game.id, "version": 0, "seat": seat, "your_turn": False,
-                    "phase": None, "moves": []}
+                    "phase": None, "moves": [], "no_cell": []}
         state = self.state(game.id, game.version)
         moves = [] if seat in state.bots else engine.legal_moves(state, seat)  # S-2
+        no_cell = tiles_without_cell(state, seat) if moves else []
         return {"game_id": game.id, "version": state.version, "seat": seat,
                 "your_turn": bool(moves), "phase": state.phase,
-                "moves": [{"notation": str(m), "move": m.to_json()} for m in moves]}
+                "moves": [{"notation": str(m), "move": m.to_json()} for m in moves],
+                "no_cell": [asdict(n) for n in no_cell]}
 
     # -- creating and joining ------------------------------------------------------------
 

@@ -326,6 +326,15 @@ class EventsSchema(ma.Schema):
 
 # -- moves -------------------------------------------------------------------------------
 
+class NoCellSchema(ma.Schema):
+    tile = fields.String(required=True, metadata={"example": "G16"})
+    rule = fields.String(required=True, metadata={"description": "The building rule most "
+                                                  "free cells beside the city break",
+                                                  "example": "C-3"})
+    reason = fields.String(required=True, metadata={"description": "The engine's sentence "
+                                                    "for one of those cells"})
+
+
 class LegalMovesSchema(ma.Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
@@ -333,6 +342,9 @@ class LegalMovesSchema(ma.Schema):
     your_turn = fields.Boolean(required=True)
     phase = fields.String(allow_none=True, required=True)
     moves = fields.List(fields.Nested(LegalMoveSchema), required=True)
+    no_cell = fields.List(fields.Nested(NoCellSchema), required=True, metadata={
+        "description": "The caller's tiles to place that fit no free cell of its city, and "
+                       "why: they can only go to the reserve (or the neutral)"})
 
 
 class SubmitSchema(Strict):

@@ -118,8 +118,8 @@ def test_describe_says_what_happened_in_words():
     names = [f"p{i}" for i in range(3)]
     lines = [describe(e, names, state=s) for e in events if "move" in e]
     who = names[seat]
-    assert lines == [f"{who} bought a garden (8) for DE5,DE3: exact, another action",
-                     f"{who} placed a garden (8) at 0,-1, north of the fountain"]
+    assert lines == [f"{who} bought a garden (8) with a 5 and a 3 denar, the exact price: "
+                     "another action", f"{who} placed a garden (8) north of the fountain"]
 
 
 def test_describe_scorings_name_the_place_and_the_neutral():
@@ -139,14 +139,14 @@ def test_describe_scorings_name_the_place_and_the_neutral():
 def test_describe_granada_faces_from_the_event_or_the_state():
     bought = {"type": "tile_bought", "seat": 1, "space": 1, "tile": "G07", "cards": ["DE4"],
               "exact": False, "face": 1}
-    assert describe(bought, NAMES) == "Bob bought a school (3) for DE4"
+    assert describe(bought, NAMES) == "Bob bought a school (3) with 4 denars"
     s = start(3, variant="granada")
     build(s, 0, {(0, 1): "G07"}, faces={"G07": 0})
     placed = {"type": "tile_placed", "seat": 0, "tile": "G07", "to": "city", "at": [0, 1],
               "move": "place G07 at 0,1", "timeout": True}
-    assert describe(placed, NAMES) == ("Ann placed G07 at 0,1, south of the start tile "
+    assert describe(placed, NAMES) == ("Ann placed G07 south of the start tile "
                                        "(time ran out: the default move)")
-    assert describe(placed, NAMES, state=s).startswith("Ann placed a park (2) at 0,1")
+    assert describe(placed, NAMES, state=s).startswith("Ann placed a park (2) south")
 
 
 def test_every_event_of_the_golden_games_is_described_or_left_out_as_a_seat_sees_it(logs):
@@ -160,3 +160,24 @@ def test_every_event_of_the_golden_games_is_described_or_left_out_as_a_seat_sees
                 assert line is None or (line and "None" not in line), (name, event, line)
                 told += line is not None
         assert told > len(log) // 3, name
+
+
+def test_describe_says_money_and_places_in_words_not_notation():
+    """Issue 25: "Bob took 9 ducats", not "Bob took DU9"; cells from the start tile."""
+    take = {"type": "money_taken", "seat": 1, "positions": [1, 2], "cards": ["DU2", "DI3"]}
+    assert describe(take, NAMES) == "Bob took 3 dirhams and 2 ducats"
+    assert describe(dict(take, cards=["DU1"]), NAMES) == "Bob took 1 ducat"
+    dealt = {"type": "money_dealt", "seat": 0, "count": 5, "total": 26,
+             "cards": ["FL3", "DI4", "FL8", "DI9", "DU2"]}
+    assert describe(dealt, NAMES) == ("Ann was dealt a 9 and a 4 dirham, 2 ducats, and an 8 "
+                                      "and a 3 florin: 26 in all")
+    s = start(3)
+    far = {"type": "tile_placed", "seat": 2, "tile": "A35", "to": "city", "at": [2, -1]}
+    assert describe(far, NAMES, state=s) == ("Cid placed a garden (8) 2 east and 1 north of "
+                                             "the fountain")
+    flipped = {"type": "tile_placed", "seat": 0, "tile": "G07", "to": "city", "at": [-1, 0],
+               "face": 1, "cards": ["DU3"]}
+    assert describe(flipped, NAMES) == ("Ann placed a school (3), turned over for 3 ducats, "
+                                        "west of the start tile")
+    back = {"type": "tile_returned", "kind": "granada", "tile": "G07", "tiles": []}
+    assert describe(back, NAMES) == "a park (2) has no moat and goes back into the bag"

@@ -224,3 +224,29 @@ def test_g1_the_face_up_and_the_public_back_show_everywhere_in_the_view():
     assert v["marker"] in ("front", "back")
     market = [t for space in v["market"] for t in space["tiles"]]
     assert all("other_side" in t for t in market)
+
+
+@pytest.mark.parametrize("text", ["place G01:front at 0,1", "place G01:front reserve"])
+def test_g3_naming_the_face_a_tile_shows_is_refused_one_spelling_as_in_legal_moves(text):
+    """Issue 25: a named face turns the tile over (G-3); the face it already shows is not
+    named, so what the parser and decide accept is what legal_moves lists."""
+    s, seat = _bought()
+    assert text.replace(":front", "") in {str(m) for m in legal_moves(s, seat)}
+    assert text not in {str(m) for m in legal_moves(s, seat)}
+    with pytest.raises(RuleViolation) as err:
+        apply(s, seat, text)
+    assert err.value.rule == "G-3" and "already shows its front" in err.value.message
+    apply(s, seat, text.replace(":front", ""))
+
+
+def test_g7_juan_is_the_only_spelling_for_a_granada_tile_and_dirk_for_an_alhambra_one():
+    """Issue 25: 'place A17 juan' was read as 'place A17 dirk'; each tile has one neutral
+    name (A-8 Dirk, G-7 Juan), as legal_moves writes it."""
+    s, seat = _bought(players=2)
+    assert "place G01 juan" in {str(m) for m in legal_moves(s, seat)}
+    assert str(parse_move("place G01 Juan")) == "place G01 juan"
+    with pytest.raises(NotationError, match="'juan'.*Granada tile"):
+        parse_move("place G01 dirk")
+    with pytest.raises(NotationError, match="'dirk'.*Alhambra tile"):
+        parse_move("place A17 juan pay DE3")
+    assert str(parse_move("place A17 dirk")) == "place A17 dirk"

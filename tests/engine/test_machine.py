@@ -104,11 +104,8 @@ def _sufficient(state: State, seat: int, move: Move) -> bool:
 
 
 def listed(state: State, seat: int, move: Move, legal: set[Move]) -> bool:
-    """``move`` is listed, up to naming the face a tile already shows and up to paying
-    more than a listed minimal payment."""
-    if move.face is not None and state.faces.get(str(move.tile)) == move.face \
-            and move.action == "place":
-        move = Move("place", tile=move.tile, to=move.to, at=move.at, cards=move.cards)
+    """``move`` is listed, up to paying more than a listed minimal payment (naming the
+    face a tile already shows is refused, G-3: one spelling per move)."""
     if move in legal:
         return True
     return bool(move.cards) and any(_bare(m) == _bare(move) for m in legal if m.cards) \

@@ -2,8 +2,16 @@
 
 from collections import Counter
 
+from engine import legal_moves
 from engine.components import TILES
-from engine.overview import Purse, exact_spaces, majorities, next_scoring, purses
+from engine.overview import (
+    Purse,
+    exact_spaces,
+    majorities,
+    next_scoring,
+    purses,
+    tiles_without_cell,
+)
 
 from .helpers import build, set_hand, set_market, start
 
@@ -41,3 +49,47 @@ def test_a5_1_majorities_as_the_next_scoring_would_count_them_now():
     assert tower.points == {0: 3, 1: 3}  # A-5.1: the first scoring's 6 for towers, shared
     s.scorings_done = 1
     assert majorities(s)[0].points == {0: 9, 1: 9}  # the rulebook's (13 + 6) / 2
+
+
+def test_a6_during_the_final_distribution_the_next_scoring_is_the_third():
+    """Issue 25: with both money decks the 2nd scoring card may never come (C-1a); once the
+    game ends (A-6, C-5) the scoring to come is the final one, not the 2nd."""
+    s = start(3, variant="alhambra_granada", both_money_decks=True)
+    build(s, 0, {(0, 1): TOWERS[0], (0, 2): TOWERS[1]})
+    s.phase, s.scorings_done = "distribution", 1
+    assert next_scoring(s) == 3
+    (tower,) = majorities(s)
+    assert tower.scoring == 3 and tower.points == {0: 21}  # A-5.1: the 3rd scoring's 21
+    s.phase = "action"
+    assert next_scoring(s) == 2
+
+
+def test_c3_a_granada_tile_that_fits_no_cell_says_the_rule_and_why():
+    """Issue 25: the first Granada tile must meet an Alhambra wall with a moat (C-3); with
+    the fountain alone in the city it fits nowhere, and the engine says why."""
+    s = start(3, variant="alhambra_granada")
+    seat = s.current
+    s.phase, s.pending = "placement", ["G16", "A06"]
+    assert legal_moves_of(s, seat, "G16") == {"reserve"}
+    (no_cell,) = tiles_without_cell(s, seat)
+    assert no_cell.tile == "G16" and no_cell.rule == "C-3"
+    assert "wall and a moat" in no_cell.reason
+    assert tiles_without_cell(s, (seat + 1) % 3) == []  # not that seat's tiles
+
+
+def test_a4_a_tile_that_fits_no_cell_names_the_building_rule():
+    """A34's sides match no free cell beside A30 (south), A13 (east) and A41 (west): the
+    rule most cells break is A-4.3, with the engine's sentence for one of them."""
+    s = start(2)
+    seat = s.current
+    build(s, seat, {(0, 1): "A30", (1, 0): "A13", (-1, 0): "A41"})
+    s.phase, s.pending = "placement", ["A34", "A01"]
+    assert legal_moves_of(s, seat, "A34") == {"reserve", "neutral"}
+    assert "city" in legal_moves_of(s, seat, "A01")
+    (no_cell,) = tiles_without_cell(s, seat)
+    assert (no_cell.tile, no_cell.rule) == ("A34", "A-4.3")
+    assert no_cell.reason.startswith("the ") and "A34 at" in no_cell.reason
+
+
+def legal_moves_of(s, seat, tile):
+    return {m.to for m in legal_moves(s, seat) if m.tile == tile}

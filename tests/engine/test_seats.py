@@ -122,8 +122,8 @@ def test_the_record_of_a_game_with_takeovers_replays_to_the_same_log():
 def test_a_bot_named_for_its_level_is_not_told_twice():
     event = {"type": "money_taken", "seat": 1, "positions": [1], "cards": ["DE5"],
              "move": "take 1", "bot": "greedy"}
-    assert describe(event, ["Ann", "Bot 2 (greedy)"]) == "Bot 2 (greedy) took DE5"
-    assert describe(event, ["Ann", "Bob"]) == "Bob took DE5 (greedy bot)"
+    assert describe(event, ["Ann", "Bot 2 (greedy)"]) == "Bot 2 (greedy) took 5 denars"
+    assert describe(event, ["Ann", "Bob"]) == "Bob took 5 denars (greedy bot)"
     taken = {"type": "seat_taken_over", "seat": 0, "bot": "greedy", "reason": "resigned"}
     assert describe(taken, ["Ann", "Bob"]) == \
         "Ann resigned: a greedy bot plays the seat from now on"

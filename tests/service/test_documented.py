@@ -130,7 +130,10 @@ def test_each_event_carries_the_engines_words(client, games):
         assert item["text"] == engine.describe(item["event"], list(state.seats), neutral,
                                                state)
     card = answer["events"][0]["event"]["cards"][0]
-    assert answer["events"][0]["text"] == f"P{seat} took {card}"
+    value = int(card[2:])
+    assert answer["events"][0]["text"] == engine.describe(answer["events"][0]["event"],
+                                                          list(state.seats))
+    assert answer["events"][0]["text"].startswith(f"P{seat} took {value} ")  # in words
     listed = client.get(f"/games/{h.id}/events?since={doc['version']}",
                         headers=auth(h.tokens[seat])).get_json()["events"]
     assert listed == answer["events"]
@@ -172,3 +175,31 @@ def test_a_broken_rule_links_to_the_rule(tmp_path):
         body = check_problem(h.submit(seat, "take 1", 0), 409, "version_conflict")
         assert body["type"] == "urn:alhambra-pbem:problem:version_conflict"
         app.extensions["alhambra"].store.close()
+
+
+def test_legal_moves_say_why_a_tile_to_place_fits_no_cell(client):
+    """Alhambra + Granada: a Granada tile bought while the city is the fountain alone fits
+    no cell (C-3); the legal moves say so with the rule and the engine's sentence."""
+    h = new_game(client, 3, variant="alhambra_granada")
+    for _ in range(60):
+        doc = h.get()
+        seat = doc["current_seat"]
+        legal = h.legal(seat)
+        assert legal["no_cell"] == []
+        buys = [m for m in legal["moves"] if m["move"]["action"] == "buy"
+                and m["move"]["tile"].startswith("G")]
+        if buys:
+            break
+        take = max((m for m in legal["moves"] if m["move"]["action"] == "take"),
+                   key=lambda m: len(m["move"]["positions"]))
+        assert h.submit(seat, take["notation"], doc["version"]).status_code == 201
+    tile = buys[0]["move"]["tile"]
+    h.submit(seat, buys[0]["notation"], doc["version"])
+    legal = h.legal(seat)
+    [no_cell] = legal["no_cell"]
+    assert no_cell["tile"] == tile and no_cell["rule"] == "C-3"
+    assert "wall and a moat" in no_cell["reason"]
+    assert not any(m["move"].get("to") == "city" for m in legal["moves"]
+                   if m["move"].get("tile") == tile)
+    other = (seat + 1) % 3
+    assert h.legal(other)["no_cell"] == []

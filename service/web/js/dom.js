@@ -51,3 +51,16 @@ export function fill(id, ...children) {
   build(el, {}, children);
   return el;
 }
+
+/** Put the words of `table` into the page's static HTML: an element marked
+ * `data-s="key"` gets table[key] as its text, `data-s-label="key"` as its aria-label. */
+export function applyStrings(table, root = document) {
+  for (const el of root.querySelectorAll("[data-s]")) {
+    if (table[el.dataset.s] !== undefined) el.textContent = table[el.dataset.s];
+  }
+  for (const el of root.querySelectorAll("[data-s-label]")) {
+    if (table[el.dataset.sLabel] !== undefined) {
+      el.setAttribute("aria-label", table[el.dataset.sLabel]);
+    }
+  }
+}

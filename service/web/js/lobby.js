@@ -1,14 +1,11 @@
 // The lobby (/): create a game, join an open one, watch one. Only the public API is used.
 
 import { api, ApiError } from "./api.js";
-import { fill, h } from "./dom.js";
-import { VARIANT_NAMES } from "./names.js";
+import { applyStrings, fill, h } from "./dom.js";
+import { L, VARIANT_NAMES } from "./strings.js";
 
-const OPTION_TEXT = {
-  simple_scoring: "Simple scoring (Granada's fixed points per type, G-5)",
-  dirk_third_draw_cap: "Dirk's draw after the second scoring is at most 6 tiles (A-8a)",
-  both_money_decks: "Both money decks: 216 cards (C-1a)",
-};
+// Options that mean something only for some numbers of players (Dirk plays with two, A-8).
+const OPTION_PLAYERS = { dirk_third_draw_cap: (n) => n === 2 };
 let variants = [];
 
 function notice(err) {
@@ -16,7 +13,7 @@ function notice(err) {
   el.className = err ? "notice error" : "notice";
   if (!err) return;
   const p = err instanceof ApiError ? err.problem : { detail: String(err) };
-  el.append(p.detail || "something went wrong");
+  el.append(p.detail || L.wrong);
   const fields = p.errors ? JSON.stringify(p.errors) : p.field ? `(${p.field})` : "";
   if (fields) el.append(" ", h("code", {}, fields));
 }
@@ -26,36 +23,51 @@ function currentVariant() {
   return variants.find((v) => v.name === name);
 }
 
+function seatRow(i) {
+  return h("div", { class: "seat", "data-seat": i },
+    h("label", {}, L.seatName(i + 1), h("input", { name: "name", maxlength: 40,
+                                                   autocomplete: "off" })),
+    h("label", {}, L.email, h("input", { name: "email", type: "email" })),
+    h("label", { class: "check" }, h("input", { name: "open", type: "checkbox" }), L.openSeat));
+}
+
+/** The seat rows and options for the variant and number of players. Rows are added or
+ * removed at the end only, so what was typed in them stays (and so does the focus). */
 function drawSeats() {
   const v = currentVariant();
   const players = document.getElementById("players");
   players.min = v.min_players;
   players.max = v.max_players;
-  const n = Math.min(v.max_players, Math.max(v.min_players, Number(players.value) || 3));
-  players.value = n;
+  const typed = Number(players.value);
+  const n = Math.min(v.max_players, Math.max(v.min_players, typed || 3));
   const fieldset = document.getElementById("seats");
-  const old = [...fieldset.querySelectorAll(".seat")].map((row) => ({
-    name: row.querySelector("[name=name]").value, email: row.querySelector("[name=email]").value,
-    open: row.querySelector("[name=open]").checked }));
-  fieldset.replaceChildren(h("legend", {}, "Seats (an open seat is filled with the invite code)"));
-  for (let i = 0; i < n; i += 1) {
-    const was = old[i] || { name: "", email: "", open: false };
-    fieldset.append(h("div", { class: "seat", "data-seat": i },
-      h("label", {}, `Seat ${i + 1} name `, h("input", { name: "name", value: was.name,
-                                                        maxlength: 40, autocomplete: "off" })),
-      h("label", {}, "e-mail (optional) ", h("input", { name: "email", type: "email",
-                                                       value: was.email })),
-      h("label", { class: "check" }, h("input", { name: "open", type: "checkbox",
-                                                  checked: was.open }), " open seat")));
-  }
+  fieldset.querySelector("legend").textContent = L.seatsLegend;
+  let rows = fieldset.querySelectorAll(".seat");
+  for (let i = rows.length; i < n; i += 1) fieldset.append(seatRow(i));
+  rows = fieldset.querySelectorAll(".seat");
+  for (let i = rows.length - 1; i >= n; i -= 1) rows[i].remove();
   const options = document.getElementById("options");
-  options.replaceChildren(h("legend", {}, "Options"));
-  for (const [name, value] of Object.entries(v.options)) {
-    options.append(h("label", { class: "check" },
-      h("input", { type: "checkbox", name, checked: Boolean(value) }),
-      ` ${OPTION_TEXT[name] || name}`));
+  const shown = Object.entries(v.options)
+    .filter(([name]) => !OPTION_PLAYERS[name] || OPTION_PLAYERS[name](n));
+  const names = shown.map(([name]) => name).join(",");
+  if (options.dataset.names !== names) {  // redrawn only when the options change
+    options.dataset.names = names;
+    options.replaceChildren(h("legend", {}, L.optionsLegend));
+    for (const [name, value] of shown) {
+      options.append(h("label", { class: "check" },
+        h("input", { type: "checkbox", name, checked: Boolean(value) }),
+        ` ${L.options[name] || name}`));
+    }
   }
-  options.hidden = !Object.keys(v.options).length;
+  options.hidden = !shown.length;
+}
+
+/** The number typed, brought within the variant's limits once the field is left. */
+function settlePlayers() {
+  const v = currentVariant();
+  const players = document.getElementById("players");
+  players.value = Math.min(v.max_players, Math.max(v.min_players, Number(players.value) || 3));
+  drawSeats();
 }
 
 async function create(event) {
@@ -63,7 +75,7 @@ async function create(event) {
   notice(null);
   const seats = [...document.querySelectorAll("#seats .seat")].map((row, i) => {
     if (row.querySelector("[name=open]").checked) return null;
-    const name = row.querySelector("[name=name]").value.trim() || `Player ${i + 1}`;
+    const name = row.querySelector("[name=name]").value.trim() || L.defaultName(i + 1);
     const email = row.querySelector("[name=email]").value.trim();
     return email ? { name, email } : { name };
   });
@@ -82,30 +94,29 @@ async function create(event) {
 
 function showCreated(c) {
   fill("created",
-       h("h3", {}, "Game created"),
-       h("p", {}, "Each player's link is secret: it holds their seat's key. Send each one "
-                  + "their own link."),
+       h("h3", {}, L.created),
+       h("p", {}, L.secretLinks),
        h("ul", { class: "links" }, c.seats.map((s) => h("li", { "data-seat": s.seat },
          `${s.name}: `, h("a", { href: s.join_url, class: "seat-link" }, s.join_url)))),
-       c.invite_code ? h("p", {}, "Invite code for the open seats: ",
+       c.invite_code ? h("p", {}, L.invite,
                          h("code", { class: "invite" }, c.invite_code)) : null,
-       h("p", {}, "Watch: ", h("a", { href: `/play/${c.game_id}` }, `/play/${c.game_id}`)),
-       h("details", {}, h("summary", {}, "Host token (lists your games, registers webhooks)"),
+       h("p", {}, L.watch, h("a", { href: `/play/${c.game_id}` }, `/play/${c.game_id}`)),
+       h("details", {}, h("summary", {}, L.hostToken),
          h("code", {}, c.host_token)));
 }
 
 function gameLine(g) {
-  const names = g.seats.map((s) => (s.joined ? s.name : "(open)")).join(", ");
-  return `${VARIANT_NAMES[g.variant] || g.variant}, ${g.players} players: ${names}`;
+  const names = g.seats.map((s) => (s.joined ? s.name : L.open)).join(", ");
+  return L.gameLine(VARIANT_NAMES[g.variant] || g.variant, g.players, names);
 }
 
 function joinForm(g) {
   const form = h("form", { class: "join", "data-game": g.game_id },
-    h("label", {}, "Invite code ", h("input", { name: "invite_code", required: true,
-                                                autocomplete: "off" })),
-    h("label", {}, "Your name ", h("input", { name: "name", required: true, maxlength: 40 })),
-    h("label", {}, "e-mail (optional) ", h("input", { name: "email", type: "email" })),
-    h("button", { type: "submit" }, "Join"));
+    h("label", {}, L.inviteCode, h("input", { name: "invite_code", required: true,
+                                              autocomplete: "off" })),
+    h("label", {}, L.yourName, h("input", { name: "name", required: true, maxlength: 40 })),
+    h("label", {}, L.email, h("input", { name: "email", type: "email" })),
+    h("button", { type: "submit" }, L.join));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     notice(null);
@@ -114,7 +125,7 @@ function joinForm(g) {
     if (data.get("email").trim()) body.email = data.get("email").trim();
     try {
       const joined = await api(`/games/${g.game_id}/join`, { method: "POST", body });
-      fill("joined", h("p", {}, `You have seat ${joined.seat + 1}. Your secret link: `,
+      fill("joined", h("p", {}, L.joined(joined.seat + 1),
                        h("a", { href: joined.join_url, class: "seat-link" }, joined.join_url)));
       loadLists();
     } catch (err) {
@@ -131,13 +142,15 @@ async function loadLists() {
     const open = await api("/games?status=open&limit=20");
     fill("open-games", open.games.length
       ? open.games.map((g) => h("li", {}, h("p", {}, gameLine(g)), joinForm(g)))
-      : h("li", { class: "muted" }, "No open games."));
+      : h("li", { class: "muted" }, L.noOpenGames));
   } catch (err) {
     notice(err);
   }
 }
 
 async function start() {
+  applyStrings(L);
+  document.title = L.pageTitle;
   try {
     variants = (await api("/variants")).variants;
   } catch (err) {
@@ -146,11 +159,13 @@ async function start() {
   }
   const select = document.getElementById("variant");
   select.replaceChildren(...variants.map((v) => h("option", { value: v.name },
-    `${VARIANT_NAMES[v.name] || v.name} (${v.min_players}-${v.max_players} players)`)));
-  select.addEventListener("change", drawSeats);
-  document.getElementById("players").addEventListener("change", drawSeats);
+    L.variantOption(VARIANT_NAMES[v.name] || v.name, v.min_players, v.max_players))));
+  select.addEventListener("change", settlePlayers);
+  const players = document.getElementById("players");
+  players.addEventListener("input", drawSeats);
+  players.addEventListener("change", settlePlayers);
   document.getElementById("create").addEventListener("submit", create);
-  drawSeats();
+  settlePlayers();
   loadLists();
 }
 

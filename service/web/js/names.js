@@ -1,29 +1,31 @@
-// How things look and are called on the page: names, colours, symbols. No rules here.
+// How things look on the page: colours and symbols, and things said in words (the words
+// themselves are in strings.js). No rules here.
 
-export const VARIANT_NAMES = {
-  alhambra: "Alhambra",
-  granada: "Granada",
-  alhambra_granada: "Alhambra + Granada",
-};
+import { BUILDING_NAMES, CURRENCY_NAMES, S, SIDES } from "./strings.js";
 
-// Building types: label, short label for small tiles, fill colour.
-export const BUILDINGS = {
-  start: { name: "start tile", short: "start", fill: "#f3e2b3" },
-  pavilion: { name: "pavilion", short: "Pav", fill: "#3b78c4" },
-  seraglio: { name: "seraglio", short: "Ser", fill: "#c23b3b" },
-  arcades: { name: "arcades", short: "Arc", fill: "#8b5a2b" },
-  chambers: { name: "chambers", short: "Cha", fill: "#f4f1e8" },
-  garden: { name: "garden", short: "Gar", fill: "#3d8b3d" },
-  tower: { name: "tower", short: "Tow", fill: "#7a4aa6" },
-  arena: { name: "arena", short: "Arena", fill: "#d9822b" },
-  bath_house: { name: "bath house", short: "Bath", fill: "#2a9fb0" },
-  library: { name: "library", short: "Lib", fill: "#9a7b4f" },
-  hostel: { name: "hostel", short: "Host", fill: "#d4578a" },
-  hospital: { name: "hospital", short: "Hosp", fill: "#e6e6ea" },
-  market: { name: "market", short: "Mkt", fill: "#e3c23f" },
-  park: { name: "park", short: "Park", fill: "#6fb35a" },
-  school: { name: "school", short: "Sch", fill: "#4a5fb0" },
-  residential_area: { name: "residential area", short: "Res", fill: "#a0522d" },
+export { VARIANT_NAMES } from "./strings.js";
+
+// Building colours: the game's hue for each type, chosen so that the fifteen types of the
+// combined game stay apart in normal vision and in simulated protanopia, deuteranopia and
+// tritanopia (tests/web/test_colours.py checks it); every tile also carries its symbol and
+// short name, so no one needs the colour alone.
+export const FILLS = {
+  start: "#f3e2b3",
+  pavilion: "#1c45c2",
+  seraglio: "#e01706",
+  arcades: "#492107",
+  chambers: "#f2f2f2",
+  garden: "#227b3f",
+  tower: "#473189",
+  arena: "#d98b09",
+  bath_house: "#2bd3db",
+  library: "#9f8e7f",
+  hostel: "#ae4090",
+  hospital: "#a9b489",
+  market: "#fdca06",
+  park: "#b8db96",
+  school: "#081b53",
+  residential_area: "#6c3435",
 };
 
 export const ALHAMBRA_TYPES = ["pavilion", "seraglio", "arcades", "chambers", "garden", "tower"];
@@ -37,24 +39,35 @@ export function typesOf(variant) {
   return [...ALHAMBRA_TYPES, ...GRANADA_TYPES];
 }
 
+/** A building type: {type, name, short, plural, fill}. */
 export function building(type) {
-  return BUILDINGS[type] || { name: String(type).replaceAll("_", " "), short: type, fill: "#ccc" };
+  const [name, short, many] = BUILDING_NAMES[type]
+    || [String(type).replaceAll("_", " "), String(type), String(type)];
+  return { type, name, short, plural: many, fill: FILLS[type] || "#cccccc" };
 }
 
-/** Black or white text, whichever reads better on the colour. */
+/** Black or white ink, whichever contrasts more with the colour (WCAG luminance). */
 export function inkOn(fill) {
   const n = parseInt(fill.slice(1), 16);
-  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#1d1d1d" : "#ffffff";
+  const lin = (v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255)
+              + 0.0722 * lin(n & 255);
+  return (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) ? "#111111" : "#ffffff";
 }
 
-// Currencies: code as in the notation, name, symbol (shape, not colour alone), colour.
+// Currencies: code as in the notation, symbol (shape, not colour alone), colour.
 export const CURRENCIES = {
-  DE: { name: "denar", symbol: "▲", colour: "#2e7d32" },
-  DI: { name: "dirham", symbol: "●", colour: "#5b6b7a" },
-  DU: { name: "ducat", symbol: "◆", colour: "#b8860b" },
-  FL: { name: "florin", symbol: "■", colour: "#c0392b" },
+  DE: { symbol: "▲", colour: "#2e7d32" },
+  DI: { symbol: "●", colour: "#4f5f6e" },
+  DU: { symbol: "◆", colour: "#9a6d00" },
+  FL: { symbol: "■", colour: "#b0302a" },
 };
+for (const [code, [name, many]] of Object.entries(CURRENCY_NAMES)) {
+  Object.assign(CURRENCIES[code], { name, plural: many });
+}
 export const CURRENCY_CODES = { denar: "DE", dirham: "DI", ducat: "DU", florin: "FL" };
 
 /** "DI5" -> {code: "DI", value: 5, ...currency} */
@@ -68,21 +81,30 @@ export function cardLabel(text) {
   return `${c.name} ${c.value}`;
 }
 
-export const SIDES = { n: "north", e: "east", s: "south", w: "west" };
+/** A tile's name and price, e.g. "garden 8". */
+export function tileName(t) {
+  return S.tileWords(building(t.type).name, t.value);
+}
 
-/** A tile in words, e.g. "garden 8, walls north and east". */
+/** A tile in words, e.g. "garden 8; walls north, east". */
 export function tileWords(t) {
   if (!t) return "";
   const b = building(t.type);
-  if (t.type === "start") return "start tile";
-  const parts = [`${b.name} ${t.value}`];
+  if (t.type === "start") return b.name;
+  const parts = [S.tileWords(b.name, t.value)];
   const kind = t.walls ? "walls" : "moats";
-  const sides = t.walls || t.moats || [];
-  parts.push(sides.length ? `${kind} ${sides.map((x) => SIDES[x]).join(", ")}`
-                          : `no ${kind}`);
+  parts.push(S.barriers(kind, (t.walls || t.moats || []).map((x) => SIDES[x])));
   if (t.other_side) {
-    parts.push(`Granada tile, ${t.face} face; other side ${building(t.other_side.type).name} `
-               + `${t.other_side.value}`);
+    parts.push(S.otherSide(S.faceNames[t.face] || t.face, building(t.other_side.type).name,
+                           t.other_side.value));
   }
   return parts.join("; ");
+}
+
+/** A tile as it will lie turned over (for a preview of a flip). */
+export function flipped(t) {
+  if (!t.other_side) return t;
+  return { ...t, type: t.other_side.type, value: t.other_side.value,
+           face: t.face === "back" ? "front" : "back",
+           other_side: { type: t.type, value: t.value } };
 }

@@ -4,10 +4,12 @@
 
 import { api, ApiError } from "./api.js";
 import { cityBoard, tileSvg } from "./board.js";
-import { fill, h, s as svg } from "./dom.js";
+import { applyStrings, fill, h, s as svg } from "./dom.js";
 import {
-  VARIANT_NAMES, building, card, cardLabel, CURRENCIES, CURRENCY_CODES, tileWords, typesOf,
+  building, card, cardLabel, CURRENCIES, CURRENCY_CODES, flipped, tileName, tileWords,
+  typesOf, VARIANT_NAMES,
 } from "./names.js";
+import { S } from "./strings.js";
 import { follow } from "./stream.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -29,6 +31,7 @@ const ui = {
   live: false,
   stream: null,
   open: new Map(),  // seat -> whether its <details> is open
+  scoringOpen: new Map(),  // scoring number -> whether its <details> is open
 };
 
 // -- loading -----------------------------------------------------------------------------
@@ -55,7 +58,7 @@ function refresh() {
       ]);
       if (legal && legal.version !== game.version) {
         // a move landed between the two reads: show the game, offer nothing, read again
-        await show(game, { ...legal, your_turn: false, moves: [] });
+        await show(game, { ...legal, your_turn: false, moves: [], no_cell: [] });
         again = true;
         tries += 1;
         await sleep(Math.min(1000, 50 * tries));
@@ -121,7 +124,7 @@ function setLive(live) {
   ui.live = live;
   const el = document.getElementById("live");
   if (el) {
-    el.textContent = live ? "live" : "offline";
+    el.textContent = live ? S.live : S.offline;
     el.className = live ? "live on" : "live";
   }
 }
@@ -148,7 +151,8 @@ async function send(notation) {
     ui.selected = null;
     ui.face = null;
     ui.pay = null;
-    ui.notice = { kind: "ok", text: `You played: ${notation}` };
+    const lines = answer.events.map((item) => item.text).filter(Boolean);
+    ui.notice = { kind: "ok", text: S.done(lines.length ? lines : [notation]) };
   } catch (err) {
     ui.notice = refusal(err);
   } finally {
@@ -166,18 +170,13 @@ async function send(notation) {
 function refusal(err) {
   if (!(err instanceof ApiError)) return { kind: "error", text: String(err) };
   const p = err.problem;
-  if (p.code === "version_conflict") {
-    return { kind: "warn", text: `The game moved on while you were choosing (it is at version `
-                                 + `${p.current_version} now): the page shows it again. Choose `
-                                 + "again." };
-  }
+  if (p.code === "version_conflict") return { kind: "warn", text: S.movedOn };
+  if (p.code === "network") return { kind: "error", text: S.unreachable };
   return { kind: "error", text: p.detail || err.message, rule: p.rule };
 }
 
 function showError(err) {
-  ui.notice = err instanceof ApiError ? { kind: "error", text: err.problem.detail || err.message,
-                                          rule: err.problem.rule }
-                                      : { kind: "error", text: String(err) };
+  ui.notice = err instanceof ApiError ? refusal(err) : { kind: "error", text: String(err) };
   renderNotice();
 }
 
@@ -219,13 +218,20 @@ function placeChoices(ix) {
   return { faces, payments, usable };
 }
 
+/** After an exact purchase: tiles wait to be placed, and the seat may still act (A-3c). */
+function mayActAgain(ix) {
+  const v = ui.game.view;
+  return v.phase === "action" && v.current === mySeat() && v.pending.length > 0
+         && ix.place.size > 0;
+}
+
 function keepSelection(ix) {
   const known = (id) => ix.buy.has(id) || ix.place.has(id) || ix.toCity.has(id)
                         || ix.fromCity.has(id);
   if (ui.selected && !known(ui.selected)) {
     ui.selected = null;
   }
-  if (!ui.selected && ix.place.size && ui.picked !== ui.game.version) {
+  if (!ui.selected && ix.place.size && !mayActAgain(ix) && ui.picked !== ui.game.version) {
     ui.selected = ix.place.keys().next().value;  // a tile to place: pick the first, once
     ui.picked = ui.game.version;
   }
@@ -247,6 +253,55 @@ function select(id) {
   render();
 }
 
+// -- what the last turn did (from the events) --------------------------------------------
+
+/** The events of the turn just played (or, once the seat to play has acted, of its turn
+ * so far): who, the lines, the cells built, the tiles and cards new on the table. */
+function lastTurn() {
+  const items = [...ui.history.values()].sort((a, b) => a.version - b.version);
+  const starts = items.map((item, i) => (item.event.type === "turn_started" ? i : -1))
+    .filter((i) => i >= 0);
+  const latest = starts.length ? starts[starts.length - 1] : -1;
+  let from = latest + 1;
+  let to = items.length;
+  let current = true;
+  if (!items.slice(from).some((item) => item.event.move)) {  // nothing yet: the turn before
+    current = false;
+    from = starts.length > 1 ? starts[starts.length - 2] + 1 : items.length;
+    to = latest;
+  }
+  const window = items.slice(from, Math.max(from, to));
+  const out = { seat: null, current, lines: [], placed: new Map(), fresh: new Set(),
+                tiles: [], cards: [], since: window.length ? window[0].version : Infinity };
+  for (const { event: e, text } of window) {
+    if (e.move && out.seat === null) out.seat = e.seat;
+    // (a scoring's points are in its table)
+    if (text && e.type !== "turn_started" && e.type !== "points_awarded") out.lines.push(text);
+    if ((e.type === "tile_placed" || e.type === "redesigned") && e.to === "city" && e.at) {
+      if (!out.placed.has(e.seat)) out.placed.set(e.seat, new Set());
+      out.placed.get(e.seat).add(`${e.at[0]},${e.at[1]}`);
+    }
+    if (e.type === "tile_bought" || e.type === "tile_awarded") out.tiles.push(e.tile);
+    if (e.type === "money_taken") out.cards.push(...e.cards);
+    if (e.type === "market_refilled") out.fresh.add(e.tile);
+  }
+  return out;
+}
+
+/** Every scoring so far: number -> {version, points: [{seat, building, kind, points}]}. */
+function scorings() {
+  const out = new Map();
+  for (const { version, event: e } of [...ui.history.values()].sort((a, b) => a.version
+                                                                           - b.version)) {
+    if (e.type !== "points_awarded" && e.type !== "scoring_done") continue;
+    if (!out.has(e.scoring)) out.set(e.scoring, { version, points: [] });
+    const entry = out.get(e.scoring);
+    entry.version = version;
+    if (e.type === "points_awarded") entry.points.push(e);
+  }
+  return out;
+}
+
 // -- drawing -----------------------------------------------------------------------------
 
 function mySeat() {
@@ -256,20 +311,20 @@ function mySeat() {
 
 function nameOf(seat) {
   const v = ui.game.view;
-  if (seat === "neutral") return v.neutral ? v.neutral.name : "neutral";
+  if (seat === "neutral") return v.neutral ? v.neutral.name : S.theNeutral;
   return v.seats[seat] ? v.seats[seat].name : `seat ${seat}`;
 }
 
 function findTile(id) {
   const v = ui.game.view;
-  const me = mySeat();
-  const pools = [v.pending, ...v.market.map((m) => m.tiles)];
-  if (me !== null) pools.push(v.seats[me].reserve, v.seats[me].city);
+  const pools = [v.pending, ...v.market.map((m) => m.tiles),
+                 ...v.seats.flatMap((s) => [s.reserve, s.city])];
+  if (v.neutral) pools.push(v.neutral.tiles);
   for (const pool of pools) {
     const t = pool.find((x) => x.id === id);
     if (t) return t;
   }
-  return { id, type: "?", value: "?" };
+  return null;
 }
 
 function moveButton(m, ...content) {
@@ -277,20 +332,29 @@ function moveButton(m, ...content) {
                        onclick: () => send(m.notation) }, ...content);
 }
 
-function tileButton(t, { selected = false, label, onclick, move }) {
+function tileButton(t, { selected = false, label, onclick, move, size = 56, extra = {} }) {
   const attrs = { type: "button", class: `tile-button${selected ? " selected" : ""}`,
-                  "aria-label": label, title: label, onclick };
+                  "aria-label": label, title: label, onclick, ...extra };
   if (move) attrs["data-move"] = move;
-  else attrs["aria-pressed"] = String(selected);
-  if (!move) attrs["data-select"] = t.id;
-  return h("button", attrs, tileSvg(t, 56));
+  else if (!extra["data-unaffordable"]) {
+    attrs["aria-pressed"] = String(selected);
+    attrs["data-select"] = t.id;
+  }
+  return h("button", attrs, tileSvg(t, size));
 }
 
+function staticTile(t, size = 56) {
+  return h("span", { class: "tile-static", role: "img", "aria-label": tileWords(t) },
+           tileSvg(t, size));
+}
+
+/** A money card drawn as a card in its currency's colour, its value large. */
 function cardChip(text) {
   const c = card(text);
   return h("span", { class: `card card-${c.code}`, title: cardLabel(text) },
            h("span", { class: "symbol", "aria-hidden": "true" }, c.symbol),
-           h("span", { class: "sr-only" }, `${c.name} `), String(c.value));
+           h("span", { class: "sr-only" }, `${c.name} `),
+           h("span", { class: "value" }, String(c.value)));
 }
 
 function deadlineText(iso) {
@@ -301,8 +365,9 @@ function deadlineText(iso) {
                                                     month: "short", hour: "2-digit",
                                                     minute: "2-digit" }).format(when);
   const hours = (when - Date.now()) / 3.6e6;
-  const left = hours < 0 ? "passed" : hours < 1 ? `in ${Math.max(1, Math.round(hours * 60))} min`
-    : hours < 48 ? `in ${Math.round(hours)} h` : `in ${Math.round(hours / 24)} days`;
+  const left = hours < 0 ? S.deadlinePassed
+    : hours < 1 ? S.inMinutes(Math.max(1, Math.round(hours * 60)))
+      : hours < 48 ? S.inHours(Math.round(hours)) : S.inDays(Math.round(hours / 24));
   return `${text} (${zone}), ${left}`;
 }
 
@@ -312,6 +377,9 @@ function render() {
   const moves = ui.legal && ui.legal.your_turn ? ui.legal.moves : [];
   const ix = indexMoves(moves);
   document.body.classList.toggle("spectator", mySeat() === null);
+  if (mySeat() === null) {  // a spectator: the cities take the middle of the page
+    document.querySelector(".col-centre").append(document.getElementById("others"));
+  }
   renderHeader();
   if (!g.view) {
     renderWaiting();
@@ -319,14 +387,17 @@ function render() {
     return;
   }
   keepSelection(ix);
+  const last = lastTurn();
   renderStatus(ix);
   renderNotice();
   renderFinal();
-  renderMe(ix);
+  renderLast(last);
+  renderScorings(last);
+  renderMe(ix, last);
   renderActions(ix);
-  renderMarket(ix);
+  renderMarket(ix, last);
   renderOverview();
-  renderOthers();
+  renderOthers(last);
   renderHistory();
   renderAllMoves(ix);
   restoreFocus(focus);
@@ -334,23 +405,22 @@ function render() {
 
 function renderHeader() {
   const g = ui.game;
-  const title = `${VARIANT_NAMES[g.variant] || g.variant} · game ${g.game_id.slice(0, 8)}`;
+  const title = S.gameTitle(VARIANT_NAMES[g.variant] || g.variant, g.game_id.slice(0, 8));
   document.title = `${title} · alhambra-pbem`;
-  const version = document.getElementById("version");
-  version.dataset.version = String(g.version);
-  version.textContent = `version ${g.version}`;
+  document.getElementById("version").dataset.version = String(g.version);
   fill("title", title);
-  fill("turn", g.view ? `turn ${g.view.turn}` : "");
+  // the round players count: every seat plays once a round
+  fill("turn", g.view && g.view.turn ? S.round(Math.ceil(g.view.turn / g.view.seats.length))
+                                     : "");
 }
 
 function renderWaiting() {
   const g = ui.game;
   const open = g.seats.filter((s) => !s.joined).length;
-  fill("status", `Waiting for ${open} more player${open === 1 ? "" : "s"} to join: the game `
-                 + "starts when every seat is taken.");
-  fill("others", h("h2", {}, "Seats"),
+  fill("status", S.waitingPlayers(open));
+  fill("others", h("h2", {}, S.seats),
        h("ul", {}, g.seats.map((s) => h("li", { "data-seat": s.seat },
-                                        s.joined ? s.name : "(open seat)"))));
+                                        s.joined ? s.name : S.openSeat))));
 }
 
 function renderStatus(ix) {
@@ -358,25 +428,26 @@ function renderStatus(ix) {
   const v = g.view;
   const parts = [];
   if (v.phase === "over") {
-    parts.push(h("strong", {}, "Game over."));
+    parts.push(h("strong", {}, S.gameOver));
   } else if (v.current === mySeat() && ix.all.length) {
-    const what = { action: "take money, buy, or redesign",
-                   placement: "place the tiles you bought",
-                   distribution: "place the tile you received" }[v.phase] || v.phase;
     parts.push(h("strong", { class: "your-turn", "data-your-turn": "true" },
-                 `Your turn: ${what}.`));
+                 S.yourTurn(S.yourTurnWhat[v.phase] || v.phase)));
   } else {
-    parts.push(h("span", {}, `${nameOf(v.current)}'s turn.`));
+    parts.push(h("span", {}, S.theirTurn(nameOf(v.current))));
   }
   const deadline = deadlineText(g.deadline);
   if (deadline && v.phase !== "over") {
-    parts.push(h("span", { class: "deadline" }, ` Deadline: ${deadline}.`));
+    parts.push(h("span", { class: "deadline" }, S.deadline(deadline)));
   }
   if (v.phase !== "over") {
     parts.push(h("span", { id: "live", class: ui.live ? "live on" : "live" },
-                 ui.live ? "live" : "offline"));
+                 ui.live ? S.live : S.offline));
   }
   fill("status", ...parts);
+}
+
+function ruleLink(rule) {
+  return h("a", { href: `/rules#${encodeURIComponent(rule)}` }, rule);
 }
 
 function renderNotice() {
@@ -385,9 +456,7 @@ function renderNotice() {
   el.className = n ? `notice ${n.kind}` : "notice";
   if (!n) return;
   el.append(n.text);
-  if (n.rule) {
-    el.append(" (rule ", h("a", { href: `/rules#${encodeURIComponent(n.rule)}` }, n.rule), ")");
-  }
+  if (n.rule) el.append(` (${S.rule} `, ruleLink(n.rule), ")");
 }
 
 function renderFinal() {
@@ -398,30 +467,92 @@ function renderFinal() {
   const rows = v.seats.map((s) => ({ seat: s.seat, name: s.name, score: s.score,
                                      winner: v.winners.includes(s.seat) }));
   rows.sort((a, b) => b.score - a.score);
-  const winners = v.winners.map((w) => nameOf(w)).join(" and ");
-  fill("final", h("h2", {}, "Final scores"),
-       h("p", {}, `Winner${v.winners.length > 1 ? "s" : ""}: ${winners}.`),
+  const winners = v.winners.map((w) => nameOf(w)).join(S.and);
+  fill("final", h("h2", {}, S.finalScores),
+       h("p", {}, S.winners(winners, v.winners.length)),
        h("table", { class: "scores" },
-         h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Points"))),
+         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, S.player),
+                          h("th", { scope: "col" }, S.points))),
          h("tbody", {},
            rows.map((r) => h("tr", { "data-seat": r.seat, class: r.winner ? "winner" : "" },
-                             h("td", {}, r.name, r.winner ? " (winner)" : ""),
+                             h("td", {}, r.name, r.winner ? S.winner : ""),
                              h("td", { "data-final-score": r.score }, String(r.score)))),
-           v.neutral ? h("tr", { class: "neutral" }, h("td", {}, `${v.neutral.name} (neutral)`),
+           v.neutral ? h("tr", { class: "neutral" }, h("td", {}, S.neutral(v.neutral.name)),
                          h("td", {}, String(v.neutral.score))) : null)),
        h("p", {}, h("a", { href: `/games/${encodeURIComponent(ui.game.game_id)}/record` },
-                    "The game record"), " (JSON: every move in notation; import it to replay)."));
+                    S.record), S.recordNote));
 }
 
-function boardOptions(ix) {
+/** The turn just played: its lines, the tile bought, the money taken. */
+function renderLast(last) {
+  const el = document.getElementById("last");
+  el.hidden = !last.lines.length || ui.game.view.phase === "over";
+  if (el.hidden) return;
+  const who = last.seat === null ? null : nameOf(last.seat);
+  const title = last.current && last.seat === mySeat() ? S.thisTurn
+    : S.lastTurn(who || "");
+  const tiles = last.tiles.map(findTile).filter(Boolean);
+  fill("last", h("h2", {}, title),
+       tiles.length || last.cards.length
+         ? h("div", { class: "tiles last-things" }, tiles.map((t) => staticTile(t, 44)),
+             last.cards.map(cardChip)) : null,
+       h("ul", { class: "last-lines" }, last.lines.map((line) => h("li", {}, line))));
+}
+
+/** Each scoring's points per building type and line, per player; the latest open when it
+ * has just happened. */
+function renderScorings(last) {
+  const v = ui.game.view;
+  const all = [...scorings().entries()].sort((a, b) => b[0] - a[0]);
+  const el = document.getElementById("scoring");
+  el.hidden = !all.length;
+  if (!all.length) return;
+  const columns = v.seats.map((s) => ({ seat: s.seat, name: s.name }));
+  if (v.neutral) columns.push({ seat: "neutral", name: v.neutral.name });
+  const blocks = all.map(([n, { version, points }], i) => {
+    const rows = [];
+    for (const type of typesOf(v.variant)) {
+      const got = points.filter((p) => p.building === type);
+      if (got.length) rows.push({ label: building(type).plural, type, got });
+    }
+    for (const kind of ["wall", "moat", "combined"]) {
+      const got = points.filter((p) => p.kind === kind);
+      if (got.length) rows.push({ label: S.lines[kind], got });
+    }
+    const cell = (got, seat) => {
+      const p = got.filter((x) => x.seat === seat).reduce((t, x) => t + x.points, 0);
+      return h("td", { "data-seat": seat, "data-points": p }, p ? String(p) : "·");
+    };
+    const recent = i === 0 && version >= last.since;
+    const open = ui.scoringOpen.has(n) ? ui.scoringOpen.get(n) : recent;
+    const details = h("details", { "data-scoring": n, open, class: recent ? "recent" : "" },
+      h("summary", {}, S.scoringTitle(n)),
+      h("table", { class: "scoring" },
+        h("caption", { class: "sr-only" }, S.scoringCaption(n)),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, S.scoringWhat),
+                         columns.map((c) => h("th", { scope: "col" }, c.name)))),
+        h("tbody", {}, rows.map((r) => h("tr", {},
+          h("th", { scope: "row" }, r.type ? swatch(r.type) : null, r.type ? " " : null,
+            r.label),
+          columns.map((c) => cell(r.got, c.seat))))),
+        h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, S.total),
+                         columns.map((c) => cell(points, c.seat))))));
+    details.addEventListener("toggle", () => ui.scoringOpen.set(n, details.open));
+    return details;
+  });
+  fill("scoring", blocks);
+}
+
+function boardOptions(ix, shown) {
   const opts = { cellMoves: [], tileMoves: new Map(), selectable: new Map(), onMove: send,
-                 onSelect: select };
+                 onSelect: select, fountain: ui.game.variant !== "granada" };
   const sel = ui.selected;
+  const words = shown ? tileWords(shown) : "";
   if (sel && ix.place.has(sel)) {
     for (const m of placeChoices(ix).usable) {
       if (m.move.to === "city") {
         opts.cellMoves.push({ x: m.move.at[0], y: m.move.at[1], move: m.notation,
-                              label: m.notation });
+                              label: (where) => S.buildHere(words, where) });
       }
     }
   }
@@ -429,15 +560,17 @@ function boardOptions(ix) {
     for (const m of ix.toCity.get(sel)) {
       if (m.move.to === "city") {
         opts.cellMoves.push({ x: m.move.at[0], y: m.move.at[1], move: m.notation,
-                              label: m.notation });
+                              label: (where) => S.buildHere(words, where) });
       } else {
-        opts.tileMoves.set(m.move.tile, { move: m.notation, label: m.notation });
+        const out = findTile(m.move.tile);
+        opts.tileMoves.set(m.move.tile, { move: m.notation,
+                                          label: S.swapWith(tileWords(out), words) });
       }
     }
   }
   for (const id of ix.fromCity.keys()) {
     opts.selectable.set(id, { selected: id === sel,
-                              label: `pick ${tileWords(findTile(id))} to redesign` });
+                              label: S.pickRedesign(tileWords(findTile(id))) });
   }
   return opts;
 }
@@ -447,16 +580,21 @@ function handView(hand) {
     const cards = hand.filter((c) => c.startsWith(code));
     return { code, cards };
   }).filter((g) => g.cards.length);
-  if (!groups.length) return h("p", { class: "muted" }, "No money cards.");
-  return h("ul", { class: "hand", "aria-label": "your money by currency" },
+  if (!groups.length) return h("p", { class: "muted" }, S.noMoney);
+  return h("ul", { class: "hand", "aria-label": S.moneyByCurrency },
            groups.map((g) => h("li", {},
-                               h("span", { class: `currency card-${g.code}` },
+                               h("span", { class: `currency ink-${g.code}` },
                                  `${CURRENCIES[g.code].symbol} ${CURRENCIES[g.code].name}`),
                                h("span", { class: "cards" }, g.cards.map(cardChip)),
                                h("span", { class: "sum" }, `= ${sum(g.cards)}`))));
 }
 
-function renderMe(ix) {
+/** The tile as it will be built: turned over when the player chose the other face. */
+function shownTile(t) {
+  return t && t.id === ui.selected && ui.face !== null && t.other_side ? flipped(t) : t;
+}
+
+function renderMe(ix, last) {
   const me = mySeat();
   const section = document.getElementById("me");
   section.hidden = me === null;
@@ -464,36 +602,40 @@ function renderMe(ix) {
   const v = ui.game.view;
   const seat = v.seats[me];
   section.dataset.seat = String(me);
+  const selectedTile = ui.selected ? shownTile(findTile(ui.selected)) : null;
   const reserve = seat.reserve.map((t) => {
     const swap = ui.selected && (ix.fromCity.get(ui.selected) || [])
       .find((m) => m.move.to === "swap" && m.move.other === t.id);
     if (swap) {  // a city tile is picked: this reserve tile can take its place
-      return tileButton(t, { move: swap.notation, label: swap.notation,
-                             onclick: () => send(swap.notation) });
+      return tileButton(t, { move: swap.notation, onclick: () => send(swap.notation),
+                             label: S.swapWith(tileWords(selectedTile), tileWords(t)) });
     }
     if (ix.toCity.has(t.id)) {
       return tileButton(t, { selected: ui.selected === t.id, onclick: () => select(t.id),
-                             label: `pick reserve tile ${tileWords(t)} to build` });
+                             label: S.pickReserve(tileWords(t)) });
     }
-    return h("span", { class: "tile-static", title: tileWords(t) }, tileSvg(t, 56),
-             h("span", { class: "sr-only" }, tileWords(t)));
+    return staticTile(t);
   });
   const pending = v.current === me ? v.pending : [];
+  const ends = mayActAgain(ix);
   fill("me",
-       h("h2", {}, `Your city · ${seat.name} · ${seat.score} points`),
-       h("div", { class: "board-wrap" }, cityBoard(seat, boardOptions(ix))),
-       pending.length ? h("div", { class: "pending" }, h("h3", {}, "Tiles to place"),
+       h("h2", {}, S.yourCity(seat.name, seat.score)),
+       h("div", { class: "board-wrap" },
+         cityBoard(seat, { ...boardOptions(ix, selectedTile), scale: 1.3,
+                           last: last.placed.get(me) })),
+       pending.length ? h("div", { class: "pending" }, h("h3", {}, S.tilesToPlace),
                           h("div", { class: "tiles" }, pending.map((t) => (
                             ix.place.has(t.id)
-                              ? tileButton(t, { selected: ui.selected === t.id,
-                                                onclick: () => select(t.id),
-                                                label: `pick ${tileWords(t)} to place` })
-                              : tileSvg(t, 56))))) : null,
-       h("h3", {}, `Your money (${seat.hand.length} cards)`),
+                              ? tileButton(shownTile(t), {
+                                selected: ui.selected === t.id, onclick: () => select(t.id),
+                                size: 64, label: (ends ? S.pickToPlaceEnds : S.pickToPlace)(
+                                  tileWords(shownTile(t))) })
+                              : staticTile(t, 64))))) : null,
+       h("h3", {}, S.yourMoney(seat.hand.length)),
        handView(seat.hand),
-       h("h3", {}, `Your reserve (${seat.reserve.length})`),
+       h("h3", {}, S.yourReserve(seat.reserve.length)),
        seat.reserve.length ? h("div", { class: "tiles" }, reserve)
-                           : h("p", { class: "muted" }, "Empty."));
+                           : h("p", { class: "muted" }, S.empty));
 }
 
 function paymentLine(cards, price) {
@@ -501,7 +643,7 @@ function paymentLine(cards, price) {
   const exact = total === price;
   return [h("span", { class: "cards" }, cards.map(cardChip)), ` = ${total} `,
           h("span", { class: exact ? "exact" : "over" },
-            exact ? "exact: you may act again" : `over-pays by ${total - price}`)];
+            exact ? S.exactAgain : S.overPays(total - price))];
 }
 
 function renderActions(ix) {
@@ -509,111 +651,151 @@ function renderActions(ix) {
   const section = document.getElementById("actions");
   section.hidden = me === null || ui.game.view.phase === "over";
   if (section.hidden) return;
-  const content = [h("h2", {}, "Your move")];
+  const content = [h("h2", {}, S.yourMove)];
   const sel = ui.selected;
   if (!ix.all.length) {
-    content.push(h("p", { class: "muted" }, `Waiting for ${nameOf(ui.game.view.current)}.`));
+    content.push(h("p", { class: "muted" }, S.waitingFor(nameOf(ui.game.view.current))));
   } else if (sel && ix.buy.has(sel)) {
     const t = findTile(sel);
     const space = ui.game.view.market.find((m) => m.tiles.some((x) => x.id === sel));
-    content.push(h("p", {}, `Buy ${tileWords(t)} from space ${space.space} with `
-                            + `${space.currency}s. Pay with:`));
+    content.push(h("p", {}, S.buyTile(tileWords(t), space.space,
+                                      CURRENCIES[CURRENCY_CODES[space.currency]].plural)));
     const options = [...ix.buy.get(sel)].sort((a, b) => sum(a.move.cards) - sum(b.move.cards));
     content.push(h("ul", { class: "options" }, options.map((m) => h("li", {},
       moveButton(m, paymentLine(m.move.cards, t.value))))));
   } else if (sel && ix.place.has(sel)) {
     content.push(...placePanel(ix, findTile(sel)));
   } else if (sel && ix.toCity.has(sel)) {
-    content.push(h("p", {}, `Build ${tileWords(findTile(sel))} from your reserve: choose a `
-                            + "highlighted free cell, or a marked tile of your city to swap "
-                            + "it with."));
+    content.push(h("p", {}, S.buildFromReserve(tileWords(findTile(sel)))));
   } else if (sel && ix.fromCity.has(sel)) {
     const t = findTile(sel);
-    content.push(h("p", {}, `Redesign: ${tileWords(t)}.`));
+    content.push(h("p", {}, S.redesignTile(tileWords(t))));
     const out = ix.fromCity.get(sel).filter((m) => m.move.to === "reserve");
-    content.push(...out.map((m) => moveButton(m, "Move it to your reserve")));
+    content.push(...out.map((m) => moveButton(m, S.toReserve)));
     if (ix.fromCity.get(sel).some((m) => m.move.to === "swap")) {
-      content.push(h("p", {}, "Or swap it with a marked tile of your reserve."));
+      content.push(h("p", {}, S.orSwap));
     }
+  } else if (mayActAgain(ix)) {
+    content.push(exactChoice(ix));
   } else {
     content.push(h("p", {}, hint(ix)));
   }
   if (sel) {
     content.push(h("button", { type: "button", class: "secondary", "data-key": "cancel",
-                               onclick: () => select(sel) }, "Choose something else"));
+                               onclick: () => select(sel) }, S.chooseElse));
   }
   if (ix.end.length) {
     content.push(h("p", {}, moveButton(ix.end[0], ui.game.view.pending.length
-      ? "End my actions (then place the tiles)" : "End my turn")));
+      ? S.endActions : S.endTurn)));
   }
   fill("actions", ...content);
 }
 
+/** A-3c, plainly: act again (the turn goes on) or place now (the actions end). */
+function exactChoice(ix) {
+  const first = ix.place.keys().next().value;
+  return h("div", { class: "exact-choice", "data-exact-choice": "true" },
+    h("p", {}, h("strong", {}, S.exactTitle)),
+    h("ul", {},
+      h("li", {}, S.exactAct),
+      h("li", {}, h("button", { type: "button", class: "move", "data-key": "place-now",
+                                onclick: () => select(first) }, S.exactPlace),
+        " ", S.exactPlaceNote, ` (${S.rule} `, ruleLink("A-3c"), ")")));
+}
+
 function hint(ix) {
   const bits = [];
-  if (ix.take.length) bits.push("take money from the display");
-  if (ix.buy.size) bits.push("pick a market tile to buy");
-  if (ix.place.size) bits.push("pick a tile to place");
-  if (ix.toCity.size || ix.fromCity.size) bits.push("pick a reserve or city tile to redesign");
-  return bits.length ? `You may ${bits.join(", ")}.` : "Choose a move below.";
+  if (ix.take.length) bits.push(S.mayTake);
+  if (ix.buy.size) bits.push(S.mayBuy);
+  if (ix.place.size) bits.push(S.mayPlace);
+  if (ix.toCity.size || ix.fromCity.size) bits.push(S.mayRedesign);
+  return bits.length ? S.youMay(bits) : S.chooseBelow;
 }
 
 function placePanel(ix, t) {
-  const out = [h("p", {}, `Place ${tileWords(t)}: choose a highlighted cell of your city, `
-                          + "or:")];
+  const shown = shownTile(t);
   const { faces, payments, usable } = placeChoices(ix);
+  const noCell = (ui.legal.no_cell || []).find((n) => n.tile === t.id);
+  const out = [];
+  if (noCell) {  // say why, with the rule, and offer what is possible
+    out.push(h("div", { class: "no-cell", "data-no-cell": t.id },
+      h("p", {}, h("strong", {}, S.noCell(tileName(shown)))),
+      h("p", {}, noCell.reason, ` (${S.rule} `, ruleLink(noCell.rule), ")."),
+      h("p", {}, S.noCellOffer)));
+  } else {
+    out.push(h("p", {}, S.placeTile(tileWords(shown))));
+  }
   if (faces.length > 1 && t.other_side) {
     const flipTo = faces.find((f) => f !== null);
-    out.push(h("div", { class: "choice", role: "group", "aria-label": "face" },
+    out.push(h("div", { class: "choice", role: "group", "aria-label": S.face },
       h("button", { type: "button", "aria-pressed": String(ui.face === null),
                     "data-key": "face-keep",
                     onclick: () => { ui.face = null; ui.pay = null; render(); } },
-        `As it lies: ${building(t.type).name} ${t.value}`),
+        S.asItLies(building(t.type).name, t.value)),
       h("button", { type: "button", "aria-pressed": String(ui.face === flipTo),
                     "data-key": "face-flip",
                     onclick: () => { ui.face = flipTo; ui.pay = null; render(); } },
-        `Flip: ${building(t.other_side.type).name} ${t.other_side.value}`)));
+        S.flipTo(building(t.other_side.type).name, t.other_side.value))));
   }
   if (payments.length) {
-    out.push(h("p", {}, "Flipping costs at least 3 in one currency (free into the reserve). "
-                        + "Pay with:"));
-    out.push(h("div", { class: "choice", role: "group", "aria-label": "payment" },
+    out.push(h("p", {}, S.flipCost));
+    out.push(h("div", { class: "choice", role: "group", "aria-label": S.payment },
       payments.map((p) => h("button", { type: "button", "aria-pressed": String(ui.pay === p),
                                         "data-key": `pay-${p}`,
                                         onclick: () => { ui.pay = p; render(); } },
         h("span", { class: "cards" }, p.split(",").map(cardChip)), ` = ${sum(p.split(","))}`))));
   }
   const others = usable.filter((m) => m.move.to !== "city");
+  const neutral = ui.game.view.neutral ? ui.game.view.neutral.name : S.theNeutral;
   for (const m of others) {
-    const flipped = m.move.face !== undefined && m.move.face !== null ? ", flipped," : "";
-    const label = m.move.to === "reserve" ? `Put it${flipped} into your reserve`
-      : `Give it${flipped} to ${ui.game.view.neutral ? ui.game.view.neutral.name
-                                                     : "the neutral player"}`;
-    out.push(moveButton(m, label));
+    const turned = m.move.face !== undefined && m.move.face !== null;
+    out.push(moveButton(m, m.move.to === "reserve" ? S.putReserve(turned)
+                                                   : S.giveNeutral(turned, neutral)));
   }
   return out;
 }
 
-function renderMarket(ix) {
+/** What to say when a market tile that cannot be bought is clicked. */
+function cannotBuy(t, currency) {
   const v = ui.game.view;
+  const code = CURRENCY_CODES[currency];
+  const held = sum(v.seats[mySeat()].hand.filter((c) => c.startsWith(code)));
+  ui.notice = { kind: "warn",
+                text: S.cannotBuy(tileName(t), t.value,
+                                  CURRENCIES[code].plural, held) };
+  renderNotice();
+}
+
+function renderMarket(ix, last) {
+  const v = ui.game.view;
+  const me = mySeat();
+  const buying = me !== null && v.current === me && v.phase === "action" && ix.all.length;
   const spaces = v.market.map((m) => {
     const code = CURRENCY_CODES[m.currency];
     const tiles = m.tiles.map((t) => {
+      const fresh = last.fresh.has(t.id);
+      const badge = fresh ? h("span", { class: "fresh" }, S.newTile) : null;
       if (!ix.buy.has(t.id)) {
-        return h("span", { class: "tile-static", title: tileWords(t) }, tileSvg(t),
-                 h("span", { class: "sr-only" }, tileWords(t)));
+        if (!buying) return h("span", { class: "buyable" }, staticTile(t), badge);
+        return h("span", { class: "buyable" }, tileButton(t, {
+          label: S.unaffordable(tileWords(t)), onclick: () => cannotBuy(t, m.currency),
+          extra: { class: "tile-button unaffordable", "data-unaffordable": t.id } }), badge);
       }
       const exact = ix.buy.get(t.id).some((b) => sum(b.move.cards) === t.value);
       const button = tileButton(t, { selected: ui.selected === t.id, onclick: () => select(t.id),
-                                     label: `buy ${tileWords(t)}` });
+                                     label: S.buy(tileWords(t)) });
       return h("span", { class: "buyable" }, button,
-               h("span", { class: exact ? "exact" : "over" }, exact ? "exact" : "over-pay"));
+               h("span", { class: exact ? "exact" : "over" }, exact ? S.exact : S.overPay),
+               badge);
     });
-    return h("li", { class: "space", "data-space": m.space },
-             h("div", { class: `space-name card-${code}` },
-               `${m.space} · ${CURRENCIES[code].symbol} ${m.currency}`),
+    const held = me !== null
+      ? sum(v.seats[me].hand.filter((c) => c.startsWith(code))) : null;
+    return h("li", { class: `space space-${code}`, "data-space": m.space },
+             h("div", { class: "space-name" },
+               S.space(m.space, CURRENCIES[code].symbol, CURRENCIES[code].name),
+               held !== null ? h("span", { class: "held" }, S.youHold(held)) : null),
              h("div", { class: "tiles" },
-               tiles.length ? tiles : h("span", { class: "muted" }, "empty")));
+               tiles.length ? tiles : h("span", { class: "muted" }, S.empty)));
   });
   const takeOne = new Map(ix.take.filter((m) => m.move.positions.length === 1)
     .map((m) => [m.move.positions[0], m]));
@@ -622,25 +804,28 @@ function renderMarket(ix) {
     const chip = cardChip(c);
     if (!m) return h("span", { class: "card-slot" }, chip);
     return h("button", { type: "button", class: "card-button", "data-move": m.notation,
-                         "aria-label": `take ${cardLabel(c)}`, onclick: () => send(m.notation) },
+                         "aria-label": S.take(cardLabel(c)), onclick: () => send(m.notation) },
              chip);
   });
   const combos = ix.take.filter((m) => m.move.positions.length > 1).map((m) => moveButton(m,
-    `Take ${m.move.positions.map((p) => cardLabel(v.display[p - 1])).join(" + ")}`));
-  const markerNote = v.marker ? ` New Granada tiles come up on their ${v.marker === "back"
-    ? "back (odd)" : "front (even)"} side.` : "";
+    S.takeSeveral(m.move.positions.map((p) => cardLabel(v.display[p - 1])))));
   fill("market",
-       h("h2", {}, "Market"),
+       h("h2", {}, S.market),
        h("ol", { class: "market" }, spaces),
-       h("h3", {}, "Money display"),
+       h("h3", {}, S.moneyDisplay),
        h("div", { class: "display" },
-         display.length ? display : h("span", { class: "muted" }, "empty")),
-       combos.length ? h("div", { class: "combos" },
-                         h("p", {}, "Or several cards (at most 5 in all):"), combos) : null,
+         display.length ? display : h("span", { class: "muted" }, S.empty)),
+       combos.length ? h("div", { class: "combos" }, h("p", {}, S.orSeveral), combos) : null,
        h("p", { class: "muted small", "data-scorings-done": v.scorings_done },
-         `Deck ${v.deck_size} cards, discard ${v.discard_size}; bag `
-         + Object.entries(v.bag_sizes).map(([k, n]) => `${k} ${n}`).join(", ")
-         + `; scorings done ${v.scorings_done} of 3.${markerNote}`));
+         S.stock(v.deck_size, v.discard_size,
+                 Object.entries(v.bag_sizes).map(([k, n]) => `${k} ${n}`).join(", "),
+                 v.scorings_done),
+         v.marker ? S.marker(v.marker === "back") : ""));
+}
+
+function swatch(type) {
+  return svg("svg", { width: 12, height: 12, class: "swatch", "aria-hidden": "true" },
+             svg("rect", { width: 12, height: 12, fill: building(type).fill }));
 }
 
 function renderOverview() {
@@ -649,27 +834,26 @@ function renderOverview() {
   const rows = v.seats.map((s) => h("tr", { "data-seat": s.seat,
                                             class: s.seat === v.current ? "current" : "" },
     h("td", {}, s.seat === v.current && v.phase !== "over" ? "▶ " : "", s.name,
-      s.seat === me ? " (you)" : ""),
+      s.seat === me ? S.you : ""),
     h("td", { "data-score": s.score }, String(s.score)),
     h("td", {}, String(s.hand_size)),
     h("td", {}, String(s.city.length - 1)),
     h("td", {}, String(s.reserve.length))));
   if (v.neutral) {
-    rows.push(h("tr", { class: "neutral" }, h("td", {}, `${v.neutral.name} (neutral)`),
+    rows.push(h("tr", { class: "neutral" }, h("td", {}, S.neutral(v.neutral.name)),
                 h("td", {}, String(v.neutral.score)), h("td", {}, "–"),
                 h("td", {}, String(v.neutral.tiles.length)), h("td", {}, "–")));
   }
   fill("overview",
-       h("h2", {}, "Players"),
+       h("h2", {}, S.players),
        h("table", { class: "overview" },
-         h("thead", {}, h("tr", {}, ["Player", "Points", "Cards", "City", "Reserve"]
+         h("thead", {}, h("tr", {}, [S.player, S.points, S.cardsCol, S.cityCol, S.reserveCol]
            .map((x) => h("th", { scope: "col" }, x)))),
          h("tbody", {}, rows)),
        majorities(v),
        v.neutral && v.neutral.tiles.length ? h("details", { class: "neutral-tiles" },
-         h("summary", {}, `${v.neutral.name}'s tiles (${v.neutral.tiles.length})`),
-         h("div", { class: "tiles" }, v.neutral.tiles.map((t) => h("span", { title: tileWords(t) },
-           tileSvg(t, 44), h("span", { class: "sr-only" }, tileWords(t)))))) : null);
+         h("summary", {}, S.neutralTiles(v.neutral.name, v.neutral.tiles.length)),
+         h("div", { class: "tiles" }, v.neutral.tiles.map((t) => staticTile(t, 44)))) : null);
 }
 
 /** Building counts per seat: who leads each type (points are the engine's business). */
@@ -679,39 +863,38 @@ function majorities(v) {
   const rows = typesOf(v.variant).map((type) => {
     const counts = columns.map((c) => c.tiles.filter((t) => t.type === type).length);
     const best = Math.max(...counts);
-    const swatch = svg("svg", { width: 12, height: 12, class: "swatch", "aria-hidden": "true" },
-                       svg("rect", { width: 12, height: 12, fill: building(type).fill }));
-    return h("tr", {}, h("th", { scope: "row" }, swatch, " ", building(type).name),
+    return h("tr", {}, h("th", { scope: "row" }, swatch(type), " ", building(type).name),
       counts.map((n) => {
         const lead = n > 0 && n === best;
         return h("td", { class: lead ? "lead" : "" }, n ? String(n) : "·",
-                 lead ? h("span", { class: "sr-only" }, " (most)") : null);
+                 lead ? h("span", { class: "sr-only" }, S.most) : null);
       }));
   });
   return h("details", { class: "majorities", open: !narrow.matches },
-           h("summary", {}, "Majorities: buildings in each city"),
+           h("summary", {}, S.majorities),
            h("table", {},
-             h("thead", {}, h("tr", {}, h("th", {}, "Type"),
+             h("thead", {}, h("tr", {}, h("th", { scope: "col" }, S.type),
                columns.map((c) => h("th", { scope: "col" }, c.name)))),
              h("tbody", {}, rows)));
 }
 
-function renderOthers() {
+function renderOthers(last) {
   const v = ui.game.view;
   const me = mySeat();
   const others = v.seats.filter((s) => s.seat !== me);
-  fill("others", h("h2", {}, me === null ? "Cities" : "Other players"),
+  const fountain = ui.game.variant !== "granada";
+  fill("others", h("h2", {}, me === null ? S.cities : S.otherPlayers),
        others.map((s) => {
          const open = ui.open.has(s.seat) ? ui.open.get(s.seat) : !narrow.matches;
          const details = h("details", { "data-seat": s.seat, open },
-           h("summary", {}, `${s.name}: ${s.score} points, ${s.hand_size} cards, `
-                            + `${s.city.length - 1} tiles in the city, ${s.reserve.length} in `
-                            + "the reserve"),
-           h("div", { class: "board-wrap" }, cityBoard(s)),
-           s.reserve.length ? h("div", { class: "tiles", "aria-label": `${s.name}'s reserve` },
-             h("span", { class: "muted" }, "Reserve: "),
-             s.reserve.map((t) => h("span", { title: tileWords(t) }, tileSvg(t, 44),
-                                    h("span", { class: "sr-only" }, tileWords(t))))) : null);
+           h("summary", {}, S.seatSummary(s)),
+           h("div", { class: "board-wrap" },
+             cityBoard(s, { last: last.placed.get(s.seat), fountain,
+                            scale: me === null ? 1 : 0.75 })),
+           s.reserve.length ? h("div", { class: "tiles", role: "group",
+                                         "aria-label": S.reserveOf(s.name) },
+             h("span", { class: "muted" }, S.reserve),
+             s.reserve.map((t) => staticTile(t, 40))) : null);
          details.addEventListener("toggle", () => ui.open.set(s.seat, details.open));
          return details;
        }));
@@ -727,8 +910,8 @@ function renderHistory() {
   if (!ui.game || !ui.game.view) return;
   const lines = [...ui.history.values()].sort((a, b) => b.version - a.version)
     .map((item) => [item.version, historyText(item)]).filter(([, text]) => text);
-  fill("history", h("h2", {}, "History"),
-       h("ul", { class: "history", "aria-label": "what happened, the latest first" },
+  fill("history", h("h2", {}, S.history),
+       h("ul", { class: "history", "aria-label": S.historyLabel, tabindex: "0" },
          lines.slice(0, 300).map(([version, text]) => h("li", { "data-event": version }, text))));
 }
 
@@ -738,14 +921,14 @@ function renderAllMoves(ix) {
   if (!ix.all.length) return;
   const open = el.querySelector("details")?.open || false;
   fill("all-moves", h("details", { open },
-    h("summary", {}, `All your legal moves as text (${ix.all.length})`),
+    h("summary", {}, S.allMoves(ix.all.length)),
     h("ul", { class: "all-moves" }, ix.all.map((m) => h("li", {}, moveButton(m, m.notation))))));
 }
 
 function focusKey() {
   const a = document.activeElement;
   if (!a || a === document.body) return null;
-  for (const attr of ["data-move", "data-select", "data-key"]) {
+  for (const attr of ["data-move", "data-select", "data-key", "data-unaffordable"]) {
     if (a.hasAttribute(attr)) return [a.closest("section")?.id, attr, a.getAttribute(attr)];
   }
   return null;
@@ -762,8 +945,10 @@ function restoreFocus(key) {
 // -- start -------------------------------------------------------------------------------
 
 async function start() {
+  applyStrings(S);
   if (!/^[0-9a-f]{16}$/.test(gameId)) {
-    fill("status", "This is not a game's address.");
+    fill("title", S.noGameTitle);
+    fill("status", S.notAGame);
     return;
   }
   const spectate = document.getElementById("spectate");
@@ -773,7 +958,15 @@ async function start() {
     await readEvents();
     await refresh();
   } catch (err) {
-    showError(err);
+    if (err instanceof ApiError && err.status === 404) {
+      document.title = `${S.noGameTitle} · alhambra-pbem`;
+      fill("title", S.noGameTitle);
+      fill("status", S.noGame);
+      spectate.hidden = true;
+    } else {
+      fill("status");
+      showError(err);
+    }
     return;
   }
   if (!ui.game) return;
