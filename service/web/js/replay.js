@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { cityBoard, tileSvg } from "./board.js";
 import { fill, h } from "./dom.js";
-import { cardLabel, VARIANT_NAMES } from "./names.js";
+import { card, cardLabel, VARIANT_NAMES } from "./names.js";
 import { seatView, tileInfo, timeline } from "./timeline.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -115,6 +115,16 @@ function drawMoment(step) {
   el.dataset.scoring = step.scoring || "";
 }
 
+/** A money card as the play page draws it (site.css: .card); the play page's own
+ * cardChip, which board.js does not offer. */
+function cardChip(text) {
+  const c = card(text);
+  return h("span", { class: `card card-${c.code}`, title: cardLabel(text) },
+           h("span", { class: "symbol", "aria-hidden": "true" }, c.symbol),
+           h("span", { class: "sr-only" }, `${c.name} `),
+           h("span", { class: "value" }, String(c.value)));
+}
+
 function tile(id, st, size = 44) {
   return tileSvg(tileInfo(ui.catalog, id, st.faces), size);
 }
@@ -139,10 +149,10 @@ function drawTable(st) {
        neutral, due,
        h("h3", {}, "Market"),
        h("div", { class: "market-spaces" }, st.market.map((space, i) => h("div", {
-         class: "space", "data-space": i + 1 }, space.map((id) => tile(id, st))))),
+         class: "rp-space", "data-space": i + 1 }, space.map((id) => tile(id, st))))),
        h("h3", {}, "Money on the table"),
-       h("div", { class: "money", "data-display": st.display.join(",") },
-         st.display.map((c) => h("span", { class: "card" }, cardLabel(c)))),
+       h("div", { class: "money cards", "data-display": st.display.join(",") },
+         st.display.map(cardChip)),
        st.pending.length ? h("p", {}, "To place: ", st.pending.map((id) => tile(id, st, 32)))
          : null);
 }
