@@ -1,5 +1,6 @@
-"""The decider: ``new_game`` (setup events), ``decide`` (moves -> events), ``default_moves``,
-``take_over`` (a bot plays a seat from now on, S-2).
+"""The decider: ``new_game`` (setup events), ``decide`` (moves -> events), ``preview`` (what
+moves would show their seat, nothing drawn), ``default_moves``, ``take_over`` (a bot
+plays a seat from now on, S-2).
 
 ``decide`` checks each move against the state and returns the facts it causes, including
 the automatic steps that follow (end of turn A-3.4, scorings A-5, game end A-6). It never
@@ -342,8 +343,7 @@ def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = Fa
     events: list[Event] = []
     emit = emitter(work, events)
     for i, move in enumerate(moves):
-        if i and (work.current != seat or _turn_changed(events)):
-            raise RuleViolation("A-3", f"move {i + 1} ({move}) comes after your turn ended")
+        _check_next(work, seat, events, i, move)
         _apply(work, seat, move, emit, timeout, bot)
     if timeout and work.takeover_after and work.takeover_bot and seat not in work.bots \
             and work.phase != "over" and work.timeouts[seat] >= work.takeover_after:
@@ -368,6 +368,41 @@ def take_over(state: State, seat: int, bot: str, reason: ev.TakeoverReason = "re
 
 def _turn_changed(events: list[Event]) -> bool:
     return any(e["type"] in ("turn_started", "game_over") for e in events)
+
+
+def _check_next(work: State, seat: int, events: list[Event], i: int, move: Move) -> None:
+    """Move ``i`` of a submission must come before the seat's turn ends."""
+    if i and (work.current != seat or _turn_changed(events)):
+        raise RuleViolation("A-3", f"move {i + 1} ({move}) comes after your turn ended")
+
+
+#: Events that take from the money deck or a bag: what nobody may know before it is drawn.
+DRAWS = frozenset({"card_drawn", "scoring_card_drawn", "deck_reshuffled", "market_refilled",
+                   "marker_switched", "neutral_received", "tile_returned"})
+
+
+def preview(state: State, seat: int, moves: Move | list[Move]) -> tuple[list[Event], bool]:
+    """What ``moves`` by ``seat`` would show it, with nothing drawn: the events ``decide``
+    would give up to the first draw (the refill at the end of the turn, A-3.4 steps 2-3,
+    and what follows it stay hidden), and whether the seat's turn ends with them (it is
+    no longer to act). The same checks
+    as ``decide``, the same RuleViolation; a move after a draw is refused, since what it
+    may do could depend on what is drawn (the tiles received at the game end)."""
+    moves = [moves] if isinstance(moves, Move) else list(moves)
+    if not moves:
+        raise RuleViolation("A-3", "no move given")
+    work = state.copy()
+    events: list[Event] = []
+    emit = emitter(work, events)
+    for i, move in enumerate(moves):
+        _check_next(work, seat, events, i, move)
+        if any(e["type"] in DRAWS for e in events):
+            raise RuleViolation("A-3.4", f"move {i + 1} ({move}) comes after the market and "
+                                "the money display are refilled: send the turn first")
+        _apply(work, seat, move, emit)
+    shown = next((i for i, e in enumerate(events) if e["type"] in DRAWS), len(events))
+    return events[:shown], shown < len(events) or work.current != seat or \
+        work.phase == "over"
 
 
 def play(state: State, seat: int, move: Move, timeout: bool = False,

@@ -69,8 +69,14 @@ class Caller:
 
     def viewer(self, game: Game) -> int | None:
         """The seat whose view of ``game`` the caller gets (None: a spectator's);
-        Forbidden for a token of another game."""
-        if self.anonymous or self.hosts(game):
+        Forbidden for a token of another game, and for a spectator once a game whose
+        host keeps its replay private (``replay_public`` false) is over."""
+        if self.hosts(game):
+            return None
+        if self.anonymous:
+            if game.status == "over" and not game.replay_public:
+                raise Forbidden("this game is over and its host keeps its replay private: "
+                                "only its seats and its host may see it")
             return None
         if self.game_id != game.id:
             raise Forbidden("this token belongs to another game")

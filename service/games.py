@@ -19,6 +19,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
 import engine
@@ -28,6 +29,7 @@ from engine.record import RecordError, export_record, import_record
 
 from . import times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
+from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds, turns
 from .errors import (
     DomainError,
     Forbidden,
@@ -242,7 +244,8 @@ class Games:
             "players": game.players, "current_seat": game.current_seat,
             "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
             "takeover_after_timeouts": game.takeover_after_timeouts,
-            "takeover_bot": game.takeover_bot,
+            "takeover_bot": game.takeover_bot, "time_control": game.time_control,
+            "replay_public": game.replay_public,
             "deadline": game.deadline, "imported": game.imported,
             "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
             "your_seat": mine,
@@ -255,6 +258,9 @@ class Games:
         doc = self.summary(game, caller)
         doc["view"] = engine.view(self.state(game.id, game.version), seat) \
             if game.version else None
+        left = self.clock(game).time_left(times.now())
+        for entry in doc["seats"]:
+            entry["time_left"] = seconds(left[entry["seat"]])
         return doc
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
@@ -308,12 +314,20 @@ class Games:
     # -- creating and joining ------------------------------------------------------------
 
     def create(self, *, variant: str, options: dict[str, Any], players: int,
-               seats: list[dict[str, Any] | None], time_per_move: int,
+               seats: list[dict[str, Any] | None], time_per_move: int | None = None,
                timeout_policy: str, takeover_after_timeouts: int = 3,
-               takeover_bot: str | None = None) -> dict[str, Any]:
+               takeover_bot: str | None = None, time_control: dict[str, Any] | None = None,
+               replay_public: bool = True) -> dict[str, Any]:
         """A new game; a seat spec is a person (``name``, ``email``), a bot (``bot``: its
-        level, ``name`` optional) or None (open). Starts at once when no seat is open."""
+        level, ``name`` optional) or None (open). Starts at once when no seat is open.
+        ``time_per_move`` (default 72 hours) or a bank in ``time_control``, with days
+        off or not (service/clock.py); ``replay_public``: may anyone replay the game once
+        it is over?"""
         opts = check_variant(variant, players, options)
+        try:
+            control = TimeControl.parse(time_per_move, time_control, self.min_time_per_move)
+        except ControlError as exc:
+            raise InvalidOption(exc.field, str(exc)) from None
         level = check_level(takeover_bot or self.takeover_bot, "takeover_bot")
         if takeover_after_timeouts < 0:
             raise InvalidOption("takeover_after_timeouts", "takeover_after_timeouts must be "
@@ -321,9 +335,6 @@ class Games:
         for i, spec in enumerate(seats):
             if spec is not None and spec.get("bot") is not None:
                 check_level(spec["bot"], f"seats.{i}.bot")
-        if time_per_move < self.min_time_per_move:
-            raise InvalidOption("time_per_move", f"time_per_move must be at least "
-                                f"{self.min_time_per_move} seconds")
         if len(seats) > players:
             raise InvalidOption("seats", f"{len(seats)} seats given for {players} players")
         seats = list(seats) + [None] * (players - len(seats))
@@ -334,11 +345,12 @@ class Games:
         stamp = times.now()
         game = Game(id=game_id, variant=variant, options=opts, players=players,
                     status="open", phase=None, version=0, current_seat=None,
-                    time_per_move=time_per_move, timeout_policy=timeout_policy,
+                    time_per_move=control.time_per_move, timeout_policy=timeout_policy,
                     deadline=None, imported=False, created_at=stamp, updated_at=stamp,
                     host_token_hash=hash_token(host_token),
                     invite_hash=hash_token(invite) if invite else None,
-                    takeover_after_timeouts=takeover_after_timeouts, takeover_bot=level)
+                    takeover_after_timeouts=takeover_after_timeouts, takeover_bot=level,
+                    time_control=control.to_json(), replay_public=replay_public)
         rows, tokens = [], []
         for i, spec in enumerate(seats):
             if spec is None:
@@ -427,19 +439,44 @@ class Games:
         if self.cache:
             self.cache.put(game_id, state)
 
-    @staticmethod
-    def _summary(game: Game, before: engine.State | None, after: engine.State,
+    def _summary(self, game: Game, before: engine.State | None, after: engine.State,
                  events: list[dict[str, Any]]) -> GameUpdate:
-        """The game row's new fields; the deadline restarts when the seat to act changes."""
+        """The game row's new fields, for the batch ``events`` appended now; a new turn
+        gets the deadline of the game's clock."""
         over = after.phase == "over"
+        at = times.now()
         deadline = game.deadline
         if over:
             deadline = None
         elif before is None or before.current != after.current or \
                 engine.clock_started(events):
-            deadline = times.later(game.time_per_move)
+            deadline = self._clock_with(game, events, after.version - len(events) + 1,
+                                        at).deadline()
         return GameUpdate(status="over" if over else "active", phase=after.phase,
-                          current_seat=None if over else after.current, deadline=deadline)
+                          current_seat=None if over else after.current, deadline=deadline,
+                          at=at)
+
+    # -- the clock (service/clock.py) ------------------------------------------------------
+
+    def clock(self, game: Game) -> Clock:
+        """The game's clock: its time control and the turns of its log."""
+        timed = self.store.read_timed(game.id, TIMED_EVENTS) if game.version else []
+        played, ended = turns(timed)
+        return Clock(TimeControl.of(game.time_per_move, game.time_control), game.players,
+                     played, ended)
+
+    def _clock_with(self, game: Game, events: list[dict[str, Any]], first_version: int,
+                    at: datetime) -> Clock:
+        """The game's clock once the batch ``events`` (versions from ``first_version``)
+        is appended at ``at``. Without a bank a seat's time depends on its current turn
+        only, so the log is not read."""
+        control = TimeControl.of(game.time_per_move, game.time_control)
+        past = self.store.read_timed(game.id, TIMED_EVENTS) \
+            if control.bank is not None and game.version else []
+        new = [(v, e, at) for v, e in enumerate(events, start=first_version)
+               if e["type"] in TIMED_EVENTS]
+        played, ended = turns(past + new)
+        return Clock(control, game.players, played, ended)
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -473,21 +510,49 @@ class Games:
     def _submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
                 idempotency_key: str | None, fingerprint: str, timeout: bool = False,
                 bot: str | None = None) -> tuple[dict[str, Any], bool]:
-        game_id = game.id
-        if game.status == "open":
-            raise GameNotStarted()
-        if game.status == "over":
-            raise GameOver(game.version)
-        state = self.state(game_id, game.version)
-        if seat in state.bots and not (timeout or bot):
-            raise SeatPlayedByBot(seat, state.bots[seat])
-        if expected != state.version:
-            raise VersionConflict(state.version)
+        state = self._playable(game, seat, expected, person=not (timeout or bot))
         try:
             events = engine.decide(state, seat, moves, timeout=timeout, bot=bot)
         except engine.NotYourTurn as exc:
             raise NotYourTurn(exc.message, exc.rule, state.current) from None
         return self._append(game, seat, state, events, idempotency_key, fingerprint)
+
+    def _playable(self, game: Game, seat: int, expected: int | None, person: bool = True
+                  ) -> engine.State:
+        """The state a move of ``seat`` is played on (made by a ``person``, not a timeout
+        or a bot), at version ``expected`` (None: the latest); refusals as domain errors."""
+        if game.status == "open":
+            raise GameNotStarted()
+        if game.status == "over":
+            raise GameOver(game.version)
+        state = self.state(game.id, game.version)
+        if person and seat in state.bots:
+            raise SeatPlayedByBot(seat, state.bots[seat])
+        if expected is not None and expected != state.version:
+            raise VersionConflict(state.version)
+        return state
+
+    def preview(self, game: Game, seat: int, moves: list[engine.Move],
+                expected: int | None = None) -> dict[str, Any]:
+        """What ``moves`` would show ``seat``, with nothing recorded: the refusals of a
+        submission, or the events and the seat's view up to the first draw (nothing
+        drawn is shown: engine.preview), whether its turn ends with them, and its legal
+        moves after them (none once it ends)."""
+        state = self._playable(game, seat, expected)
+        try:
+            shown, turn_ends = engine.preview(state, seat, moves)
+        except engine.NotYourTurn as exc:
+            raise NotYourTurn(exc.message, exc.rule, state.current) from None
+        after = state.copy()
+        for event in shown:
+            engine.evolve(after, event)
+        moves_after = [] if turn_ends else engine.legal_moves(after, seat)
+        return {
+            "game_id": game.id, "version": state.version,
+            "events": event_items(shown, state.version + 1, seat, False, list(after.seats),
+                                  neutral_name(game.variant, game.players), after),
+            "view": engine.view(after, seat), "turn_ends": turn_ends,
+            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves_after]}
 
     def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
                 idempotency_key: str | None = None, fingerprint: str = ""

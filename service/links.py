@@ -1,4 +1,4 @@
-"""Where people open a game: the web client's page (a seat's token in the fragment only,
+"""Where people open a game: the web client's pages (a seat's token in the fragment only,
 which browsers never send)."""
 
 from __future__ import annotations
@@ -7,3 +7,9 @@ from __future__ import annotations
 def play_path(game_id: str, token: str | None = None) -> str:
     """The path of a game's page; with a seat token, that seat's page."""
     return f"/play/{game_id}" + (f"#token={token}" if token else "")
+
+
+def replay_path(game_id: str, token: str | None = None) -> str:
+    """The path of a game's replay (the game-over mail and page link it); with a seat
+    token, in that seat's view."""
+    return f"/replay/{game_id}" + (f"#token={token}" if token else "")

@@ -7,6 +7,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from . import times
+from .clock import DAYS, MAX_SECONDS
 from .engine_schemas import EventItemSchema, LegalMoveSchema, MoveJsonSchema, Shown, ViewSchema
 from .games import LEVELS, TIMEOUT_POLICIES, variants
 
@@ -112,6 +113,38 @@ class SeatSpecSchema(Strict):
             raise ma.ValidationError("a bot's seat has no e-mail address", "email")
 
 
+class TimeControlSchema(Strict):
+    """A game's clock beyond time per move (service/clock.py)."""
+
+    bank = fields.Integer(strict=True, validate=validate.Range(0, MAX_SECONDS), metadata={
+        "description": "Seconds each seat starts with; its clock runs it down while it is "
+                       "to act; the deadline is when it is empty (with increment and cap)"})
+    increment = fields.Integer(strict=True, validate=validate.Range(0, MAX_SECONDS),
+                               metadata={"description": "Seconds added to a seat's bank "
+                                                        "by each turn it completes"})
+    cap = fields.Integer(strict=True, validate=validate.Range(0, MAX_SECONDS), metadata={
+        "description": "The most a bank may hold (at least the bank)"})
+    days_off = fields.List(fields.String(validate=validate.Length(1, 10)),
+                           validate=validate.Length(1, 7), metadata={
+        "description": f"Days on which no clock runs ({', '.join(DAYS)}), whole days of "
+                       "timezone (with timezone)"})
+    timezone = fields.String(validate=validate.Length(1, 64), metadata={
+        "description": "The IANA time zone of the days off, e.g. Europe/Helsinki"})
+
+
+class TimeControlPresetSchema(ma.Schema):
+    id = fields.String(required=True)
+    label = fields.String(required=True)
+    time_per_move = fields.Integer(allow_none=True, required=True)
+    time_control = fields.Nested(TimeControlSchema, allow_none=True, required=True)
+
+
+class TimeControlPresetsSchema(ma.Schema):
+    presets = fields.List(fields.Nested(TimeControlPresetSchema), required=True, metadata={
+        "description": "As the create request's fields; weekends off are given in UTC: "
+                       "put the players' zone in timezone"})
+
+
 class CreateGameSchema(Strict):
     variant = fields.String(load_default="alhambra", validate=validate.Length(1, 40),
                             metadata={"enum": VARIANT_NAMES, "description":
@@ -134,12 +167,20 @@ class CreateGameSchema(Strict):
                                   "leaves it open, as do the seats beyond the list: open "
                                   "seats are joined with the invite code. The game starts "
                                   "when every seat is filled."})
-    time_per_move = fields.Integer(strict=True, load_default=72 * 3600,
+    time_per_move = fields.Integer(strict=True, load_default=None, allow_none=True,
                                    validate=validate.Range(max=90 * 24 * 3600),
-                                   metadata={"description": "Seconds per move: at least the "
-                                                            "server's minimum (the document's "
-                                                            "minimum; 422 invalid_option "
-                                                            "below it)"})
+                                   metadata={"description": "Seconds per move (default 72 "
+                                             "hours, none with a bank): at least the "
+                                             "server's minimum (ALHAMBRA_MIN_TIME_PER_MOVE; "
+                                             "422 invalid_option below it)"})
+    time_control = fields.Nested(TimeControlSchema, load_default=None, allow_none=True,
+                                 metadata={"description": "A bank (bank, increment, cap), "
+                                           "days off (days_off, timezone), or both; presets: "
+                                           "GET /time-controls. A control that cannot be: "
+                                           "422 invalid_option naming the field"})
+    replay_public = fields.Boolean(load_default=True, metadata={
+        "description": "Once the game is over, may anyone replay it (its events and "
+                       "record)? false: only its seats and host"})
     timeout_policy = fields.String(load_default="default_move",
                                    validate=validate.OneOf(TIMEOUT_POLICIES))
     takeover_after_timeouts = fields.Integer(
@@ -221,6 +262,10 @@ class SeatSchema(ma.Schema):
                        "shows in the view (view.seats[].bot, .left)"})
     email = fields.String(allow_none=True, metadata={"description": "Only to the seat's "
                                                                     "own token"})
+    time_left = fields.Integer(metadata={
+        "description": "The game document only: seconds left on the seat's clock now (the "
+                       "seat to act: until its deadline; the others: what their next turn "
+                       "starts with)"})
 
 
 class GameSummarySchema(ma.Schema):
@@ -232,10 +277,16 @@ class GameSummarySchema(ma.Schema):
     version = fields.Integer(required=True)
     players = fields.Integer(required=True)
     current_seat = fields.Integer(allow_none=True, required=True)
-    time_per_move = fields.Integer(required=True)
+    time_per_move = fields.Integer(required=True, metadata={
+        "description": "Seconds per move; with a bank, the bank a seat starts with"})
     timeout_policy = fields.String(required=True)
     takeover_after_timeouts = fields.Integer(required=True)
     takeover_bot = fields.String(allow_none=True, required=True)
+    time_control = fields.Nested(TimeControlSchema, allow_none=True, required=True,
+                                 metadata={"description": "The bank and days off; null: "
+                                                          "time per move only"})
+    replay_public = fields.Boolean(required=True, metadata={
+        "description": "Whether anyone may replay the game once it is over"})
     deadline = Timestamp(allow_none=True, required=True,
                          metadata={"description": "When the current seat's time runs out"})
     imported = fields.Boolean(required=True)
@@ -310,6 +361,32 @@ class SubmitSchema(Strict):
     def _one(self, data, **kwargs):
         if ("move" in data) == ("moves" in data):
             raise ma.ValidationError("give either move (notation) or moves (JSON)", "move")
+
+
+class PreviewSchema(SubmitSchema):
+    """The moves of a submission, planned."""
+
+    version = fields.Integer(strict=True, validate=validate.Range(0, 10**9),
+                             metadata={"description": "The version the plan is made on "
+                                                      "(optional: 409 version_conflict "
+                                                      "once the game moved on)"})
+
+
+class PreviewedSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The version the "
+                                                      "plan was made on"})
+    events = fields.List(fields.Nested(EventItemSchema), required=True, metadata={
+        "description": "What the moves would record, up to the first card or tile drawn "
+                       "(versions as they would be)"})
+    view = Shown(ViewSchema, required=True, metadata={
+        "description": "The caller's view after those events: nothing drawn yet"})
+    turn_ends = fields.Boolean(required=True, metadata={
+        "description": "The moves end the caller's turn (the refill and what follows are "
+                       "shown once it is sent)"})
+    moves = fields.List(fields.Nested(LegalMoveSchema), required=True, metadata={
+        "description": "The caller's legal moves after the plan (none once its turn "
+                       "ends)"})
 
 
 class SubmittedSchema(ma.Schema):

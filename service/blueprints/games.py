@@ -40,8 +40,11 @@ def create_game(body):
     Seats given with a name are filled now and get a secret token; seats given as
     `{"bot": level}` are played by a bot (no token); the others are open and are joined
     with the invite code (or filled with a bot by the host). The game starts (setup events
-    recorded) when every seat is filled. An unknown variant, a bad option, a bad player
-    count or an unknown bot level gets 422 `invalid_option` naming the `field`."""
+    recorded) when every seat is filled. The clock: `time_per_move`, or a bank
+    (`time_control`: `bank`, `increment`, `cap`), with days off or not (`days_off`,
+    `timezone`); presets at `GET /time-controls`. An unknown variant, a bad option, a bad
+    player count, an unknown bot level or a time control that cannot be gets 422
+    `invalid_option` naming the `field`."""
     players = body["players"] if body["players"] is not None else len(body["seats"])
     games = service()
     created = games.create(
@@ -49,7 +52,8 @@ def create_game(body):
         seats=body["seats"], time_per_move=body["time_per_move"],
         timeout_policy=body["timeout_policy"],
         takeover_after_timeouts=body["takeover_after_timeouts"],
-        takeover_bot=body["takeover_bot"])
+        takeover_bot=body["takeover_bot"], time_control=body["time_control"],
+        replay_public=body["replay_public"])
     for s in created["seats"]:
         s["join_url"] = join_url(created["game_id"], s["token"])
     game = games.game(created["game_id"])

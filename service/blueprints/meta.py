@@ -1,13 +1,13 @@
-"""/variants and /health."""
+"""/variants, /time-controls and /health."""
 
 from __future__ import annotations
 
-from .. import games
+from .. import clock, games
 from ..health import check
-from ..schemas import HealthSchema, VariantsSchema
+from ..schemas import HealthSchema, TimeControlPresetsSchema, VariantsSchema
 from .common import Blueprint, redis_client, service, settings
 
-blp = Blueprint("meta", __name__, description="Variants and health")
+blp = Blueprint("meta", __name__, description="Variants, time controls and health")
 
 
 @blp.route("/variants", methods=["GET"])
@@ -15,6 +15,18 @@ blp = Blueprint("meta", __name__, description="Variants and health")
 def variants():
     """The variants this engine plays, with player counts and option defaults"""
     return {"variants": games.variants(), "timeout_policies": list(games.TIMEOUT_POLICIES)}
+
+
+@blp.route("/time-controls", methods=["GET"])
+@blp.response(200, TimeControlPresetsSchema)
+def time_controls():
+    """Time controls to offer when a game is created
+
+    Days per move (1, 2, 3, 5, 7, 10, 14) and a bank of 10 days (+1 day a move, at most
+    10 days), each with or without weekends off; each gives the create request's
+    `time_per_move` and `time_control`. The clock of a seat runs only while it is to act,
+    and not on its days off (whole days of `timezone`)."""
+    return {"presets": clock.presets()}
 
 
 @blp.route("/health", methods=["GET"])

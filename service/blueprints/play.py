@@ -1,4 +1,4 @@
-"""/games/{id}/events, /legal-moves and /moves: follow and play a game."""
+"""/games/{id}/events, /legal-moves, /moves and /moves/preview: follow and play a game."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from ..schemas import (
     EventsQuerySchema,
     EventsSchema,
     LegalMovesSchema,
+    PreviewedSchema,
+    PreviewSchema,
     SubmitSchema,
     SubmittedSchema,
 )
@@ -30,7 +32,8 @@ def list_events(query, game_id):
     """The events since a version
 
     Redacted for the caller: other seats' hands, the deck and bag order (and the seed, until
-    the game is over) are left out."""
+    the game is over) are left out. A finished game whose host created it with
+    `replay_public: false` answers 403 to anyone but its seats and host."""
     games = service()
     return games.events(games.game(game_id), caller(), query["since"])
 
@@ -106,6 +109,27 @@ def submit_moves(body, game_id):
     if replayed:
         resp.headers["Idempotent-Replayed"] = "true"
     return resp
+
+
+@blp.route("/<string:game_id>/moves/preview", methods=["POST"])
+@blp.arguments(PreviewSchema())
+@blp.response(200, PreviewedSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 400, 401, 403, 404, 409, 415, 422)
+def preview_moves(body, game_id):
+    """Plan moves without sending them
+
+    With the seat's token: the events the moves would record and the seat's view after
+    them, or the same refusal a submission would get (403, 409, 422 `rule_violation`
+    with the `rule`). Nothing is recorded, and nothing drawn is shown: the view stops
+    before the refill that ends a turn (`turn_ends`), so a planned turn reveals no card
+    or tile a real one has not drawn yet. With `version`, a plan made on an older
+    version gets 409 `version_conflict`. Then send the whole plan to `/moves`."""
+    games = service()
+    game = games.game(game_id)
+    seat = caller().player(game)
+    moves = read_moves(body.get("move"), body.get("moves"))
+    return games.preview(game, seat, moves, body.get("version"))
 
 
 @blp.route("/<string:game_id>/resign", methods=["POST"])

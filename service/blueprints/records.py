@@ -17,7 +17,8 @@ def get_record(game_id):
 
     The engine's record: options, seed, seats and every move in notation, with the result.
     Served only once the game is over (409 `record_unavailable` before: the seed would
-    reveal every hand and draw)."""
+    reveal every hand and draw); a game created with `replay_public: false` only to its
+    seats and host (403)."""
     games = service()
     return games.record(games.game(game_id), caller())
 

@@ -1,11 +1,12 @@
 """The web client's pages: static files that play through the public HTTP API.
 
 ``/`` (the lobby), ``/play/<game_id>`` (a seat's page with ``#token=…`` in the fragment,
-else the spectator's) and ``/docs`` (Swagger UI from the ``swagger-ui-bundle`` package) are
-static HTML + ES modules from ``service/web/``; the pages hold no game logic and call only
-the documented API. ``/rules`` is ``docs/rules.md`` rendered with Python-Markdown. Every
-answer carries a Content-Security-Policy without inline scripts, ``nosniff`` and
-``Referrer-Policy: no-referrer``.
+else the spectator's), ``/replay/<game_id>`` (a game stepped move by move) and ``/docs``
+(Swagger UI from the ``swagger-ui-bundle`` package) are static HTML + ES modules from
+``service/web/``; the pages hold no game logic and call only the documented API.
+``/rules`` is ``docs/rules.md`` rendered with Python-Markdown. Every answer carries a
+Content-Security-Policy without inline scripts, ``nosniff`` and ``Referrer-Policy:
+no-referrer``.
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ def lobby() -> Response:
 @blp.route("/play/<string:game_id>")
 def play(game_id: str) -> Response:
     return _page("play.html")
+
+
+@blp.route("/replay/<string:game_id>")
+def replay(game_id: str) -> Response:
+    return _page("replay.html")
 
 
 @blp.route("/docs")

@@ -17,6 +17,7 @@ each, and a case in the contract test. ``COLUMNS`` is every table's columns as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -61,6 +62,8 @@ class Game:
     invite_hash: str | None = None
     takeover_after_timeouts: int = 0  # S-2: timed-out turns in a row before a bot takes over
     takeover_bot: str | None = None  # the level of that bot (and of a resigned seat's)
+    time_control: dict[str, Any] | None = None  # bank, days off (service/clock.py); None: none
+    replay_public: bool = True  # a finished game's events and record for anyone (else: its own)
 
 
 @dataclass
@@ -83,6 +86,7 @@ class GameUpdate:
     phase: str | None
     current_seat: int | None
     deadline: datetime | None
+    at: datetime | None = None  # the batch's time (its events' created_at); None: now
 
 
 @dataclass(frozen=True)
@@ -167,7 +171,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "variant", "options", "players", "status", "phase", "version",
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
               "created_at", "updated_at", "host_token_hash", "invite_hash",
-              "takeover_after_timeouts", "takeover_bot"),
+              "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
               "token_generation", "bot"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
@@ -181,11 +185,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                  "last_error", "disabled_at"),
 }
 #: Values of columns an older export lacks.
-DEFAULTS: dict[str, Any] = {"failures": 0}
+DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "claimed_at",
                 "delivered_at", "sent_at", "disabled_at"}
-JSON_COLUMNS = {"options", "payload", "response"}
+JSON_COLUMNS = {"options", "payload", "response", "time_control"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]
@@ -244,11 +248,17 @@ class EventStore(Protocol):
         """The events after version ``since`` up to ``until`` (inclusive; None: the last),
         in order: the first has version ``since + 1``."""
 
+    def read_timed(self, game_id: str, types: Sequence[str]
+                   ) -> list[tuple[int, Event, datetime]]:
+        """The game's events of ``types``, in order, each as (version, event, the time
+        its batch was appended: ``update.at`` of its ``append``)."""
+
     def append(self, game_id: str, expected_version: int, events: list[Event],
                update: GameUpdate, answer: Answer | None = None) -> int:
         """Append ``events`` after ``expected_version`` with the row's new fields, an
-        outbox row and the idempotent ``answer``, all or nothing. Returns the new version;
-        VersionConflict (nothing written) if the game is at another version."""
+        outbox row and the idempotent ``answer``, all or nothing, at ``update.at`` (the
+        events' time; None: now). Returns the new version; VersionConflict (nothing
+        written) if the game is at another version."""
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
         """The stored first answer to ``seat``'s submission with this key."""

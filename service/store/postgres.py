@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -139,8 +139,15 @@ create table mail_answers (
 create index mail_answers_allowed_at on mail_answers (allowed_at);
 """
 
+#: Time controls (a bank, days off: service/clock.py) and whether a finished game's
+#: replay is public.
+V6 = """
+alter table games add column time_control json;
+alter table games add column replay_public boolean not null default true;
+"""
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -326,8 +333,7 @@ class PostgresStore:
 
     def _insert_game(self, conn: psycopg.Connection, game: Game, seats: list[Seat]) -> None:
         columns = COLUMNS["games"]
-        values = [getattr(game, c) for c in columns]
-        values[columns.index("options")] = Json(game.options)
+        values = [_to_db(c, getattr(game, c)) for c in columns]
         conn.execute(f"insert into games ({', '.join(columns)}) values "
                      f"({', '.join(['%s'] * len(columns))})", values)
         with conn.cursor() as cur:
@@ -435,6 +441,14 @@ class PostgresStore:
                                 ).fetchall()
         return [r[0] for r in rows]
 
+    def read_timed(self, game_id: str, types: Sequence[str]
+                   ) -> list[tuple[int, Event, datetime]]:
+        with self.connection() as conn:
+            rows = conn.execute("select version, payload, created_at from events where "
+                                "game_id = %s and type = any(%s) order by version",
+                                (game_id, list(types))).fetchall()
+        return [(v, p, _utc(at)) for v, p, at in rows]
+
     def append(self, game_id: str, expected_version: int, events: list[Event],
                update: GameUpdate, answer: Answer | None = None) -> int:
         with self.connection() as conn:
@@ -446,7 +460,7 @@ class PostgresStore:
         """One statement, so one round trip and atomic by itself: the compare-and-set of
         the version (it waits for a concurrent writer of the row, then sees its version),
         and the rows that depend on it, inserted only if the version moved."""
-        stamp = times.now()
+        stamp = update.at or times.now()
         version = expected + len(events)
         answer_values = (answer.seat, answer.key, answer.fingerprint, answer.status,
                          Json(answer.response)) if answer else (None,) * 5

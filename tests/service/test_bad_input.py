@@ -268,10 +268,12 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
               {"Authorization": "Bearer \xff\xfe"}, {"Authorization": "Bearer " + "a" * 5000}]
     templates = {  # a valid body of each POST, whose fields are made bad one by one
         "/games": {"variant": "alhambra", "players": 2, "seats": [{"name": "A"}],
-                   "options": {}, "time_per_move": 3600, "timeout_policy": "default_move"},
+                   "options": {}, "time_per_move": 3600, "timeout_policy": "default_move",
+                   "replay_public": True},
         "/games/<string:game_id>/join": {"invite_code": waiting["invite_code"], "name": "B",
                                          "email": "b@example.org"},
         "/games/<string:game_id>/moves": {"version": 1, "move": "take 1"},
+        "/games/<string:game_id>/moves/preview": {"version": 1, "move": "take 1"},
         "/games/<string:game_id>/webhooks": {"url": "http://example.org/", "secret": "s" * 16},
         "/games/<string:game_id>/token": {},
         "/games/<string:game_id>/resign": {},

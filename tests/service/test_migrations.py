@@ -4,6 +4,7 @@ opening and plays on; a database of a newer schema is refused untouched."""
 from __future__ import annotations
 
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,35 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
     assert [n.status for n in store.notifications(GAME)] == ["sent"]
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         store.conn.execute("delete from events where game_id = ?", (GAME,))
+    store.close()
+
+
+def test_an_older_game_keeps_its_time_per_move(tmp_path):
+    """A game from before time controls (service/clock.py) has none: its deadline is
+    its time per move after its turn started, as always, and its replay is public."""
+    from service import create_app
+
+    old = tmp_path / "old.db"
+    load_fixture(old)
+    (tmp_path / "secret.key").write_text(KEY.hex() + "\n")
+    app = create_app(Settings(database=str(old)))
+    client = app.test_client()
+    token = {"Authorization": f"Bearer {seat_token(KEY, GAME, 0)}"}
+    doc = client.get(f"/games/{GAME}", headers=token).get_json()
+    assert (doc["time_control"], doc["replay_public"]) == (None, True)
+    tpm = doc["time_per_move"]
+    legal = client.get(f"/games/{GAME}/legal-moves", headers=token).get_json()
+    take = next(m["notation"] for m in legal["moves"] if m["move"]["action"] == "take")
+    assert client.post(f"/games/{GAME}/moves", headers=token,
+                       json={"version": 22, "move": take}).status_code == 201
+    store = app.extensions["alhambra"].store
+    game = store.game(GAME)
+    version, started, at = store.read_timed(GAME, ("turn_started",))[-1]
+    assert version == game.version and started["seat"] == game.current_seat == 1
+    assert game.deadline == at + timedelta(seconds=tpm)
+    doc = client.get(f"/games/{GAME}").get_json()
+    left = [s["time_left"] for s in doc["seats"]]
+    assert left[0] == tpm and 0 <= tpm - left[1] < 60
     store.close()
 
 

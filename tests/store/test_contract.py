@@ -27,6 +27,7 @@ from service.store import (
     VersionConflict,
 )
 from service.store.base import TooManyWebhooks
+from service.store.transfer import decode, encode
 from tests.support import StoreSpec
 
 ACTIVE = GameUpdate("active", "action", 0, None)
@@ -140,6 +141,47 @@ def test_append_and_read_ranges(store):
     assert store.game("g1").deadline == deadline
     assert [(r.from_version, r.to_version) for r in store.undelivered()] == \
         [(1, 3), (4, 5), (6, 6)]
+
+
+def test_time_controls_and_the_times_of_events(store):
+    """A game keeps its time control and replay_public; each batch's events carry the
+    time of its append (``update.at``), read back by type (service/clock.py)."""
+    stamp = times.now()
+    control = {"bank": 600, "increment": 60, "cap": 900, "days_off": ["sat"],
+               "timezone": "Europe/Helsinki"}
+    game = Game(id="g1", variant="alhambra", options={}, players=2, status="active",
+                phase=None, version=0, current_seat=None, time_per_move=600,
+                timeout_policy="default_move", deadline=None, imported=False,
+                created_at=stamp, updated_at=stamp, time_control=control,
+                replay_public=False)
+    store.create_game(game, [Seat("g1", i, f"P{i}", None, f"t{i}", stamp) for i in (0, 1)])
+    assert store.game("g1") == game
+    assert make_game(store, "g2").time_control is None and store.game("g2").replay_public
+    t1, t2 = times.later(-7200), times.later(-3600)
+    store.append("g1", 0, [{"type": "game_created"}, {"type": "turn_started", "seat": 1}],
+                 GameUpdate("active", "action", 1, None, at=t1))
+    store.append("g1", 2, [{"type": "money_taken", "seat": 1},
+                           {"type": "turn_started", "seat": 0}],
+                 GameUpdate("active", "action", 0, None, at=t2))
+    store.append("g1", 4, [{"type": "game_over"}], GameUpdate("over", "over", None, None))
+    assert store.game("g1").updated_at > t2
+    timed = store.read_timed("g1", ("turn_started", "game_over"))
+    assert [(v, e["type"], at) for v, e, at in timed[:2]] == \
+        [(2, "turn_started", t1), (4, "turn_started", t2)]
+    assert timed[0][1] == {"type": "turn_started", "seat": 1}
+    assert timed[2][:2] == (5, {"type": "game_over"}) and timed[2][2] > t2
+    assert store.read_timed("g1", ("tile_awarded",)) == [] == store.read_timed("g2", ("x",))
+    rows = decode(encode(store.dump_game("g1")))  # export and import carry them
+    assert (rows["games"][0]["time_control"], rows["games"][0]["replay_public"]) == \
+        (control, False)
+    rows["games"][0]["id"] = "g3"
+    rows["games"][0]["host_token_hash"] = None
+    rows["seats"] = []
+    for table in ("events", "outbox"):
+        rows[table] = [{**r, "game_id": "g3"} for r in rows[table]]
+    store.load_game(rows)
+    assert store.game("g3").time_control == control and not store.game("g3").replay_public
+    assert store.read_timed("g3", ("turn_started",)) == timed[:2]
 
 
 def test_a_stale_version_writes_nothing(store):
@@ -554,8 +596,11 @@ def test_a_game_dumped_and_loaded_keeps_every_row(store):
         for r in older[t]:
             if "game_id" in r:
                 r["game_id"] = "g4"
+    for col in ("time_control", "replay_public"):  # nor time controls
+        del older["games"][0][col]
     store.load_game(older)
     assert store.webhooks("g4")[0].failures == 0
+    assert store.game("g4").replay_public is True and store.game("g4").time_control is None
 
 
 def test_dumps_carry_every_column(spec, store):
