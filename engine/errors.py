@@ -40,7 +40,7 @@ class NotationError(ValueError):
 class OptionError(ValueError):
     """A bad variant, player count or option; ``field`` names the offending input."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: Msg | str) -> None:
         super().__init__(message)
         self.field = field
 

@@ -433,7 +433,7 @@ class Grid:
             for x in range(min(xs) + 1, max(xs)):
                 if (x, y) not in cells and self._enclosed((x, y)):
                     out.append((rules["hole"], msg("the empty cell {cell} is closed in by "
-                                                   "tiles (a hole)", cell=f"{x},{y}")))
+                                                   "tiles (a hole)", cell=fmt_pos((x, y)))))
         return out
 
     def _walkable(self) -> set[Pos]:

@@ -45,10 +45,11 @@ def new_game(variant: str, seats: list[str], seed: int,
     ``takeover_after_timeouts`` turns in a row whose time ran out (0: never), a
     ``takeover_bot`` plays the seat. The caller checks the levels (engine.bots.LEVELS)."""
     if variant not in VARIANTS:
-        raise OptionError("variant", f"unknown variant {variant!r}; known: {sorted(VARIANTS)}")
+        raise OptionError("variant", msg("unknown variant {variant}; known: {known}",
+                                         variant=repr(variant), known=str(sorted(VARIANTS))))
     if schema not in range(1, SCHEMA + 1):
-        raise OptionError("schema", f"unknown event schema {schema}; this engine knows 1 to "
-                          f"{SCHEMA}")
+        raise OptionError("schema", msg("unknown event schema {schema}; this engine knows 1 "
+                                        "to {last}", schema=schema, last=SCHEMA))
     v = VARIANTS[variant]
     opts = v.check(len(seats), options or {}, schema)
     setup = rng(seed, "setup")
@@ -62,12 +63,13 @@ def new_game(variant: str, seats: list[str], seed: int,
         created["engine_version"] = __version__
     if bots is not None and any(bots):
         if len(bots) != len(seats):
-            raise OptionError("bots", f"{len(bots)} bot levels for {len(seats)} seats")
+            raise OptionError("bots", msg("{levels} bot levels for {seats} seats",
+                                          levels=len(bots), seats=len(seats)))
         created["bots"] = list(bots)
     if takeover_after_timeouts:
         if takeover_after_timeouts < 0 or not takeover_bot:
-            raise OptionError("takeover_after_timeouts", "a takeover needs a positive "
-                              "number of timeouts and a bot level")
+            raise OptionError("takeover_after_timeouts", msg(
+                "a takeover needs a positive number of timeouts and a bot level"))
         created["takeover_after_timeouts"] = takeover_after_timeouts
     if takeover_bot:
         created["takeover_bot"] = takeover_bot

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from .words import Msg, listing, msg, nmsg, pmsg
 
+#: The games (engine.VARIANTS) by name.
+VARIANTS: dict[str, Msg] = {"alhambra": msg("Alhambra"), "granada": msg("Granada"),
+                            "alhambra_granada": msg("Alhambra + Granada")}
+
 #: A building type's name, alone (tables, tiles): "garden".
 NAMES: dict[str, Msg] = {
     "start": pmsg("building", "start tile"),

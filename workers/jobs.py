@@ -30,7 +30,7 @@ from rq import Retry
 from rq.job import Job
 
 import engine
-from service import times
+from service import i18n, times
 from service.errors import (
     GameNotFound,
     GameOver,
@@ -336,11 +336,14 @@ def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_vers
         return "skipped"
     try:
         events = ctx.store.read(game_id, since=from_version - 1, until=to_version)
+        lang = i18n.best(None, *(s.language for s in ctx.store.seats(game_id)
+                                 if s.seat == hook.seat))  # the seat's; the host's: English
         payload = {
             "game_id": game_id, "webhook_id": hook_id, "seat": hook.seat,
             "from_version": from_version, "to_version": to_version,
-            "events": ctx.games.event_items(ctx.store.game(game_id), events, from_version,
-                                            hook.seat),
+            "events": [{**item, "text": i18n.say(item["text"], lang) if item["text"]
+                        is not None else None} for item in ctx.games.event_items(
+                            ctx.store.game(game_id), events, from_version, hook.seat)],
         }
         webhooks.post(hook.url, hook.secret, payload,
                       f"{game_id}:{from_version}-{to_version}:{hook_id}",

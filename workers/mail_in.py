@@ -15,7 +15,8 @@ answered mail showed. Then, in this order:
   ``Authentication-Results`` header of the operator's MTA with an aligned DKIM or SPF
   pass) or is not the seat's address;
 - the reply is read (``replies.py``): ``status``, ``help``, ``resign`` (``Games.resign``:
-  a bot plays the seat from then on) or moves;
+  a bot plays the seat from then on), ``language fi`` (the seat's mails in Finnish from
+  then on) or moves; the command words in any language of the catalogs;
 - moves are submitted against the tag's version, with the mail's Message-ID as the
   idempotency key: a mail delivered twice plays once. If the game moved on since that
   version nothing is played ("stale");
@@ -57,6 +58,7 @@ from aiosmtpd.controller import Controller
 from rq import Retry
 
 import engine
+from service import i18n
 from service.errors import (
     DomainError,
     GameNotFound,
@@ -207,10 +209,11 @@ class Gateway:
 
     def outcome(self, target: Target, reading: replies.Reading, message_id: str
                 ) -> dict[str, Any] | None:
-        """What becomes of the reply (JSON for the answer job): played, refused,
-        unreadable, empty, stale, over, status, help or resigned. None: no answer at
-        all."""
+        """What becomes of the reply (JSON for the answer job, its words in the seat's
+        language): played, refused, unreadable, empty, stale, over, status, help,
+        resigned, language or unknown_language. None: no answer at all."""
         tag = target.tag
+        lang = i18n.best(None, target.seat.language)
         out: dict[str, Any] = {"answered": tag.version, "wrote": reading.lines,
                                "moves": reading.understood}
         if reading.kind in ("status", "help", "empty"):
@@ -219,8 +222,17 @@ class Gateway:
             error = reading.error
             assert error is not None
             return {**out, "result": "unreadable", "line": reading.line,
-                    "column": error.position, "expected": error.expected,
+                    "column": error.position, "expected": i18n.say(error.expected, lang),
                     "source": reading.lines[reading.line - 1]}
+        if reading.kind == "language":
+            if reading.language is None:
+                return {**out, "result": "unknown_language"}
+            try:
+                self.ctx.games.set_language(self.ctx.games.game(tag.game_id),
+                                            target.seat.seat, reading.language)
+            except GameNotFound:
+                return None
+            return {**out, "result": "language"}
         key = f"mail:{message_id}" if len(message_id) <= 190 else \
             f"mail:{_digest(message_id)}"
         games = self.ctx.games
@@ -239,9 +251,10 @@ class Gateway:
             return {**out, "result": "over"}
         except NotYourTurn as exc:
             return {**out, "result": "refused", "rule": exc.extra["rule"],
-                    "detail": exc.detail}
+                    "detail": i18n.say(exc.detail, lang)}
         except engine.RuleViolation as exc:
-            return {**out, "result": "refused", "rule": exc.rule, "detail": exc.message}
+            return {**out, "result": "refused", "rule": exc.rule,
+                    "detail": i18n.say(exc.message, lang)}
         except IdempotencyKeyReused:
             log.warning("mail-in: %s was played already with other moves: dropped",
                         message_id)
@@ -250,13 +263,14 @@ class Gateway:
             return None
         except DomainError as exc:
             return {**out, "result": "refused", "rule": exc.extra.get("rule", "-"),
-                    "detail": exc.detail}
+                    "detail": i18n.say(exc.detail, lang)}
         if replayed:
             log.info("mail-in: %s was delivered again: played once", message_id)
         seat = target.seat.seat
         return {**out, "result": "played", "played_version": answer["version"],
-                "events": [i["text"] for i in answer["events"] if i["text"] and not (
-                    "move" in i["event"] and i["event"].get("seat") == seat)]}
+                "events": [i18n.say(i["text"], lang) for i in answer["events"]
+                           if i["text"] and not ("move" in i["event"] and
+                                                 i["event"].get("seat") == seat)]}
 
 
 # -- the answer: a job of the workers ------------------------------------------------------
