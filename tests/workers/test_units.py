@@ -8,9 +8,9 @@ import email.policy
 import pytest
 import redis
 
+from service.i18n import duration
 from service.settings import Settings
 from workers.mail import Mail, Mailer, parse_smtp_url
-from workers.notify import human_duration
 from workers.redis_server import EmbeddedRedis
 from workers.webhooks import sign, verify
 
@@ -56,10 +56,11 @@ def test_signatures():
 
 
 def test_human_duration():
-    assert human_duration(72 * 3600) == "3 days"
-    assert human_duration(3600) == "1 hour"
-    assert human_duration(90) == "90 seconds" or human_duration(90) == "2 minutes"
-    assert human_duration(1) == "1 second"
+    assert duration(72 * 3600, "en") == "3 days"
+    assert duration(3600, "en") == "1 hour"
+    assert duration(90, "en") == "90 seconds" or duration(90, "en") == "2 minutes"
+    assert duration(1, "en") == "1 second"
+    assert duration(72 * 3600, "ru") == "3 дня" and duration(3600, "fi") == "1 tunti"
 
 
 @pytest.mark.parametrize("address", ["not-an-address", "a@b", "a@@example.org",
