@@ -13,13 +13,15 @@ fuzzy or with other placeholders than its message id, a ``.mo`` older than its `
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import re
 import tempfile
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.frontend import CommandLineInterface
-from babel.messages.mofile import read_mo
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from .i18n import CATALOGS, DOMAIN, LANGUAGES
@@ -37,9 +39,10 @@ def _pybabel(*args: str) -> None:
 def extract(out: Path) -> None:
     """``pybabel extract`` of the code's messages into ``out`` (a .pot file)."""
     keywords = [arg for k in KEYWORDS for arg in ("-k", k)]
-    _pybabel("extract", "-F", str(ROOT / "babel.cfg"), *keywords, "--add-location=file",
-             "--sort-by-file", "--no-wrap", "-c", "TRANSLATORS:", "--project=alhambra-pbem",
-             "-o", str(out), str(ROOT))
+    with contextlib.chdir(ROOT):  # locations relative to the repository
+        _pybabel("extract", "-F", "babel.cfg", *keywords, "--add-location=file",
+                 "--sort-by-file", "--no-wrap", "-c", "TRANSLATORS:",
+                 "--project=alhambra-pbem", "-o", str(out), ".")
 
 
 def po_path(lang: str) -> Path:
@@ -113,16 +116,11 @@ def _language_problems(lang: str, template: dict[tuple[str | None, str], Message
                 out.append(f"{lang}: {s!r} has placeholders {sorted(got)}, its message id "
                            f"{sorted(wanted)}")
     mo = path.with_suffix(".mo")
-    if not mo.exists():
-        out.append(f"{lang}: {mo} is not compiled")
-    else:
-        with mo.open("rb") as f:
-            compiled = {_key(m): m.string for m in read_mo(f) if m.id}
-        translated = {k: m.string for k, m in catalog.items() if m.string and not m.fuzzy}
-        if {k: tuple(v) if isinstance(v, list) else v for k, v in compiled.items()} != \
-                {k: tuple(v) if isinstance(v, list) else v for k, v in translated.items()}:
-            out.append(f"{lang}: {mo.name} differs from {path.name} (run: alhambra-pbem "
-                       "catalogs update)")
+    compiled = io.BytesIO()
+    write_mo(compiled, read(path))  # as pybabel compile writes it
+    if not mo.exists() or mo.read_bytes() != compiled.getvalue():
+        out.append(f"{lang}: {mo.name} is not {path.name} compiled (run: alhambra-pbem "
+                   "catalogs update)")
     return out
 
 
