@@ -26,7 +26,7 @@ class Msg(str):
     context: str | None
     params: dict[str, Any]
     items: tuple[Any, ...] | None  # a listing's items
-    style: str  # a listing's CLDR style: standard ("a, b, and c") or unit ("a, b, c")
+    style: str  # a listing's CLDR style: standard ("a, b, and c"), or, unit ("a, b, c")
 
     def __new__(cls, msgid: str, params: dict[str, Any], *, plural: str | None = None,
                 n: int | None = None, context: str | None = None,
@@ -51,12 +51,14 @@ def _rebuild(msgid: str, params: dict[str, Any], plural: str | None, n: int | No
 
 
 def _english_list(parts: list[str], style: str) -> str:
-    """CLDR's English lists: "a, b, and c" (standard), "a, b, c" (unit)."""
+    """CLDR's English lists: "a, b, and c" (standard), "a, b, or c" (or), "a, b, c"
+    (unit)."""
     if style == "unit":
         return ", ".join(parts)
+    word = " or " if style == "or" else " and "
     if len(parts) < 3:
-        return " and ".join(parts)
-    return ", ".join(parts[:-1]) + ", and " + parts[-1]
+        return word.join(parts)
+    return ", ".join(parts[:-1]) + "," + word + parts[-1]
 
 
 def msg(msgid: str, **params: Any) -> Msg:
@@ -76,6 +78,6 @@ def pmsg(context: str, msgid: str, **params: Any) -> Msg:
 
 
 def listing(items: Iterable[Any], style: str = "standard") -> Msg:
-    """Items said as a list: "north and east", "a, b, and c"; in the ``unit`` style "a, b,
-    c" (other languages: Babel's list patterns of the style)."""
+    """Items said as a list: "north and east", "a, b, and c"; in the ``or`` style "a, b,
+    or c", in the ``unit`` style "a, b, c" (other languages: Babel's list patterns)."""
     return Msg("", {}, items=tuple(items), style=style)

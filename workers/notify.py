@@ -91,6 +91,7 @@ class Batch:
     read: Callable[[int, int], list[dict[str, Any]]]
     links: dict[int, str] = field(default_factory=dict)  # seat -> secret link (started)
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
+    sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
 
     @property
     def names(self) -> list[str]:
@@ -213,7 +214,8 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
                     for s in view["seats"]],
         "game_url": game_url, "api_url": batch.public_url,
         "time_per_move": i18n.duration(game.time_per_move, lang),
-        "deadline": i18n.deadline_words(deadline, times.now(), lang) if deadline else None,
+        "deadline": i18n.deadline_words(deadline, batch.sent_at or times.now(), lang)
+        if deadline else None,
         "deadline_date": i18n.date(deadline, lang) if deadline else None,
         "replies": batch.replies and bool(batch.seats[seat].token_hash
                                           if seat < len(batch.seats) else False),

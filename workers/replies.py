@@ -124,8 +124,8 @@ def read(lines: list[str]) -> Reading:
         return Reading("empty")
     words = lines[0].strip().rstrip(".!").split()
     command = command_words().get(_plain(words[0])) if words else None
-    if command == "language" and len(words) == 2:
-        asked = _plain(words[1].rstrip(".!"))
+    if command == "language" and len(words) <= 2:  # alone: which languages there are
+        asked = _plain(words[1].rstrip(".!")) if len(words) == 2 else ""
         return Reading("language", lines,
                        language=i18n.language(asked) or _language_names().get(asked))
     if command is not None and command != "language" and len(words) == 1:
