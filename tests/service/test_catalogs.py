@@ -13,8 +13,8 @@ from engine import terms
 from engine.moves import parse_move
 from engine.words import listing, nmsg
 from service import catalogs, i18n
-from service.rules_page import HEADINGS, heading_text
 from service.blueprints.web import RULES
+from service.rules_page import HEADINGS, heading_text
 from workers import replies
 from workers.board import Speaker
 
