@@ -21,7 +21,6 @@ import smtplib
 import ssl
 import threading
 from dataclasses import dataclass
-from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
@@ -115,8 +114,7 @@ class Mailer:
         """multipart/alternative: the text part, then the HTML part. (email.mime's compat32
         classes: the same wire format as EmailMessage, five times faster to build.)"""
         out = MIMEMultipart("alternative")
-        out["Subject"] = Header(mail.subject, "utf-8").encode() if not mail.subject.isascii() \
-            else mail.subject
+        out["Subject"] = mail.subject  # non-ASCII: one encoded word (not a folded Header)
         out["From"] = self.settings.mail_from
         out["To"] = formataddr((mail.to_name, mail.to_addr), charset="utf-8")
         out["Date"] = formatdate(usegmt=True)

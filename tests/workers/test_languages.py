@@ -105,6 +105,7 @@ def test_five_seats_five_languages_by_api_and_by_mail(mail_stack, smtp):
         for mail in mails:
             text, html = mail.part("plain"), mail.part("html")
             assert mail.msg["Content-Language"] == lang, (lang, mail.subject)
+            assert mail.subject.startswith(f"[Alhambra {gid}] ")  # non-ASCII, unfolded
             assert f'<html lang="{lang}">' in html
             assert said(lang, "Hello %(name)s,", name=name) in text
             # every tile the mail names, with its walls, in the seat's words
