@@ -819,7 +819,8 @@ function renderMarket(ix, last) {
        combos.length ? h("div", { class: "combos" }, h("p", {}, S.orSeveral), combos) : null,
        h("p", { class: "muted small", "data-scorings-done": v.scorings_done },
          S.stock(v.deck_size, v.discard_size,
-                 Object.entries(v.bag_sizes).map(([k, n]) => `${k} ${n}`).join(", "),
+                 Object.entries(v.bag_sizes).map(([k, n]) => `${VARIANT_NAMES[k] || k} ${n}`)
+                   .join(", "),
                  v.scorings_done),
          v.marker ? S.marker(v.marker === "back") : ""));
 }

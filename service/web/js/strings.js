@@ -17,6 +17,15 @@ export function points(n) {
   return ngettext("{n} point", "{n} points", n);
 }
 
+// (No gettext call inside another's arguments: pybabel's extractor would miss it.)
+function tiles(n) {
+  return ngettext("{n} tile", "{n} tiles", n);
+}
+
+function players(n) {
+  return ngettext("{n} player", "{n} players", n);
+}
+
 function capital(word) {
   return word ? word[0].toLocaleUpperCase(lang) + word.slice(1) : word;
 }
@@ -282,8 +291,7 @@ export const S = {
   seatSummary: (s) => _("{name}: {points}, {cards}, {tiles} in the city, {reserve} in the "
                         + "reserve", { name: s.name, points: points(s.score),
                                        cards: cards(s.hand_size),
-                                       tiles: ngettext("{n} tile", "{n} tiles",
-                                                       s.city.length - 1),
+                                       tiles: tiles(s.city.length - 1),
                                        reserve: s.reserve.length }),
   reserve: `${_("Reserve:")} `,
   reserveOf: (name) => _("{name}'s reserve", { name }),
@@ -341,8 +349,7 @@ export const R = {
                          : ngettext("The setup ({n} move follows)",
                                     "The setup ({n} moves follow)", count)),
   afterSetup: _("The table after the setup"),
-  neutral: (pts, n) => _("Neutral: {points}, {tiles}", {
-    points: points(pts), tiles: ngettext("{n} tile", "{n} tiles", n) }),
+  neutral: (pts, n) => _("Neutral: {points}, {tiles}", { points: points(pts), tiles: tiles(n) }),
   scoringDue: (n) => _("The {scoring} comes at the end of this turn",
                        { scoring: SCORINGS[n] || String(n) }),
   finalScores: _("Final scores"),
@@ -399,8 +406,8 @@ export const L = {
   invite: `${_("Invite code for the open seats:")} `,
   watch: `${_("Watch:")} `,
   hostToken: _("Host token (lists your games, registers webhooks)"),
-  gameLine: (variant, players, names) => _("{variant}, {players}: {names}", {
-    variant, players: ngettext("{n} player", "{n} players", players), names }),
+  gameLine: (variant, n, names) => _("{variant}, {players}: {names}", {
+    variant, players: players(n), names }),
   open: _("(open)"),
   inviteCode: `${_("Invite code")} `,
   yourName: `${_("Your name")} `,
