@@ -60,7 +60,7 @@ def a_tile(type_: str, value: int) -> Msg:
         "school": msg("a school ({value})", value=value),
         "residential_area": msg("a residential area ({value})", value=value),
     }
-    return phrases.get(type_) or msg("{type} ({value})", type=type_, value=value)
+    return phrases[type_]
 
 
 #: A currency's name, alone: "denar".

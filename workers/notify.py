@@ -1,8 +1,10 @@
-"""Which mails a batch of new events calls for, and their content.
+"""Which mails a batch of new events calls for, and their content, in each seat's language.
 
 Nothing here decides a rule: whose turn it is, the hand, the market and the legal moves
 all come from the engine (``engine.view``, ``engine.legal_moves``); events are shown as
-``engine.redact_event`` gives them to the recipient's seat.
+``engine.redact_event`` gives them to the recipient's seat. What a mail shows of the game
+is built by ``board.py``; the words come from the catalogs (``service/i18n.py``): the
+templates' ``_()`` and the engine's and this module's ``Msg`` sentences.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ MOVE_KINDS = ("your_turn", "reminder", "answer")
 
 @lru_cache(maxsize=len(i18n.LANGUAGES))
 def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
-    """The mails' templates, their words in ``lang`` (``{% trans %}`` blocks, trimmed)."""
+    """The mails' templates, their words in ``lang`` (``_()``, ``ngettext()``,
+    ``pgettext()`` with %-placeholders; ``{% trans %}`` blocks would be trimmed)."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("workers", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html",),
@@ -64,14 +67,14 @@ def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.i18n"])
     env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)
     return env
 
 
 def seat_language(batch: Batch, seat: int) -> str:
     """The language of ``seat``'s mails: its own, else English."""
     info = batch.seats[seat] if seat < len(batch.seats) else None
-    return i18n.best(None, getattr(info, "language", None))
+    return i18n.best(None, info.language if info else None)
 
 
 @dataclass

@@ -107,6 +107,9 @@ def test_five_seats_five_languages_by_api_and_by_mail(mail_stack, smtp):
             assert mail.msg["Content-Language"] == lang, (lang, mail.subject)
             assert mail.subject.startswith(f"[Alhambra {gid}] ")  # non-ASCII, unfolded
             assert f'<html lang="{lang}">' in html
+            # the HTML part draws the board with inlined styles, nothing to fetch or run
+            assert 'class="board"' in html and 'style="' in html
+            assert not re.search(r"<script|<style|<link|src=|url\(", html, re.I)
             assert said(lang, "Hello %(name)s,", name=name) in text
             # every tile the mail names, with its walls, in the seat's words
             tiles = TILE_LINE.findall(text)
