@@ -24,7 +24,7 @@ const ui = {
   real: null,  // {game, legal}: GET /games/{id} and /legal-moves (seats only) as read
   game: null,  // the game drawn: the real one, its view the plan's when a turn is planned
   legal: null,  // the legal moves drawn: the real ones, or those after the plan
-  plan: null,  // {version, steps: [{notation, answer}]}: a turn planned, not sent yet
+  plan: null,  // {version, steps: [{notation, answer}], sending}: a turn planned, not sent
   readAt: 0,  // Date.now() when the game was read: its seats' time_left is of then
   shown: null,  // the game and legal moves read last, as JSON
   history: new Map(),  // version -> event item
@@ -86,7 +86,9 @@ async function show(game, legal) {
   ui.readAt = Date.now();
   ui.shown = shown;
   if (game.version > ui.seen) await readEvents();
-  if (ui.plan && ui.plan.version !== game.version) overruled(ui.plan.version);
+  if (ui.plan && !ui.plan.sending && ui.plan.version !== game.version) {
+    overruled(ui.plan.version);  // (while it is sent, the new version may be its own)
+  }
   drawPlan();
   render();
 }
@@ -154,7 +156,8 @@ function randomKey() {
 /** What is drawn: the game as read, its view and legal moves those after the plan. */
 function drawPlan() {
   const { game, legal } = ui.real;
-  const top = ui.plan && ui.plan.steps[ui.plan.steps.length - 1];
+  const top = ui.plan && ui.plan.version === game.version
+    && ui.plan.steps[ui.plan.steps.length - 1];
   if (!top) {
     ui.game = game;
     ui.legal = legal;
@@ -193,6 +196,7 @@ function plan(notation) {
       if (!ui.plan) ui.plan = { version, steps: [] };
       ui.plan.steps.push({ notation, answer });
       clearChoice();
+      if (ui.real.game.version !== version) overruled(version);  // heard meanwhile
     } catch (err) {
       await refused(err, version);  // a misclick costs nothing: the plan is as it was
       return;
@@ -230,6 +234,7 @@ function sendPlan() {
     const { version } = ui.plan;
     const notation = planned().join("; ");
     ui.notice = null;
+    ui.plan.sending = true;
     try {
       const answer = await api(`/games/${encodeURIComponent(gameId)}/moves`, {
         token, method: "POST", body: { version, move: notation },
@@ -241,6 +246,7 @@ function sendPlan() {
       const lines = answer.events.map((item) => item.text).filter(Boolean);
       ui.notice = { kind: "ok", text: S.done(lines.length ? lines : [notation]) };
     } catch (err) {
+      if (ui.plan) ui.plan.sending = false;
       await refused(err, version);
       return;
     }
