@@ -258,9 +258,13 @@ class Games:
         doc = self.summary(game, caller)
         doc["view"] = engine.view(self.state(game.id, game.version), seat) \
             if game.version else None
-        left = self.clock(game).time_left(times.now())
+        now = times.now()
+        clock = self.clock(game)
+        left = clock.time_left(now)
         for entry in doc["seats"]:
             entry["time_left"] = seconds(left[entry["seat"]])
+        doc["day_off_until"] = clock.control.day_off_until(now) \
+            if game.status == "active" else None
         return doc
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
@@ -547,12 +551,14 @@ class Games:
         for event in shown:
             engine.evolve(after, event)
         moves_after = [] if turn_ends else engine.legal_moves(after, seat)
+        no_cell = tiles_without_cell(after, seat) if moves_after else []
         return {
             "game_id": game.id, "version": state.version,
             "events": event_items(shown, state.version + 1, seat, False, list(after.seats),
                                   neutral_name(game.variant, game.players), after),
             "view": engine.view(after, seat), "turn_ends": turn_ends,
-            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves_after]}
+            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves_after],
+            "no_cell": [asdict(n) for n in no_cell]}
 
     def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
                 idempotency_key: str | None = None, fingerprint: str = ""

@@ -300,6 +300,9 @@ class GameSchema(GameSummarySchema):
     view = Shown(ViewSchema, allow_none=True, required=True,
                  metadata={"description": "The engine's view for the caller (its own hand "
                                           "only); null until the game starts"})
+    day_off_until = Timestamp(allow_none=True, required=True, metadata={
+        "description": "While a day off of the time control runs (no clock runs), when "
+                       "the clocks run again; null otherwise"})
 
 
 class GameListSchema(ma.Schema):
@@ -387,6 +390,9 @@ class PreviewedSchema(ma.Schema):
     moves = fields.List(fields.Nested(LegalMoveSchema), required=True, metadata={
         "description": "The caller's legal moves after the plan (none once its turn "
                        "ends)"})
+    no_cell = fields.List(fields.Nested(NoCellSchema), required=True, metadata={
+        "description": "As in the legal moves: the caller's tiles to place after the plan "
+                       "that fit no free cell of its city, and why"})
 
 
 class SubmittedSchema(ma.Schema):

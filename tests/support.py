@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import itertools
 import os
 import random
 import secrets
@@ -417,6 +418,17 @@ def answer_to(inbox: Inbox, game_id: str, message_id: str, timeout: float = 15
     (mail,) = inbox.wait(game_id, None, timeout=timeout,
                          where=lambda m: str(m.msg["In-Reply-To"]) == message_id)
     return mail
+
+
+def played_in_words(client, game_id: str, since: int, text: str) -> list[str]:
+    """What an answer ``text`` says was played ("you played:", then a line per move in
+    words, as the history says it), as the notations of the moves after version
+    ``since`` that those words name (KeyError: a line that is no move's words)."""
+    lines = text.split("you played:\n", 1)[1].split("\n")
+    said = [line[4:] for line in itertools.takewhile(lambda x: x.startswith("  - "), lines)]
+    events = client.get(f"/games/{game_id}/events?since={since}").get_json()["events"]
+    words = {e["text"]: e["event"]["move"] for e in events if "move" in e["event"]}
+    return [words[line] for line in said]
 
 
 def barrier(port: int, inbox: Inbox, mail: Received) -> Received:

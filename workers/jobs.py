@@ -39,7 +39,6 @@ from service.errors import (
     VersionConflict,
     WebhookUrlRefused,
 )
-from service.links import play_path
 
 from . import notify, webhooks
 from .context import Context, context
@@ -137,10 +136,10 @@ def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
     batch = _load_batch(ctx, game_id, from_version, to_version, times.from_text(created_at))
     if batch is None:
         return {"status": "missing"}
-    if from_version == 1:
-        batch.links = {s.seat: ctx.settings.link_url + play_path(
-                           game_id, ctx.games.seat_token(game_id, s.seat))
-                       for s in batch.seats if s.email}
+    if from_version == 1 or batch.over and not batch.game.replay_public:
+        # secret links: in the started mails, and a private game's replay once it is over
+        batch.tokens = {s.seat: ctx.games.seat_token(game_id, s.seat)
+                        for s in batch.seats if s.email}
     results: dict[str, str] = {}
     failed: Exception | None = None
     for kind, seat in notify.plan(batch):

@@ -254,9 +254,11 @@ class Gateway:
         if replayed:
             log.info("mail-in: %s was delivered again: played once", message_id)
         seat = target.seat.seat
+        mine = [i for i in answer["events"]
+                if "move" in i["event"] and i["event"].get("seat") == seat]
         return {**out, "result": "played", "played_version": answer["version"],
-                "events": [i["text"] for i in answer["events"] if i["text"] and not (
-                    "move" in i["event"] and i["event"].get("seat") == seat)]}
+                "played": [i["text"] for i in mine if i["text"]],  # in words, as history
+                "events": [i["text"] for i in answer["events"] if i["text"] and i not in mine]}
 
 
 # -- the answer: a job of the workers ------------------------------------------------------

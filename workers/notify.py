@@ -19,11 +19,13 @@ import engine
 from engine import overview
 from engine.describe import WORDS, tile_words
 from service import times
+from service.clock import TimeControl
 from service.games import event_items, neutral_name
-from service.links import play_path
+from service.links import play_path, replay_path
 from service.store import Game, Seat
 
 from . import city
+from .clock_words import control_words, day_off_words, deadline_words, time_left_words
 from .mail import Mail
 
 MAX_LEGAL_MOVES = 200
@@ -60,22 +62,6 @@ def templates() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
 
 
-def human_duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0 or seconds >= 2 * size:
-            n = round(seconds / size)
-            return f"{n} {unit}{'s' if n != 1 else ''}"
-    return f"{seconds} second{'s' if seconds != 1 else ''}"
-
-
-def deadline_words(deadline: datetime, now: datetime | None = None) -> str:
-    """The deadline in words: ``in 3 days, Thursday 18:00 UTC``."""
-    left = (deadline - (now or times.now())).total_seconds()
-    when = f"{deadline:%A %H:%M} UTC"
-    return f"in {human_duration(left)}, {when}" if left >= 1 else f"now, {when}"
-
-
 @dataclass
 class Batch:
     """A batch of new events (versions ``from_version``..``to_version``) with what the
@@ -91,7 +77,7 @@ class Batch:
     created_at: datetime  # when the batch was appended
     public_url: str
     read: Callable[[int, int], list[dict[str, Any]]]
-    links: dict[int, str] = field(default_factory=dict)  # seat -> secret link (started)
+    tokens: dict[int, str] = field(default_factory=dict)  # seat -> its token (secret links)
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
 
     @property
@@ -217,9 +203,9 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "players": [{"seat": s["seat"], "name": s["name"], "score": s["score"]}
                     for s in view["seats"]],
         "game_url": game_url, "api_url": batch.public_url,
-        "time_per_move": human_duration(game.time_per_move),
         "deadline": times.to_text(deadline) if deadline else None,
         "deadline_words": deadline_words(deadline) if deadline else None,
+        **clock_context(batch, seat, deadline),
         "replies": batch.replies and bool(batch.seats[seat].token_hash
                                           if seat < len(batch.seats) else False),
         "current_name": batch.names[state.current] if not batch.over else None,
@@ -236,7 +222,12 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
         "city_size": len(me["city"]), "city": city.picture(me["city"]),
         "reserve": [t["id"] for t in me["reserve"]],
-        "link": batch.links.get(seat), "record_url": f"{batch.public_url}/games/{game.id}/record",
+        "link": batch.public_url + play_path(game.id, batch.tokens[seat])
+        if seat in batch.tokens else None,
+        "record_url": f"{batch.public_url}/games/{game.id}/record",
+        # a private game's replay opens from the seat's own link
+        "replay_url": batch.public_url + replay_path(
+            game.id, None if game.replay_public else batch.tokens.get(seat)),
     }
     if kind in MOVE_KINDS:
         moves = [str(m) for m in engine.legal_moves(state, seat)] if not batch.over else []
@@ -264,6 +255,22 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         ctx["awards"] = _awards(batch)
     ctx.update(extra)
     return ctx
+
+
+def clock_context(batch: Batch, seat: int, deadline: datetime | None) -> dict[str, Any]:
+    """The clock in words (workers/clock_words.py): the game's time control; the time
+    the seat has left when it is to act (until ``deadline``); the day off running now."""
+    control = TimeControl.of(batch.game.time_per_move, batch.game.time_control)
+    now = times.now()
+    acting = deadline is not None and batch.state.current == seat
+    off = control.day_off_until(now) if deadline is not None else None
+    return {
+        "time_control": control_words(control),
+        "time_left": time_left_words(control.running(now, deadline).total_seconds(),
+                                     control.bank is not None)
+        if acting and deadline is not None else None,
+        "day_off": day_off_words(control, off) if off else None,
+    }
 
 
 def subject(ctx: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from tests.support import (
     answer_to,
     answers,
     barrier,
+    played_in_words,
     reply_to,
     start_by_mail,
 )
@@ -30,7 +31,8 @@ def test_exit_0_when_handled_67_when_not_ours(mail_stack, smtp):
     msg = reply_to(mail, "take 1")
     done = _pipe(s.env, msg.as_bytes(), "--recipient", address)
     assert done.returncode == 0, done.stderr.decode()
-    assert "you played: take 1" in answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 1"]
     # Without --recipient: the address is read from the headers (To: the reply address).
     status = reply_to(mail, "status")
     assert _pipe(s.env, status.as_bytes()).returncode == 0
@@ -83,7 +85,8 @@ def test_exit_75_while_redis_is_unavailable_then_played_and_answered_once(mail_s
     # The mail server delivers again: the move is not played twice, the answer goes once.
     for _ in range(2):
         assert _pipe(s.env, msg.as_bytes()).returncode == 0
-    assert "you played: take 1" in answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 1"]
     barrier(s.listener.port, smtp, mail)
     assert h.get()["version"] == played
     assert len([a for a in answers(smtp, h.id)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import UTC, datetime
 
 import pytest
 
 import engine
 from service.settings import Settings, SettingsError
 from workers import city, mail_auth, replies, reply_address
-from workers.notify import deadline_words
 
 KEY = b"k" * 32
 HASH = "ab" * 32
@@ -231,13 +229,6 @@ def test_mail_settings(tmp_path):
             Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), **bad})
 
 
-def test_deadline_in_words():
-    now = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # a Monday
-    assert deadline_words(datetime(2026, 3, 5, 18, 0, tzinfo=UTC), now) == \
-        "in 3 days, Thursday 18:00 UTC"
-    assert deadline_words(datetime(2026, 3, 2, 23, 0, tzinfo=UTC), now) == \
-        "in 5 hours, Monday 23:00 UTC"
-    assert deadline_words(now, now) == "now, Monday 18:00 UTC"
 
 
 def test_the_city_as_a_text_picture():

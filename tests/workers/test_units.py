@@ -10,7 +10,6 @@ import redis
 
 from service.settings import Settings
 from workers.mail import Mail, Mailer, parse_smtp_url
-from workers.notify import human_duration
 from workers.redis_server import EmbeddedRedis
 from workers.webhooks import sign, verify
 
@@ -53,13 +52,6 @@ def test_signatures():
     assert verify("k" * 16, body, sign("k" * 16, body))
     assert not verify("k" * 16, body + b" ", sign("k" * 16, body))
     assert not verify("k" * 16, body, None)
-
-
-def test_human_duration():
-    assert human_duration(72 * 3600) == "3 days"
-    assert human_duration(3600) == "1 hour"
-    assert human_duration(90) == "90 seconds" or human_duration(90) == "2 minutes"
-    assert human_duration(1) == "1 second"
 
 
 @pytest.mark.parametrize("address", ["not-an-address", "a@b", "a@@example.org",

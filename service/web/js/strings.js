@@ -89,9 +89,36 @@ export const S = {
   inHours: (n) => `in ${n} h`,
   inDays: (n) => `in ${plural(n, "day", "days")}`,
   done: (lines) => `Done: ${lines.join(". ")}.`,
+  planOverruled: (lines) => `The game moved on while you planned: ${lines.join(". ")}. `
+    + "Nothing of your plan was sent: plan your turn again.",
   movedOn: "The game moved on while you were choosing: the page shows it again. Choose again.",
   rule: "rule",
   unreachable: "the server cannot be reached; check the connection and try again",
+
+  // clocks
+  units: { day: ["day", "days"], hour: ["hour", "hours"], minute: ["minute", "minutes"],
+           second: ["second", "seconds"] },
+  twoUnits: (big, small) => `${big} ${small}`,
+  noTimeLeft: "No time left.",
+  leftInYourBank: (time) => `${time} left in your bank.`,
+  leftForYourMove: (time) => `${time} left for this move.`,
+  leftInBank: (name, time) => `${name}: ${time} left in the bank.`,
+  leftForMove: (name, time) => `${name}: ${time} left for this move.`,
+  weekendOff: (when) => `Weekend off: the clocks run again ${when}.`,
+  dayOff: (when) => `A day off: the clocks run again ${when}.`,
+  timeLeft: "time left: ",
+  inTheBank: (time) => `${time} in the bank`,
+
+  // a planned turn
+  turnPlanned: (n) => `Your turn, planned: ${plural(n, "move", "moves")}, not sent yet.`,
+  planLabel: "Your planned turn",
+  planTitle: "Planned, not sent yet",
+  planEnds: "These moves end your turn: send them, or undo a move to plan it otherwise.",
+  planGoesOn: "Plan on, or send these moves now: your turn goes on after them.",
+  planComplete: "Your turn is planned.",
+  sendTurn: "Send turn",
+  sendMoves: "Send these moves",
+  undo: "Undo",
 
   // final scores
   finalScores: "Final scores",
@@ -102,6 +129,7 @@ export const S = {
   winner: " (winner)",
   neutral: (name) => `${name} (neutral)`,
   theNeutral: "the neutral player",
+  replay: "Step through the game move by move",
   record: "The game record",
   recordNote: " (JSON: every move in notation; import it to replay).",
 
