@@ -6,7 +6,9 @@ import random
 
 from playwright.sync_api import Page
 
-WAIT_MS = 15000
+# Upper bounds, not delays: a wait ends as soon as the page is there. Generous, because
+# CI runs the tests two at a time on two cores beside Chromium and the servers.
+WAIT_MS = 30000
 
 
 def version(page: Page) -> int:
