@@ -268,8 +268,7 @@ def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str)
         "ALHAMBRA_DATA": str(data), "ALHAMBRA_DB": str(data / "alhambra.db"),
         "REDIS_URL": redis_url, "SMTP_URL": smtp_url, "MAIL_FROM": "Alhambra <game@test>",
         "PUBLIC_URL": "http://alhambra.test", "ALHAMBRA_QUEUE": queue,
-        "ALHAMBRA_RELAY_INTERVAL": "0.05", "ALHAMBRA_WEBHOOK_RETRIES": "1,1,1",
-        "ALHAMBRA_SWEEP_INTERVAL": "1", "ALHAMBRA_SWEEP_GRACE": "5",
+        "ALHAMBRA_CLAIM_INTERVAL": "0.05", "ALHAMBRA_WEBHOOK_RETRIES": "1,1,1",
         "ALHAMBRA_MIN_TIME_PER_MOVE": "1", "PYTHONPATH": str(ROOT),
         # webhook receivers in the tests are local servers
         "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1", **env})
@@ -452,7 +451,7 @@ def start_serve(tmp: Path, *args: str, env: dict[str, str] | None = None,
 
     full = {k: v for k, v in os.environ.items()
             if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
-    full.update(ALHAMBRA_DATA=str(tmp / "data"), ALHAMBRA_RELAY_INTERVAL="0.05",
+    full.update(ALHAMBRA_DATA=str(tmp / "data"), ALHAMBRA_CLAIM_INTERVAL="0.05",
                 PYTHONPATH=str(ROOT), **(env or {}))
     if "--port" not in args:
         args = (*args, "--port", str(free_port()))

@@ -50,8 +50,8 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
-    env.update(ALHAMBRA_DATA=str(tmp_path / "data"), ALHAMBRA_RELAY_INTERVAL="0.05",
-               ALHAMBRA_SWEEP_INTERVAL="1", ALHAMBRA_MAIL_LEASE="5", SMTP_URL=smtp.url,
+    env.update(ALHAMBRA_DATA=str(tmp_path / "data"), ALHAMBRA_CLAIM_INTERVAL="0.05",
+               ALHAMBRA_CLAIM_LEASE="5", SMTP_URL=smtp.url,
                PYTHONPATH=str(ROOT))
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
