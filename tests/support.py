@@ -258,6 +258,20 @@ class Stack:
         return Context(Settings.from_env(self.env))
 
 
+def run_due_here(ctx, game_id: str, pick: Callable[[Any], bool]) -> dict[tuple, str]:
+    """Claim the due work of ``ctx``'s database and run, in this process and through the
+    jobs' own code, the rows of ``game_id`` that ``pick`` picks (the others are given
+    back): {(kind, seat, version): result}."""
+    from service.store import Claim
+    from workers import jobs
+
+    rows = ctx.store.claim_due(1000, 60)
+    mine = [r for r in rows if r.game_id == game_id and pick(r)]
+    ctx.store.release_due([Claim(r.id, r.attempts) for r in rows if r not in mine])
+    return {(r.kind, r.seat, r.version): jobs.run(ctx, Claim(r.id, r.attempts))
+            for r in mine}
+
+
 def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str) -> Stack:
     """A stack on a fresh data folder; ``queue`` is its own RQ queue (a queue no worker
     serves keeps jobs for the test to run in-process)."""

@@ -15,7 +15,6 @@ from collections import Counter
 
 import pytest
 from aiosmtpd.controller import Controller
-
 from rq import Queue
 
 from service import times

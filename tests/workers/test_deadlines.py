@@ -5,9 +5,10 @@ the turn's reminders are replaced); a reminder comes at a fraction of the seat's
 from __future__ import annotations
 
 import time
+
 import engine
 from service import times
-from tests.support import make_stack, new_game, wait_until
+from tests.support import make_stack, new_game
 
 
 def _seconds_to(deadline: str) -> float:
