@@ -83,9 +83,9 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
         wait_until(up, 40, 0.1, "serve healthy")
         status, doc = _health(base)
         assert doc["status"] == "ok" and {p: v["status"] for p, v in doc["parts"].items()} == {
-            "database": "ok", "outbox": "ok", "redis": "ok", "worker": "ok",
+            "database": "ok", "due": "ok", "redis": "ok", "worker": "ok",
             "webhook_worker": "ok"}
-        assert doc["parts"]["outbox"]["lag_seconds"] == 0
+        assert doc["parts"]["due"]["lag_seconds"] == 0
         mails_of_a_new_game()
 
         worker = _child(proc, "-m workers", without="--queues")
