@@ -9,9 +9,10 @@ nothing else decides what a move is followed by.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import engine
 
@@ -30,7 +31,7 @@ class Appended:
 
     game: Game
     from_version: int
-    events: Sequence[engine.Event]
+    events: Sequence[Mapping[str, Any]]
     after: engine.State
     update: GameUpdate
     at: datetime
@@ -47,23 +48,24 @@ class Plan:
     replaces: tuple[str, ...]
 
 
-def clock_started(from_version: int, events: Sequence[engine.Event], after: engine.State
-                  ) -> bool:
+def clock_started(from_version: int, events: Sequence[Mapping[str, Any]],
+                  after: engine.State) -> bool:
     """Did the batch hand the turn (or a tile to place) to the seat to act?"""
     if from_version == 1:
         return True
     mover = next((e.get("seat") for e in events if "move" in e), None)
-    return engine.clock_started(list(events)) or mover != after.current
+    return engine.clock_started(events) or mover != after.current
 
 
-def mails(from_version: int, events: Sequence[engine.Event], after: engine.State
+def mails(from_version: int, events: Sequence[Mapping[str, Any]], after: engine.State
           ) -> list[tuple[str, int]]:
     """The (kind, seat) of each mail the batch calls for, in sending order."""
     out: list[tuple[str, int]] = []
     seats = range(len(after.seats))
     if from_version == 1:
         out += [("started", s) for s in seats]
-    out += [("timeout", s) for s in sorted({e["seat"] for e in events if e.get("timeout")})]
+    timed_out: set[int] = {e["seat"] for e in events if e.get("timeout")}
+    out += [("timeout", s) for s in sorted(timed_out)]
     if any(e["type"] == "seat_taken_over" for e in events):
         out += [("taken_over", s) for s in seats]
     if after.phase == "over":
@@ -84,7 +86,7 @@ def plan(batch: Appended) -> Plan:
            for kind, seat in mails(first, batch.events, batch.after)
            if seat in batch.addressed]
     due += [Due("webhook", version, at, hook_id=h, from_version=first) for h in batch.hooks]
-    replaces = REPLACED
+    replaces: tuple[str, ...] = REPLACED
     update, after = batch.update, batch.after
     if batch.reminders is not None or update.status != "active":
         replaces = (*replaces, "reminder")

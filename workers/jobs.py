@@ -1,8 +1,8 @@
 """The work of due rows (service/store: ``Due``), one RQ job per claimed row.
 
 The claiming loop (dispatch.py) enqueues ``run_due(row_id, attempt)``; the job takes the
-row (``store.start_due``: only if that claim is still the row's, so a row claimed again
-after its lease runs in one job only) and does what its kind says:
+row (``store.start_due``: only the first job of a row's claims to start runs it, so a
+row claimed again after its lease runs in one job only) and does what its kind says:
 
 - a mail of a batch (``MAIL_KINDS``): rendered by notify.py at the batch's version;
 - ``reminder``: to the seat to act, unless its turn is over;
@@ -53,7 +53,8 @@ def run(ctx: Context, claim: Claim) -> str:
     """Do the claimed row's work and finish it; returns its result."""
     row = ctx.store.start_due(claim, ctx.settings.claim_lease)
     if row is None:
-        return "not-mine"  # done meanwhile, or claimed again after its lease
+        return "not-mine"  # run by another job of the row, or done meanwhile
+    claim = Claim(row.id, row.attempts)
     try:
         finish = HANDLERS[row.kind](ctx, row, claim)
     except Exception as exc:  # noqa: BLE001 - recorded on the row, tried again later

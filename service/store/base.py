@@ -131,14 +131,15 @@ class Due:
 @dataclass(frozen=True)
 class DueRow(Due):
     """A stored due row: its ``state`` (pending; claimed by a worker until
-    ``claimed_until``; done with its ``result``; failed), ``attempts`` (claims so far)
-    and ``last_error``."""
+    ``claimed_until``, its job ``started_at`` or still queued; done with its ``result``;
+    failed), ``attempts`` (claims so far) and ``last_error``."""
 
     id: int = 0
     game_id: str = ""
     state: str = "pending"
     attempts: int = 0
     claimed_until: datetime | None = None
+    started_at: datetime | None = None
     result: str | None = None
     last_error: str | None = None
     created_at: datetime | None = None
@@ -147,8 +148,7 @@ class DueRow(Due):
 
 @dataclass(frozen=True)
 class Claim:
-    """A worker's hold on a due row: its id and the attempt (a row claimed again after
-    its lease belongs to the new attempt only)."""
+    """A worker's hold on a due row: its id and the attempt (the number of its claims)."""
 
     id: int
     attempt: int
@@ -205,8 +205,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "token_generation", "bot"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
-            "reply", "args", "due_at", "state", "attempts", "claimed_until", "result",
-            "last_error", "created_at", "done_at"),
+            "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
+            "result", "last_error", "created_at", "done_at"),
     "idempotency": ("game_id", "seat", "key", "fingerprint", "status", "response",
                     "created_at"),
     "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at", "failures",
@@ -216,7 +216,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
-                "due_at", "claimed_until", "done_at"}
+                "due_at", "claimed_until", "started_at", "done_at"}
 JSON_COLUMNS = {"options", "payload", "response", "time_control", "args"}
 
 #: One game's rows: table name → rows (column → value).
@@ -310,12 +310,14 @@ class EventStore(Protocol):
         """Give claimed rows back, pending at once (they could not be handed on)."""
 
     def start_due(self, claim: Claim, lease_seconds: float) -> DueRow | None:
-        """The claimed row, its lease renewed for the job that runs it now; None if it is
-        no longer this attempt's (done, or claimed again)."""
+        """The claimed row for the job of ``claim`` that starts now, its lease renewed
+        (its ``attempts`` the claim to finish it with); None if a job of this claim or a
+        later one started already, or the row is no longer claimed. Of the jobs of a row
+        claimed again while one waited in a slow queue, the first to start runs it."""
 
     def finish_due(self, claim: Claim, finish: Finish) -> bool:
-        """End this attempt at the row (see ``Finish``); False if it is not this
-        attempt's any more (nothing written)."""
+        """End this attempt at the row (see ``Finish``); False if it was claimed again
+        since (nothing written)."""
 
     def due_rows(self, game_id: str) -> list[DueRow]:
         """The game's due rows, by id."""

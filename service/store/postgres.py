@@ -157,7 +157,7 @@ create table due (
    version integer not null, from_version integer, seat integer, hook_id bigint,
    percent integer, reply text, args json, due_at timestamptz not null,
    state text not null default 'pending', attempts integer not null default 0,
-   claimed_until timestamptz, result text, last_error text,
+   claimed_until timestamptz, started_at timestamptz, result text, last_error text,
    created_at timestamptz not null, done_at timestamptz);
 create unique index due_work on due (game_id, kind, version, coalesce(seat, -1),
    coalesce(hook_id, -1), coalesce(percent, -1), coalesce(reply, ''));
@@ -253,7 +253,7 @@ _SEAT_SELECT = "select " + ", ".join(COLUMNS["seats"]) + " from seats"
 _HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
 _DUE_COLUMNS = ("id", *COLUMNS["due"])
 _DUE_SELECT = "select " + ", ".join(_DUE_COLUMNS) + " from due"
-_DUE_TIMES = ("due_at", "claimed_until", "created_at", "done_at")
+_DUE_TIMES = ("due_at", "claimed_until", "started_at", "created_at", "done_at")
 _DUE_INSERT = ("insert into due (game_id, kind, version, from_version, seat, hook_id, "
                "percent, reply, args, due_at, created_at) values (%s, %s, %s, %s, %s, %s, "
                "%s, %s, %s, %s, %s) on conflict do nothing")
@@ -620,7 +620,7 @@ class PostgresStore:
         with self.connection() as conn:
             rows = conn.execute(
                 f"update due set state = 'claimed', claimed_until = %(until)s, "
-                f"attempts = attempts + 1 where id in (select id from due where "
+                f"started_at = null, attempts = attempts + 1 where id in (select id from due where "
                 f"{_CLAIMABLE} order by due_at, id limit %(limit)s for update skip locked) "
                 f"returning {', '.join(_DUE_COLUMNS)}",
                 {"now": times.now(), "until": times.later(lease_seconds), "limit": limit}
@@ -631,17 +631,17 @@ class PostgresStore:
         if not claims:
             return
         with self.transaction() as conn, conn.cursor() as cur:
-            cur.executemany("update due set state = 'pending', claimed_until = null "
-                            "where id = %s and attempts = %s and "
+            cur.executemany("update due set state = 'pending', claimed_until = null, "
+                            "started_at = null where id = %s and attempts = %s and "
                             "state = 'claimed'", [(c.id, c.attempt) for c in claims])
 
     def start_due(self, claim: Claim, lease_seconds: float) -> DueRow | None:
         with self.connection() as conn:
-            row = conn.execute(f"update due set claimed_until = %s where id = %s and "
-                               f"attempts = %s and state = 'claimed' returning "
-                               f"{', '.join(_DUE_COLUMNS)}",
-                               (times.later(lease_seconds), claim.id, claim.attempt)
-                               ).fetchone()
+            row = conn.execute(f"update due set claimed_until = %s, started_at = %s where "
+                               f"id = %s and attempts >= %s and state = 'claimed' and "
+                               f"started_at is null returning {', '.join(_DUE_COLUMNS)}",
+                               (times.later(lease_seconds), times.now(), claim.id,
+                                claim.attempt)).fetchone()
         return _due(row) if row else None
 
     def finish_due(self, claim: Claim, finish: Finish) -> bool:

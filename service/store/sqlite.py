@@ -227,8 +227,8 @@ def _v10(conn: sqlite3.Connection) -> None:
            kind text not null, version integer not null, from_version integer,
            seat integer, hook_id integer, percent integer, reply text, args text,
            due_at text not null, state text not null default 'pending',
-           attempts integer not null default 0, claimed_until text, result text,
-           last_error text, created_at text not null, done_at text);
+           attempts integer not null default 0, claimed_until text, started_at text,
+           result text, last_error text, created_at text not null, done_at text);
         create unique index idx_due_work on due (game_id, kind, version, coalesce(seat, -1),
            coalesce(hook_id, -1), coalesce(percent, -1), coalesce(reply, ''));
         create index idx_due_pending on due (due_at) where state = 'pending';
@@ -575,7 +575,8 @@ class SqliteStore:
             ids = [r[0] for r in db.execute("select id from due " + free, (now, now, limit))]
             marks = ", ".join("?" * len(ids))
             db.execute(f"update due set state = 'claimed', claimed_until = ?, "
-                       f"attempts = attempts + 1 where id in ({marks})", (until, *ids))
+                       f"started_at = null, attempts = attempts + 1 where id in ({marks})",
+                       (until, *ids))
             rows = [_due(r) for r in db.query(_DUE_SELECT + f" where id in ({marks}) "
                                               "order by due_at, id", ids)]
         return rows
@@ -584,15 +585,16 @@ class SqliteStore:
         if not claims:
             return
         with self.transaction() as db:
-            db.conn.executemany("update due set state = 'pending', claimed_until = null "
-                                "where id = ? and attempts = ? and "
+            db.conn.executemany("update due set state = 'pending', claimed_until = null, "
+                                "started_at = null where id = ? and attempts = ? and "
                                 "state = 'claimed'", [(c.id, c.attempt) for c in claims])
 
     def start_due(self, claim: Claim, lease_seconds: float) -> DueRow | None:
         with self.transaction() as db:
-            cur = db.execute("update due set claimed_until = ? where id = ? and "
-                             "attempts = ? and state = 'claimed'",
-                             (_text(times.later(lease_seconds)), claim.id, claim.attempt))
+            cur = db.execute("update due set claimed_until = ?, started_at = ? where id = ? "
+                             "and attempts >= ? and state = 'claimed' and started_at is null",
+                             (_text(times.later(lease_seconds)), _stamp(), claim.id,
+                              claim.attempt))
             if cur.rowcount != 1:
                 return None
             row = self._one(_DUE_SELECT + " where id = ?", (claim.id,))
