@@ -6,7 +6,11 @@ rows another loop has locked), each for ``ALHAMBRA_CLAIM_LEASE`` seconds, and en
 one job per row (``jobs.run_due``) on the queue of its kind: a bot's move on the bots'
 queue, a webhook call on the webhooks' queue, anything else on the mail queue. A row
 whose worker died (before or while running it) is claimed again when its lease runs out:
-that is the whole of the crash recovery. Rows Redis refused are given back at once.
+that is the whole of the crash recovery (of the jobs of a row claimed again, the first to
+start runs it). Rows Redis refused are given back at once. While a queue holds ``LIMIT``
+jobs or more (the workers are behind) the loop claims nothing: due work waits in the
+database, where it is counted (``/health``'s lag), not in Redis, where its claims' leases
+would run out and claim it again.
 
 It looks for due work every ``ALHAMBRA_CLAIM_INTERVAL`` seconds (SQLite), or waits for
 PostgreSQL's NOTIFY of new rows (``store.wait_for_due``) and for the next row's time; a
@@ -45,8 +49,12 @@ def queue_name(ctx: Context, kind: str) -> str:
 def dispatch_once(ctx: Context, limit: int = LIMIT) -> int:
     """Claim the rows due now (up to ``limit``) and enqueue their jobs; returns how
     many. Raises if Redis cannot be reached (the rows are given back)."""
-    ctx.redis.ping()  # claim nothing while Redis is away
-    rows = ctx.store.claim_due(limit, ctx.settings.claim_lease)
+    settings = ctx.settings
+    waiting = [Queue(q, connection=ctx.redis).count
+               for q in (settings.queue, settings.bot_queue, settings.webhook_queue)]
+    if max(waiting) >= LIMIT:  # (this also fails while Redis is away: nothing claimed)
+        return 0
+    rows = ctx.store.claim_due(limit, settings.claim_lease)
     if not rows:
         return 0
     try:
