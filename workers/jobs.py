@@ -70,7 +70,7 @@ def run(ctx: Context, claim: Claim) -> str:
         return "failed"
     ctx.wake.set()  # a move or a plan may have added due work
     if finish is None:  # done in the result's own transaction
-        return "applied"
+        return "done"
     ctx.store.finish_due(claim, finish)
     return finish.result or ("failed" if finish.retry_at is None else "later")
 
