@@ -11,13 +11,15 @@ from typing import Any
 @dataclass(frozen=True)
 class Played:
     """A batch recorded for ``seat`` (or the first answer again: ``replayed``): the
-    game's new ``version``, ``news`` (the words of its events other than the seat's own
-    moves, as the seat sees them), ``bot`` (the level of the bot that plays the seat from
-    now on, after a resignation) and ``answer``, the API's document of it."""
+    game's new ``version``, the seat to act now (``current``; None once the game is
+    over), ``news`` (the words of its events other than the seat's own moves, as the
+    seat sees them), ``bot`` (the level of the bot that plays the seat from now on,
+    after a resignation) and ``answer``, the API's document of it."""
 
     game_id: str
     seat: int
     version: int
+    current: int | None
     news: tuple[str, ...]
     answer: dict[str, Any]
     replayed: bool = False
@@ -29,7 +31,10 @@ class Played:
         """The result an answer document (new, or stored for its Idempotency-Key) says."""
         news = tuple(i["text"] for i in answer["events"] if i["text"] and not (
             "move" in i["event"] and i["event"].get("seat") == seat))
-        return cls(answer["game_id"], seat, answer["version"], news, answer, replayed, bot)
+        view = answer["view"]
+        current = None if view["phase"] == "over" else view["current"]
+        return cls(answer["game_id"], seat, answer["version"], current, news, answer,
+                   replayed, bot)
 
 
 @dataclass(frozen=True)

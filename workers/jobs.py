@@ -40,6 +40,7 @@ from .mail import Mail
 log = logging.getLogger("alhambra.jobs")
 
 JOB_TIMEOUT = 120
+MAX_BOT_MOVES = 20  # moves one bot job plays in a row (a turn has a few)
 
 
 # -- RQ's entry point ----------------------------------------------------------------------
@@ -225,23 +226,33 @@ def webhook(ctx: Context, row: DueRow, claim: Claim) -> Finish:
 # -- moves ---------------------------------------------------------------------------------
 
 def bot(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
-    """The move of the bot to act at ``row.version`` (one move: its append plans the
-    next); stale if the game moved on."""
+    """The bot's moves from ``row.version`` on while its seat is to act: a whole turn in
+    one job (the first move marks the row done; each move's append replaces the bot row
+    the one before planned); stale if the game moved on."""
     try:
         played = ctx.games.play_bot(row.game_id, row.version, done=claim)
+        first = played
+        for _ in range(MAX_BOT_MOVES - 1):
+            if played is None or played.current != played.seat:
+                break
+            played = ctx.games.play_bot(row.game_id, played.version)
     except GameNotFound:
         return Finish("missing")
-    if played is None:
+    if first is None:
         return Finish("stale")
-    log.info("game %s: a bot played at version %s -> version %s", row.game_id, row.version,
-             played.version)
-    return Finish("applied") if played.replayed else None
+    log.info("game %s: a bot played from version %s", row.game_id, row.version)
+    return Finish("applied") if first.replayed else None
 
 
 def deadline(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
     """The game's alarm: its timeout policy (``Games.time_out``); early (another host's
-    clock): due again at the deadline."""
+    clock): due again at the deadline. The bot's move due at the same version goes
+    first (the mail queue, where deadlines run, is served before the bots'): the alarm
+    waits a second while it is not done."""
     assert row.seat is not None
+    if any(d.kind == "bot" and d.version == row.version and d.state in ("pending", "claimed")
+           for d in ctx.store.due_rows(row.game_id)):
+        return Finish(retry_at=times.later(1))
     try:
         result = ctx.games.time_out(row.game_id, row.version, row.seat, done=claim)
     except GameNotFound:
