@@ -460,7 +460,7 @@ class VariantsSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or down"})
     parts = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
-        "description": "database, outbox, redis, worker, webhook_worker: each with its "
+        "description": "database, due, redis, worker, webhook_worker: each with its "
                        "status (ok, down, unknown) and details (error, lag_seconds, count)"})
 
 

@@ -1,4 +1,4 @@
-"""Which mails a batch of new events calls for, and their content.
+"""The content of the mails (which mails a batch calls for: service/due.py).
 
 Nothing here decides a rule: whose turn it is, the hand, the market and the legal moves
 all come from the engine (``engine.view``, ``engine.legal_moves``); events are shown as
@@ -95,35 +95,6 @@ class Batch:
         if self.game.version == self.to_version:
             return self.game.deadline
         return times.later(self.game.time_per_move, self.created_at)
-
-    def mover(self) -> int | None:
-        for e in self.events:
-            if "move" in e:
-                return e.get("seat")
-        return None
-
-    def clock_started(self) -> bool:
-        """Did this batch hand the turn (or a tile to place) to the seat to act?"""
-        if self.from_version == 1:
-            return True
-        return engine.clock_started(self.events) or self.mover() != self.state.current
-
-
-def plan(batch: Batch) -> list[tuple[str, int]]:
-    """The (kind, seat) of each mail this batch calls for, in sending order."""
-    out: list[tuple[str, int]] = []
-    seats = range(len(batch.names))
-    if batch.from_version == 1:
-        out += [("started", s) for s in seats]
-    timed_out = sorted({e["seat"] for e in batch.events if e.get("timeout")})
-    out += [("timeout", s) for s in timed_out]
-    if any(e["type"] == "seat_taken_over" for e in batch.events):
-        out += [("taken_over", s) for s in seats]
-    if batch.over:
-        out += [("game_over", s) for s in seats]
-    elif batch.clock_started() and batch.state.current not in batch.state.bots:
-        out.append(("your_turn", batch.state.current))  # a bot's seat gets no turn mail
-    return out
 
 
 def _lines(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int

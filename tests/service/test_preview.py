@@ -21,7 +21,7 @@ def preview(g, seat: int, moves: list[str], **body):
 
 
 def counts(games) -> list[int]:
-    return [games.store.count(t) for t in ("events", "outbox", "idempotency")]
+    return [games.store.count(t) for t in ("events", "due", "idempotency")]
 
 
 def test_turns_planned_move_by_move_then_sent_show_nothing_drawn(client, games):

@@ -80,8 +80,8 @@ def test_a_game_with_a_bank_and_weekends_off_to_its_end(app, clock):
         if rng.random() < 0.03:  # the seat lets its time run out
             clock.now = game.deadline
             state = games.state(g.id)
-            answer, _ = games.submit(game, acting, engine.default_moves(state, acting),
-                                     state.version, None, timeout=True)
+            answer = games.submit(game, acting, engine.default_moves(state, acting),
+                                  state.version, None, timeout=True).answer
             timeouts += 1
         else:
             clock.now += rng.choice([timedelta(0), timedelta(minutes=5), 7 * H, 30 * H])

@@ -49,7 +49,7 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
     listen = free_port()
-    env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_RELAY_INTERVAL="0.05",
+    env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_CLAIM_INTERVAL="0.05",
                PYTHONPATH=str(ROOT), MAIL_REPLY_TO="moves@example.org",
                MAIL_IN_LISTEN=f"127.0.0.1:{listen}")
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
