@@ -1,6 +1,7 @@
 """What the mails say of the clock and where they link, sent through the jobs' own code
-to a real SMTP server (aiosmtpd): the time left in words with a bank and a weekend off
-(on a fake clock), and the replay linked from the game-over mail."""
+(the due rows run in the test's process) to a real SMTP server (aiosmtpd): the time left
+in words with a bank and a weekend off (on a fake clock), and the replay linked from the
+game-over mail."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from service import times
-from tests.support import auth, make_stack, new_game
-from workers import jobs
+from tests.support import auth, make_stack, new_game, run_due_here
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
 CONTROL = {"bank": 2 * 86400, "increment": 12 * 3600, "cap": 3 * 86400,
@@ -41,7 +41,7 @@ def test_mails_say_the_time_left_in_the_bank_and_the_weekend_off(idle_stack, smt
     h = new_game(s.client, 2, time_control=CONTROL)
     doc = h.get()
     seat, version = doc["current_seat"], doc["version"]
-    jobs.handle_batch(ctx, h.id, 1, version, times.to_text(now["t"]))
+    run_due_here(ctx, h.id, lambda r: r.kind in ("started", "your_turn"))
     (started,) = smtp.wait(h.id, "started", where=lambda m: m.rcpt == [f"p{seat}@example.org"])
     assert TIME in started.part("plain") and TIME in started.part("html")
     (turn,) = smtp.wait(h.id, "your_turn")
@@ -52,16 +52,18 @@ def test_mails_say_the_time_left_in_the_bank_and_the_weekend_off(idle_stack, smt
     assert "Weekend off now: your clock runs again Monday 00:00 Europe/Helsinki.\n" in text
     assert TIME in text and "2 days left in your bank" in turn.part("html")
 
-    now["t"] = datetime(2026, 3, 30, 10, 30, tzinfo=HELSINKI).astimezone(UTC)  # Monday
-    assert jobs.remind(ctx, h.id, seat, version, doc["deadline"], 0.5) == "sent"
+    # half the bank is used by Tuesday 00:00 (Monday ran; summer time began on Sunday)
+    now["t"] = datetime(2026, 3, 31, tzinfo=HELSINKI).astimezone(UTC)
+    assert run_due_here(ctx, h.id, lambda r: r.kind == "reminder") == {
+        ("reminder", seat, version): "sent"}
     (reminder,) = smtp.wait(h.id, "reminder50")
     text = reminder.part("plain")
-    assert ": 1 day 13 hours left in your bank.\n" in text  # 10 h 30 min of Monday used
+    assert ": 1 day left in your bank.\n" in text
     assert "Weekend off" not in text
 
     take = next(n for n in h.notations(seat) if n.startswith("take"))
     played = h.submit(seat, take, version).get_json()["version"]
-    jobs.handle_batch(ctx, h.id, version + 1, played, times.to_text(now["t"]))
+    run_due_here(ctx, h.id, lambda r: r.kind == "your_turn" and r.version == played)
     (nxt,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == played)
     assert nxt.rcpt == [f"p{1 - seat}@example.org"]
     assert ": 2 days left in your bank.\n" in nxt.part("plain")
@@ -86,8 +88,8 @@ def test_the_game_over_mail_links_the_replay(idle_stack, smtp, public):
     keeps private is replayed from the seat's own link (its token in the fragment)."""
     s, ctx = idle_stack
     h = new_game(s.client, 2, replay_public=public)
-    doc = play_to_the_end(h, random.Random(8))
-    jobs.handle_batch(ctx, h.id, doc["version"], doc["version"], times.to_text(times.now()))
+    play_to_the_end(h, random.Random(8))
+    run_due_here(ctx, h.id, lambda r: r.kind == "game_over")
     for seat in (0, 1):
         (mail,) = smtp.wait(h.id, "game_over",
                             where=lambda m, seat=seat: m.rcpt == [f"p{seat}@example.org"])
