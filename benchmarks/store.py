@@ -41,9 +41,10 @@ def _utils_append(store: SqliteStore, game_id: str, expected: int, events: list[
             "created_at": stamp}) for i, e in enumerate(events, start=1))
         db.execute("update games set version = ?, updated_at = ? where id = ?",
                    (expected + len(events), times.to_text(stamp), game_id))
-        db["outbox"].insert(_to_row({"game_id": game_id, "from_version": expected + 1,
-                                     "to_version": expected + len(events),
-                                     "created_at": stamp}))
+        db["due"].insert(_to_row({"game_id": game_id, "kind": "your_turn",
+                                  "version": expected + len(events),
+                                  "from_version": expected + 1, "seat": 0,
+                                  "due_at": stamp, "created_at": stamp}))
 
 
 def run(moves: int) -> None:

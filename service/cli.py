@@ -2,7 +2,7 @@
 the database, print the OpenAPI document, keep the translations' catalogs.
 
     alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--threads 8] [--no-worker]
-    alhambra-pbem worker [--queues mail,webhooks] [--no-scheduler] [--no-relay] [--burst]
+    alhambra-pbem worker [--queues mail,webhooks] [--no-dispatch] [--burst]
     alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message
     alhambra-pbem mail-in --listen HOST:PORT
     alhambra-pbem create-game --seat Ann:ann@example.org --seat Bob --open 1

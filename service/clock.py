@@ -186,6 +186,18 @@ class TimeControl:
             t = upto
         return total
 
+    def day_off_until(self, at: datetime) -> datetime | None:
+        """If ``at`` is on a day off, when the clocks run again (the end of that run of
+        days off); None on a day the clocks run."""
+        off, end = self._day(at) if self.days_off else (False, at)
+        if not off:
+            return None
+        while True:
+            off, later = self._day(end)
+            if not off:
+                return end
+            end = later
+
     def advance(self, start: datetime, amount: timedelta) -> datetime:
         """The first instant at which a clock started at ``start`` has run ``amount``."""
         if amount <= ZERO:

@@ -18,6 +18,7 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -28,6 +29,7 @@ from engine.overview import tiles_without_cell
 from engine.record import RecordError, export_record, import_record
 from engine.words import msg
 
+from . import due as planned
 from . import times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
 from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds, turns
@@ -51,7 +53,8 @@ from .errors import (
     WebhookNotFound,
 )
 from .i18n import message
-from .store import Answer, EventStore, Game, GameUpdate, Seat, Webhook
+from .results import Played, TimedOut
+from .store import Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
 from .webhook_urls import check_url
 
 log = logging.getLogger(__name__)
@@ -168,8 +171,10 @@ class WebhookPolicy:
 class Games:
     def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
                  min_time_per_move: int = 60, webhook_policy: WebhookPolicy | None = None,
-                 takeover_bot: str = "random", bot_turns: int = 1000) -> None:
+                 takeover_bot: str = "random", bot_turns: int = 1000,
+                 reminders: Sequence[float] = (0.5, 0.9)) -> None:
         self.store = store
+        self.reminders = tuple(reminders)  # fractions of a seat's time (ALHAMBRA_REMINDERS)
         self.webhook_policy = webhook_policy or WebhookPolicy()
         self.takeover_bot = takeover_bot  # the server's default takeover level (settings)
         self.bot_turns = bot_turns  # turns of a game its bots play at once (play_bot)
@@ -262,9 +267,13 @@ class Games:
         doc = self.summary(game, caller)
         doc["view"] = engine.view(self.state(game.id, game.version), seat) \
             if game.version else None
-        left = self.clock(game).time_left(times.now())
+        now = times.now()
+        clock = self.clock(game)
+        left = clock.time_left(now)
         for entry in doc["seats"]:
             entry["time_left"] = seconds(left[entry["seat"]])
+        doc["day_off_until"] = clock.control.day_off_until(now) \
+            if game.status == "active" else None
         return doc
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
@@ -451,28 +460,77 @@ class Games:
                                  takeover_bot=game.takeover_bot or self.takeover_bot)
         state = engine.replay(events)
         try:
-            self.store.append(game_id, 0, events, self._summary(game, None, state, events))
+            self._record(game, None, state, events)
         except VersionConflict:
             return  # another request started it
         if self.cache:
             self.cache.put(game_id, state)
 
     def _summary(self, game: Game, before: engine.State | None, after: engine.State,
-                 events: list[dict[str, Any]]) -> GameUpdate:
-        """The game row's new fields, for the batch ``events`` appended now; a new turn
-        gets the deadline of the game's clock."""
+                 events: list[dict[str, Any]]
+                 ) -> tuple[GameUpdate, list[tuple[int, datetime]] | None]:
+        """The game row's new fields, for the batch ``events`` appended now (a new turn
+        gets the deadline of the game's clock), and the (percent, time) of that turn's
+        reminders (None: the deadline stands, and its reminders)."""
         over = after.phase == "over"
         at = times.now()
-        deadline = game.deadline
+        deadline, reminders = game.deadline, None
         if over:
             deadline = None
         elif before is None or before.current != after.current or \
                 engine.clock_started(events):
-            deadline = self._clock_with(game, events, after.version - len(events) + 1,
-                                        at).deadline()
+            clock = self._clock_with(game, events, after.version - len(events) + 1, at)
+            deadline = clock.deadline()
+            fractions = sorted(self.reminders)
+            reminders = [(round(f * 100), t) for f, t in zip(
+                fractions, clock.reminder_times(fractions), strict=True)]
         return GameUpdate(status="over" if over else "active", phase=after.phase,
                           current_seat=None if over else after.current, deadline=deadline,
-                          at=at)
+                          at=at), reminders
+
+    def _record(self, game: Game, before: engine.State | None, after: engine.State,
+                events: list[dict[str, Any]], answer: Answer | None = None,
+                done: Claim | None = None) -> None:
+        """Append the batch ``events`` (which took ``before`` to ``after``) with its due
+        work (service/due.py), the idempotent ``answer`` and the due row it is the
+        result of (``done``)."""
+        update, reminders = self._summary(game, before, after, events)
+        first = after.version - len(events) + 1
+        plan = planned.plan(planned.Appended(
+            game=game, from_version=first, events=events, after=after, update=update,
+            at=update.at or times.now(), reminders=reminders,
+            addressed={s.seat for s in self.store.seats(game.id) if s.email},
+            hooks=[h.id for h in self.store.webhooks(game.id) if h.disabled_at is None]))
+        self.store.append(game.id, first - 1, events, update, answer, plan.due,
+                          plan.replaces, done)
+
+    def plan_batch(self, game_id: str, from_version: int, to_version: int, mails: bool,
+                   done: Claim | None = None) -> int:
+        """Plan the due work of a batch appended before due work existed (an upgrade, an
+        old export): its mails and webhooks if ``mails``, and if the game is still at
+        that batch its alarm, bot move and the reminders still to come. Returns how many
+        rows were added (none twice)."""
+        game = self.game(game_id)
+        events = self.store.read(game_id, from_version - 1, to_version)
+        after = self.state(game_id, to_version)
+        if game.version == to_version:
+            update = GameUpdate(game.status, game.phase, game.current_seat, game.deadline)
+            reminders = self._reminders(game) if game.status == "active" else None
+        else:  # the game moved on: that batch's clock and bot went with it
+            update, reminders = GameUpdate("over", after.phase, None, None), None
+        plan = planned.plan(planned.Appended(
+            game=game, from_version=from_version, events=events, after=after,
+            update=update, at=times.now(), reminders=reminders,
+            addressed={s.seat for s in self.store.seats(game_id) if s.email},
+            hooks=[h.id for h in self.store.webhooks(game_id) if h.disabled_at is None]))
+        due = [d for d in plan.due if mails or d.kind in ("bot", "deadline", "reminder")]
+        return self.store.add_due(game_id, due, done)
+
+    def _reminders(self, game: Game) -> list[tuple[int, datetime]]:
+        """(percent, time) of the reminders of the turn going on."""
+        fractions = sorted(self.reminders)
+        return [(round(f * 100), t) for f, t in zip(
+            fractions, self.clock(game).reminder_times(fractions), strict=True)]
 
     # -- the clock (service/clock.py) ------------------------------------------------------
 
@@ -499,41 +557,42 @@ class Games:
     # -- moves ---------------------------------------------------------------------------
 
     def submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
-               idempotency_key: str | None, timeout: bool = False, bot: str | None = None
-               ) -> tuple[dict[str, Any], bool]:
-        """Play ``moves`` for ``seat`` against version ``expected``. Returns the answer and
+               idempotency_key: str | None, timeout: bool = False, bot: str | None = None,
+               done: Claim | None = None) -> Played:
+        """Play ``moves`` for ``seat`` against version ``expected``; the result says
         whether it is a replay of an earlier answer to the same Idempotency-Key.
         ``timeout``: the workers play the engine's default moves for a seat whose time ran
         out (docs/rules.md, Part S); the events are marked as such. ``bot``: the workers
-        play a bot seat's move (S-2); a person may not move for a seat a bot plays."""
+        play a bot seat's move (S-2); a person may not move for a seat a bot plays.
+        ``done``: the due row (a deadline, a bot's move) this move is the result of."""
         game_id = game.id
         fingerprint = hashlib.sha256(json.dumps(
             [expected, [str(m) for m in moves]]).encode()).hexdigest()
         if idempotency_key is not None:
             earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
             if earlier is not None:
-                return earlier, True
+                return Played.of(earlier, seat, replayed=True)
         try:
             return self._submit(game, seat, moves, expected, idempotency_key, fingerprint,
-                                timeout, bot)
+                                timeout, bot, done)
         except (DomainError, engine.RuleViolation):
             # A concurrent request with the same key may have won meanwhile: its answer is
             # this request's answer too.
             if idempotency_key is not None:
                 earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
                 if earlier is not None:
-                    return earlier, True
+                    return Played.of(earlier, seat, replayed=True)
             raise
 
     def _submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
                 idempotency_key: str | None, fingerprint: str, timeout: bool = False,
-                bot: str | None = None) -> tuple[dict[str, Any], bool]:
+                bot: str | None = None, done: Claim | None = None) -> Played:
         state = self._playable(game, seat, expected, person=not (timeout or bot))
         try:
             events = engine.decide(state, seat, moves, timeout=timeout, bot=bot)
         except engine.NotYourTurn as exc:
             raise NotYourTurn(exc.message, exc.rule, state.current) from None
-        return self._append(game, seat, state, events, idempotency_key, fingerprint)
+        return self._append(game, seat, state, events, idempotency_key, fingerprint, done)
 
     def _playable(self, game: Game, seat: int, expected: int | None, person: bool = True
                   ) -> engine.State:
@@ -565,18 +624,19 @@ class Games:
         for event in shown:
             engine.evolve(after, event)
         moves_after = [] if turn_ends else engine.legal_moves(after, seat)
+        no_cell = tiles_without_cell(after, seat) if moves_after else []
         return {
             "game_id": game.id, "version": state.version,
             "events": event_items(shown, state.version + 1, seat, False, list(after.seats),
                                   neutral_name(game.variant, game.players), after),
             "view": engine.view(after, seat), "turn_ends": turn_ends,
-            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves_after]}
+            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves_after],
+            "no_cell": [asdict(n) for n in no_cell]}
 
     def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
-                idempotency_key: str | None = None, fingerprint: str = ""
-                ) -> tuple[dict[str, Any], bool]:
-        """Append ``events`` (decided by the engine on ``state``) for ``seat``; the answer
-        as a submission gets it."""
+                idempotency_key: str | None = None, fingerprint: str = "",
+                done: Claim | None = None) -> Played:
+        """Append ``events`` (decided by the engine on ``state``) for ``seat``."""
         game_id, expected = game.id, state.version
         after = state.copy()
         for event in events:
@@ -590,18 +650,18 @@ class Games:
         }
         idem = Answer(seat, idempotency_key, fingerprint, 201, answer) \
             if idempotency_key else None
-        self.store.append(game_id, expected, events, self._summary(game, state, after, events),
-                          idem)
+        self._record(game, state, after, events, idem, done)
         if self.cache:
             self.cache.put(game_id, after)
-        return answer, False
+        return Played.of(answer, seat, bot=after.bots.get(seat))
 
-    def play_bot(self, game_id: str, version: int) -> dict[str, Any] | None:
+    def play_bot(self, game_id: str, version: int, done: Claim | None = None
+                 ) -> Played | None:
         """The move of the bot playing the seat to act at ``version``, chosen from what
         that seat may see and submitted like any move (marked with the bot's level).
         None if the game moved on or no bot is to act. The bot's generator is seeded by
         the game and version and the submission keyed by the version, so a job run twice
-        (a crash, a race) plays once.
+        (a crash, a race) plays once. ``done``: the due row it is the result of.
 
         What a game's bots may cost is bounded: past turn ``bot_turns`` (the setting
         ALHAMBRA_BOT_TURNS, about three times the longest game of bots) no bot plays at
@@ -623,10 +683,34 @@ class Games:
             move = choose(level, state, seat, random.Random(f"{game_id}:{version}"))
         except ValueError:
             return None
-        answer, _ = self.submit(game, seat, [move], version, f"bot-{version}", bot=level)
-        return answer
+        return self.submit(game, seat, [move], version, f"bot-{version}", bot=level,
+                           done=done)
 
-    def resign(self, game: Game, seat: int) -> dict[str, Any]:
+    def time_out(self, game_id: str, version: int, seat: int, done: Claim | None = None
+                 ) -> TimedOut:
+        """The timeout policy at the game's deadline: the engine's default moves for
+        ``seat``, submitted against ``version`` (keyed by it: played once). Nothing if
+        the game moved on: a move made in time always wins (the store's version check
+        settles a race at the last moment)."""
+        game = self.game(game_id)
+        if game.status != "active" or game.version != version or \
+                game.current_seat != seat or game.timeout_policy != "default_move" or \
+                game.deadline is None:
+            return TimedOut("stale")
+        if times.now() < times.later(-0.5, game.deadline):  # another host's clock
+            return TimedOut("early", deadline=game.deadline)
+        state = self.state(game_id, version)
+        moves = engine.default_moves(state, seat)
+        if not moves:
+            return TimedOut("no-move")
+        try:
+            played = self.submit(game, seat, moves, version, f"timeout-{version}",
+                                 timeout=True, done=done)
+        except (VersionConflict, GameOver, NotYourTurn):
+            return TimedOut("stale")
+        return TimedOut("applied", played)
+
+    def resign(self, game: Game, seat: int) -> Played:
         """``seat`` resigns: a bot (the game's takeover level) plays it from now on
         (S-2). RuleViolation S-2 if a bot plays it already."""
         for _ in range(5):  # a resignation holds whatever the version: retry a race
@@ -639,7 +723,7 @@ class Games:
             events = engine.take_over(state, seat, game.takeover_bot or self.takeover_bot,
                                       "resigned")
             try:
-                return self._append(game, seat, state, events)[0]
+                return self._append(game, seat, state, events)
             except VersionConflict:
                 continue
         raise VersionConflict(self.store.version(game.id))

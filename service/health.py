@@ -1,10 +1,11 @@
-"""What ``/health`` checks: the database, Redis, the workers' heartbeats and the outbox lag.
+"""What ``/health`` checks: the database, Redis, the workers' heartbeats and the due-work lag.
 
 Each worker process writes a heartbeat key per queue it serves every
 ``HEARTBEAT_INTERVAL`` seconds, living ``HEARTBEAT_TTL`` seconds, and names itself in the
 queue's set of workers (``beat``): a queue none of whose workers has a live key has no
-worker. The outbox lag is the age of the oldest appended
-batch not yet handed to the workers. A part that is down makes the answer 503.
+worker. The due-work lag is how long the earliest due row (a mail, a webhook call, a
+deadline…) has waited past its time without a worker claiming it (or, claimed by a
+worker that died, past its lease). A part that is down makes the answer 503.
 """
 
 from __future__ import annotations
@@ -48,11 +49,11 @@ def check(settings: Settings, store: EventStore, client: redis.Redis | None
     """(all up, the parts): each part ``{"status": "ok" | "down" | "unknown", ...}``."""
     parts: dict[str, dict[str, Any]] = {}
     try:
-        oldest = store.undelivered(limit=1)
+        due = store.next_due()
         parts["database"] = {"status": "ok"}
-        lag = times.seconds_since(oldest[0].created_at) if oldest else 0.0
-        parts["outbox"] = {"status": "ok" if lag <= settings.health_max_lag else "down",
-                           "lag_seconds": round(lag, 3)}
+        lag = max(0.0, times.seconds_since(due)) if due else 0.0
+        parts["due"] = {"status": "ok" if lag <= settings.health_max_lag else "down",
+                        "lag_seconds": round(lag, 3)}
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         parts["database"] = {"status": "down", "error": _error(exc)}
     if client is None:

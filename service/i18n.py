@@ -8,8 +8,8 @@ service's sentences are ``Msg`` objects (``engine/words.py``) until they reach a
 Mails are in the seat's ``language``; the API in the request's (``Accept-Language``,
 through flask-babel); the web pages get the same catalogs as JSON (``web_catalog``).
 
-Dates and durations come from Babel's locale data: "in 3 days, Friday 18:00 UTC",
-"3 päivän päästä, perjantaina 18:00 UTC"; plural forms from each catalog's own rule.
+Dates come from Babel's locale data (the clock in words: workers/clock_words.py); plural
+forms from each catalog's own rule.
 """
 
 from __future__ import annotations
@@ -17,22 +17,21 @@ from __future__ import annotations
 import gettext
 import logging
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from babel import Locale
-from babel.dates import format_date, format_datetime, format_timedelta
+from babel.dates import format_date
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from babel.units import format_unit
 
 from engine.words import Msg, msg, nmsg, pmsg
 
-__all__ = ["LANGUAGES", "Msg", "best", "date", "deadline_words", "duration", "language",
-           "message", "msg", "nmsg", "pmsg", "say", "translations", "web_catalog"]
+__all__ = ["LANGUAGES", "Msg", "best", "date", "language", "message", "msg", "nmsg", "pmsg",
+           "say", "translations", "web_catalog"]
 
 log = logging.getLogger(__name__)
 
@@ -112,31 +111,6 @@ def message(exc: BaseException) -> Any:
 
 
 # -- times ---------------------------------------------------------------------------------
-
-_UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
-
-
-def duration(seconds: float, lang: str) -> str:
-    """A time per move as people say it: "1 hour", "3 days", "90 minutes" (in days when
-    whole days or at least two, else hours…)."""
-    seconds = int(round(seconds))
-    for unit, size in _UNITS:
-        if seconds >= size and seconds % size == 0 or seconds >= 2 * size:
-            return format_unit(round(seconds / size), f"duration-{unit}", "long",
-                               locale=lang)
-    return format_unit(seconds, "duration-second", "long", locale=lang)
-
-
-def deadline_words(deadline: datetime, now: datetime, lang: str) -> str:
-    """A deadline in words: "in 3 days, Friday 18:00 UTC" (in ``lang``)."""
-    when = say(msg("{weekday_time} UTC", weekday_time=format_datetime(
-        deadline, "EEEE HH:mm", tzinfo=UTC, locale=lang)), lang)
-    left = (deadline - now).total_seconds()
-    if left < 1:
-        return say(msg("now, {when}", when=when), lang)
-    soon = format_timedelta(timedelta(seconds=left), add_direction=True, locale=lang)
-    return say(msg("{in_time}, {when}", in_time=soon, when=when), lang)
-
 
 def date(when: datetime, lang: str) -> str:
     """A day as the language writes it: "March 21, 2025", "21. maaliskuuta 2025"."""

@@ -342,6 +342,9 @@ class GameSchema(GameSummarySchema):
     view = Shown(ViewSchema, allow_none=True, required=True,
                  metadata={"description": "The engine's view for the caller (its own hand "
                                           "only); null until the game starts"})
+    day_off_until = Timestamp(allow_none=True, required=True, metadata={
+        "description": "While a day off of the time control runs (no clock runs), when "
+                       "the clocks run again; null otherwise"})
 
 
 class GameListSchema(ma.Schema):
@@ -429,6 +432,9 @@ class PreviewedSchema(ma.Schema):
     moves = fields.List(fields.Nested(LegalMoveSchema), required=True, metadata={
         "description": "The caller's legal moves after the plan (none once its turn "
                        "ends)"})
+    no_cell = fields.List(fields.Nested(NoCellSchema), required=True, metadata={
+        "description": "As in the legal moves: the caller's tiles to place after the plan "
+                       "that fit no free cell of its city, and why"})
 
 
 class SubmittedSchema(ma.Schema):
@@ -496,7 +502,7 @@ class VariantsSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or down"})
     parts = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
-        "description": "database, outbox, redis, worker, webhook_worker: each with its "
+        "description": "database, due, redis, worker, webhook_worker: each with its "
                        "status (ok, down, unknown) and details (error, lag_seconds, count)"})
 
 

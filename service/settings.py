@@ -42,8 +42,8 @@ same table for operators.
                                unless ``MAIL_IN_AUTH=none``)
 ``MAIL_IN_ANSWERS_PER_HOUR``   answers to replies one address gets in an hour, at most
                                (``10``; beyond it a reply is still played, not answered)
-``ALHAMBRA_REMINDERS``         reminder times, fractions of the time per move
-                               (``0.5,0.9``)
+``ALHAMBRA_REMINDERS``         reminder times, fractions of the time the seat had as
+                               its turn began (``0.5,0.9``)
 ``ALHAMBRA_WEBHOOK_RETRIES``   seconds between webhook attempts (``10,60,300,1800,7200``)
 ``ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT`` seconds a webhook delivery waits to connect (``3``)
 ``ALHAMBRA_WEBHOOK_READ_TIMEOUT`` seconds a webhook delivery waits for each read of the
@@ -54,16 +54,14 @@ same table for operators.
 ``ALHAMBRA_WEBHOOK_ALLOW_PRIVATE`` ``1``: webhooks may call loopback, private and
                                link-local addresses (a closed network, tests); default:
                                only public addresses
-``ALHAMBRA_MAIL_LEASE``        seconds a worker holds a mail it is sending; past it a
-                               sweep sends it again (``300``)
 ``ALHAMBRA_BOT_TURNS``         turns of a game its bots play at once; past them a bot's
                                seat moves at its deadline only (``1000``)
-``ALHAMBRA_HEALTH_MAX_LAG``    seconds the oldest unrelayed outbox row may wait before
-                               ``/health`` answers 503 (``300``)
-``ALHAMBRA_RELAY_INTERVAL``    seconds between outbox polls (``0.2``)
-``ALHAMBRA_SWEEP_INTERVAL``    seconds between checks for overdue deadlines (``30``)
-``ALHAMBRA_SWEEP_GRACE``       seconds a deadline may be overdue before the sweep acts
-                               (``10``)
+``ALHAMBRA_HEALTH_MAX_LAG``    seconds due work (a mail, a deadline…) may wait past its
+                               time before ``/health`` answers 503 (``300``)
+``ALHAMBRA_CLAIM_INTERVAL``    seconds between the workers' looks for due work (``0.2``;
+                               on PostgreSQL a new row wakes them at once)
+``ALHAMBRA_CLAIM_LEASE``       seconds a worker holds due work it claimed; past it (the
+                               worker died) another claims it again (``300``)
 ``ALHAMBRA_QUEUE``             the RQ queue name (``alhambra``)
 ``ALHAMBRA_REDIS_PREFIX``      the start of every other Redis key the workers write
                                (``alhambra:``)
@@ -155,12 +153,10 @@ class Settings:
     webhooks_per_game: int = 10
     webhooks_per_seat: int = 3
     webhook_allow_private: bool = False
-    mail_lease: float = 300.0
     health_max_lag: float = 300.0
-    batch_retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)
-    relay_interval: float = 0.2
-    sweep_interval: float = 30.0
-    sweep_grace: float = 10.0
+    retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)  # due work's
+    claim_interval: float = 0.2
+    claim_lease: float = 300.0
     queue: str = "alhambra"
     redis_prefix: str = "alhambra:"
     stream_seconds: float = 25.0  # a /stream ends after this long (under gunicorn's timeout)
@@ -225,7 +221,8 @@ class Settings:
                            ("ALHAMBRA_WEBHOOK_MAX_FAILURES", self.webhook_max_failures),
                            ("ALHAMBRA_WEBHOOKS_PER_GAME", self.webhooks_per_game),
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
-                           ("ALHAMBRA_MAIL_LEASE", self.mail_lease),
+                           ("ALHAMBRA_CLAIM_LEASE", self.claim_lease),
+                           ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
                            ("ALHAMBRA_BOT_TURNS", self.bot_turns)):
             if not value > 0:
                 raise SettingsError(f"{var} must be more than 0")
@@ -280,9 +277,8 @@ class Settings:
                    "state_cache_size": ("ALHAMBRA_STATE_CACHE", int),
                    "db_pool_size": ("DATABASE_POOL_SIZE", int),
                    "db_pool_timeout": ("DATABASE_POOL_TIMEOUT", float),
-                   "relay_interval": ("ALHAMBRA_RELAY_INTERVAL", float),
-                   "sweep_interval": ("ALHAMBRA_SWEEP_INTERVAL", float),
-                   "sweep_grace": ("ALHAMBRA_SWEEP_GRACE", float),
+                   "claim_interval": ("ALHAMBRA_CLAIM_INTERVAL", float),
+                   "claim_lease": ("ALHAMBRA_CLAIM_LEASE", float),
                    "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
                    "mail_in_answers_per_hour": ("MAIL_IN_ANSWERS_PER_HOUR", int),
                    "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
@@ -293,7 +289,6 @@ class Settings:
                    "webhook_max_failures": ("ALHAMBRA_WEBHOOK_MAX_FAILURES", int),
                    "webhooks_per_game": ("ALHAMBRA_WEBHOOKS_PER_GAME", int),
                    "webhooks_per_seat": ("ALHAMBRA_WEBHOOKS_PER_SEAT", int),
-                   "mail_lease": ("ALHAMBRA_MAIL_LEASE", float),
                    "health_max_lag": ("ALHAMBRA_HEALTH_MAX_LAG", float),
                    "max_body": ("ALHAMBRA_MAX_BODY", int),
                    "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int),
@@ -324,9 +319,8 @@ class Settings:
                "MAIL_IN_ANSWERS_PER_HOUR": str(self.mail_in_answers_per_hour),
                "ALHAMBRA_REMINDERS": ",".join(map(str, self.reminders)),
                "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
-               "ALHAMBRA_RELAY_INTERVAL": str(self.relay_interval),
-               "ALHAMBRA_SWEEP_INTERVAL": str(self.sweep_interval),
-               "ALHAMBRA_SWEEP_GRACE": str(self.sweep_grace), "ALHAMBRA_QUEUE": self.queue,
+               "ALHAMBRA_CLAIM_INTERVAL": str(self.claim_interval),
+               "ALHAMBRA_CLAIM_LEASE": str(self.claim_lease), "ALHAMBRA_QUEUE": self.queue,
                "ALHAMBRA_REDIS_PREFIX": self.redis_prefix,
                "DATABASE_POOL_SIZE": str(self.db_pool_size),
                "DATABASE_POOL_TIMEOUT": str(self.db_pool_timeout),
@@ -336,7 +330,6 @@ class Settings:
                "ALHAMBRA_WEBHOOKS_PER_GAME": str(self.webhooks_per_game),
                "ALHAMBRA_WEBHOOKS_PER_SEAT": str(self.webhooks_per_seat),
                "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1" if self.webhook_allow_private else "0",
-               "ALHAMBRA_MAIL_LEASE": str(self.mail_lease),
                "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag),
                "ALHAMBRA_BOT_TURNS": str(self.bot_turns)}
         for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import itertools
 import os
 import random
 import secrets
@@ -258,6 +259,20 @@ class Stack:
         return Context(Settings.from_env(self.env))
 
 
+def run_due_here(ctx, game_id: str, pick: Callable[[Any], bool]) -> dict[tuple, str]:
+    """Claim the due work of ``ctx``'s database and run, in this process and through the
+    jobs' own code, the rows of ``game_id`` that ``pick`` picks (the others are given
+    back): {(kind, seat, version): result}."""
+    from service.store import Claim
+    from workers import jobs
+
+    rows = ctx.store.claim_due(1000, 60)
+    mine = [r for r in rows if r.game_id == game_id and pick(r)]
+    ctx.store.release_due([Claim(r.id, r.attempts) for r in rows if r not in mine])
+    return {(r.kind, r.seat, r.version): jobs.run(ctx, Claim(r.id, r.attempts))
+            for r in mine}
+
+
 def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str) -> Stack:
     """A stack on a fresh data folder; ``queue`` is its own RQ queue (a queue no worker
     serves keeps jobs for the test to run in-process)."""
@@ -268,8 +283,7 @@ def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str)
         "ALHAMBRA_DATA": str(data), "ALHAMBRA_DB": str(data / "alhambra.db"),
         "REDIS_URL": redis_url, "SMTP_URL": smtp_url, "MAIL_FROM": "Alhambra <game@test>",
         "PUBLIC_URL": "http://alhambra.test", "ALHAMBRA_QUEUE": queue,
-        "ALHAMBRA_RELAY_INTERVAL": "0.05", "ALHAMBRA_WEBHOOK_RETRIES": "1,1,1",
-        "ALHAMBRA_SWEEP_INTERVAL": "1", "ALHAMBRA_SWEEP_GRACE": "5",
+        "ALHAMBRA_CLAIM_INTERVAL": "0.05", "ALHAMBRA_WEBHOOK_RETRIES": "1,1,1",
         "ALHAMBRA_MIN_TIME_PER_MOVE": "1", "PYTHONPATH": str(ROOT),
         # webhook receivers in the tests are local servers
         "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1", **env})
@@ -421,6 +435,17 @@ def answer_to(inbox: Inbox, game_id: str, message_id: str, timeout: float = 15
     return mail
 
 
+def played_in_words(client, game_id: str, since: int, text: str) -> list[str]:
+    """What an answer ``text`` says was played ("you played:", then a line per move in
+    words, as the history says it), as the notations of the moves after version
+    ``since`` that those words name (KeyError: a line that is no move's words)."""
+    lines = text.split("you played:\n", 1)[1].split("\n")
+    said = [line[4:] for line in itertools.takewhile(lambda x: x.startswith("  - "), lines)]
+    events = client.get(f"/games/{game_id}/events?since={since}").get_json()["events"]
+    words = {e["text"]: e["event"]["move"] for e in events if "move" in e["event"]}
+    return [words[line] for line in said]
+
+
 def barrier(port: int, inbox: Inbox, mail: Received) -> Received:
     """Reply ``status`` to ``mail`` and return the answer: with one worker taking jobs in
     order, every answer to an earlier reply has come by then."""
@@ -454,7 +479,7 @@ def start_serve(tmp: Path, *args: str, env: dict[str, str] | None = None,
 
     full = {k: v for k, v in os.environ.items()
             if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
-    full.update(ALHAMBRA_DATA=str(tmp / "data"), ALHAMBRA_RELAY_INTERVAL="0.05",
+    full.update(ALHAMBRA_DATA=str(tmp / "data"), ALHAMBRA_CLAIM_INTERVAL="0.05",
                 PYTHONPATH=str(ROOT), **(env or {}))
     if "--port" not in args:
         args = (*args, "--port", str(free_port()))

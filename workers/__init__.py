@@ -1,14 +1,15 @@
-"""alhambra-pbem workers: the outbox relay, RQ jobs (mail, reminders, deadlines,
-webhooks), the embedded Redis launcher and the worker entry point.
+"""alhambra-pbem workers: the claiming loop of due work, RQ jobs (mails, reminders,
+answers, webhooks, bots' moves, deadlines), mail in, the embedded Redis launcher and the
+worker entry point.
 
-One move, after the service has committed it with its outbox row:
+One move, after the service has committed it with its due rows (service/due.py):
 
-    outbox row ──relay.py──▶ RQ job jobs.process_batch(game, from, to)
-                               ├─ mail.py: "game started", "your turn", "timeout", "game over"
-                               ├─ enqueue_at: jobs.send_reminder (50%, 90%), jobs.apply_deadline
-                               └─ jobs.deliver_webhook per registered URL (retried, backoff)
+    due rows ──dispatch.py (claim, lease)──▶ RQ job jobs.run_due(row, attempt)
+                 ├─ mail.py: "game started", "your turn", "timeout", "game over", reminders
+                 ├─ webhooks.py: one call per registered URL
+                 └─ Games.play_bot / Games.time_out: a move, whose append plans the next
 
-Every notification is claimed in the store's ``notifications`` table under (game,
-version, recipient, kind) before it is sent, so a job run twice sends once. Configuration
-is by environment: see service/settings.py.
+Each row is run by the attempt that claimed it last and finished with its result; a
+row whose worker died is claimed again when its lease runs out. Configuration is by
+environment: see service/settings.py.
 """

@@ -21,8 +21,9 @@ class Context:
         self.store = open_store(settings)
         self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key,
                            takeover_bot=settings.takeover_level,
-                           bot_turns=settings.bot_turns)
+                           bot_turns=settings.bot_turns, reminders=settings.reminders)
         self.mailer = Mailer(settings)
+        self.wake = threading.Event()  # set by a job that added due work (dispatch.py)
         self._redis: Redis | None = None
 
     @property
@@ -35,7 +36,7 @@ class Context:
         return self._redis
 
     def queue(self) -> Queue:
-        """The queue of mails, reminders and deadlines."""
+        """The queue of mails, reminders, answers and deadlines."""
         return Queue(self.settings.queue, connection=self.redis)
 
     def bot_queue(self) -> Queue:

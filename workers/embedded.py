@@ -1,6 +1,6 @@
 """What ``alhambra-pbem serve`` runs beside the API: a private Redis server when
 ``REDIS_URL`` is unset (its files in ``<data>/redis/``), one worker process with the
-scheduler and the relay (it runs the webhooks' worker beside it), and with
+claiming loop of due work (it runs the webhooks' worker beside it), and with
 ``MAIL_IN_LISTEN`` the SMTP listener for replies (``alhambra-pbem mail-in --listen``).
 Each is watched: one that dies is started again, with back-off (supervise.py); Redis
 comes back at the same address with its data (append-only file). ``stop`` ends them

@@ -1,48 +1,40 @@
-"""The RQ jobs. Each is idempotent: every notification is claimed in the store under
-(game, version, recipient, kind) before it is sent, and a deadline re-checks the game's
-version, so running any job twice has the effect of running it once.
+"""The work of due rows (service/store: ``Due``), one RQ job per claimed row.
 
-RQ runs the entry points below by name, with plain arguments (queued and scheduled jobs
-keep these names for months: they stay as they are). Each takes this process's context
-(``context.context()``, set by the worker at start) and hands it to the logic, which
-takes it explicitly:
+The claiming loop (dispatch.py) enqueues ``run_due(row_id, attempt)``; the job takes the
+row (``store.start_due``: only the first job of a row's claims to start runs it, so a
+row claimed again after its lease runs in one job only) and does what its kind says:
 
-- ``process_batch(game_id, from_version, to_version, created_at)`` → ``handle_batch``:
-  one outbox row; its mails, the reminders and the deadline, the webhook deliveries.
-- ``send_reminder(game_id, seat, version, deadline, fraction)`` → ``remind``
-- ``apply_deadline(game_id, version, seat)`` → ``time_out``: the timeout policy, through
-  ``service.games.Games.submit`` like any move.
-- ``deliver_webhook(hook_id, game_id, from_version, to_version)`` → ``deliver``
-- ``play_bot(game_id, version)`` → ``bot_move``: the move of the bot playing the seat to
-  act at that version (docs/rules.md S-2), through ``Games.submit`` like any move; queued
-  by ``handle_batch`` on the bots' queue (``Context.bot_queue``) when a batch leaves a
-  bot to act.
+- a mail of a batch (``MAIL_KINDS``): rendered by notify.py at the batch's version;
+- ``reminder``: to the seat to act, unless its turn is over;
+- ``answer``: the answer to a mail reply (the reply's outcome, then the game now);
+- ``webhook``: the batch's events POSTed to one webhook, redacted for its seat, signed;
+- ``bot``: the bot's move (``Games.play_bot``), ``deadline``: the timeout policy
+  (``Games.time_out``); both mark the row done in the move's own append;
+- ``plan``: a batch from before due work, planned now (``Games.plan_batch``).
+
+A row is finished in the store with its result; one that failed is due again later
+(``service.due.retry_at``: ``ALHAMBRA_WEBHOOK_RETRIES`` for webhooks, ``Settings.retries``
+for the rest), then failed for good. Jobs queued by an older version under the old entry
+points (``process_batch``, ``send_reminder``, ``apply_deadline``, ``deliver_webhook``,
+``play_bot``, ``mail_in.send_answer``) still run: each adds its work as a due row.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
-import re
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
-from rq import Retry
-from rq.job import Job
-
-import engine
+from service import due as planned
 from service import i18n, times
-from service.errors import (
-    GameNotFound,
-    GameOver,
-    NotYourTurn,
-    SeatPlayedByBot,
-    VersionConflict,
-    WebhookUrlRefused,
-)
-from service.links import play_path
+from service.errors import GameNotFound, WebhookUrlRefused
+from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game
 
 from . import notify, webhooks
 from .context import Context, context
+from .mail import Mail
 
 log = logging.getLogger("alhambra.jobs")
 
@@ -50,14 +42,45 @@ JOB_TIMEOUT = 120
 MAX_BOT_MOVES = 20  # moves one bot job plays in a row (a turn has a few)
 
 
-def batch_job_id(game_id: str, from_version: int, to_version: int) -> str:
-    return f"batch-{game_id}-{from_version}-{to_version}"
+# -- RQ's entry point ----------------------------------------------------------------------
+
+def run_due(row_id: int, attempt: int) -> str:
+    """RQ's entry point (by this name): ``run`` with this process's context."""
+    return run(context(), Claim(row_id, attempt))
 
 
-def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
-                created_at: datetime) -> notify.Batch | None:
-    """The batch's events and the state at ``to_version`` exactly (the game may have moved
-    on since: the mails announce this version), reading only what is needed."""
+def run(ctx: Context, claim: Claim) -> str:
+    """Do the claimed row's work and finish it; returns its result."""
+    row = ctx.store.start_due(claim, ctx.settings.claim_lease)
+    if row is None:
+        return "not-mine"  # run by another job of the row, or done meanwhile
+    claim = Claim(row.id, row.attempts)
+    try:
+        finish = HANDLERS[row.kind](ctx, row, claim)
+    except Exception as exc:  # noqa: BLE001 - recorded on the row, tried again later
+        settings = ctx.settings
+        error = f"{type(exc).__name__}: {exc}"[:500]
+        intervals = settings.webhook_retries if row.kind == "webhook" else settings.retries
+        retry = planned.retry_at(row.attempts, intervals, times.now())
+        log.warning("%s of game %s v%s (row %s, attempt %s) failed: %s; %s", row.kind,
+                    row.game_id, row.version, row.id, row.attempts, error,
+                    f"again at {times.to_text(retry)}" if retry else "given up")
+        ctx.store.finish_due(claim, Finish(error=error, retry_at=retry, hook_failures=(
+            settings.webhook_max_failures if row.kind == "webhook" else None)))
+        return "failed"
+    ctx.wake.set()  # a move or a plan may have added due work
+    if finish is None:  # done in the result's own transaction
+        return "done"
+    ctx.store.finish_due(claim, finish)
+    return finish.result or ("failed" if finish.retry_at is None else "later")
+
+
+# -- mails ---------------------------------------------------------------------------------
+
+def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
+               created_at: datetime) -> notify.Batch | None:
+    """What a mail about versions ``from_version``..``to_version`` shows: the batch's
+    events and the state at ``to_version`` exactly (the game may have moved on since)."""
     store = ctx.store
     try:
         game = store.game(game_id)
@@ -65,181 +88,100 @@ def _load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
         return None
     if game.version < to_version:
         return None
-    events = store.read(game_id, since=from_version - 1, until=to_version)
-    state = ctx.games.state(game_id, to_version)
-    return notify.Batch(game=game, seats=store.seats(game_id), events=events,
-                        from_version=from_version, to_version=to_version, state=state,
-                        created_at=created_at, public_url=ctx.settings.link_url,
+    return notify.Batch(game=game, seats=store.seats(game_id),
+                        events=store.read(game_id, since=from_version - 1, until=to_version),
+                        from_version=from_version, to_version=to_version,
+                        state=ctx.games.state(game_id, to_version), created_at=created_at,
+                        public_url=ctx.settings.link_url,
                         read=lambda since, until: store.read(game_id, since, until),
                         replies=bool(ctx.settings.mail_reply_to))
 
 
-class MailHeld(Exception):
-    """Another run holds the mail's claim (maybe a worker that died mid-send): the job
-    fails and RQ runs it again later; by then the mail is sent or its lease is over (the
-    relay's sweep also sends it again then)."""
+def send(ctx: Context, mail: Mail | None) -> Finish:
+    """Send one mail (None: the seat has no address)."""
+    if mail is None:
+        return Finish("no-address")
+    ctx.mailer.send(mail)
+    return Finish("sent")
 
 
-def _send(ctx: Context, mail_or_none, recipient_seat: int, key: tuple[str, int, str]
-          ) -> str:
-    """Claim, send and record one mail. Returns sent / skipped / no-address; MailHeld if
-    another run holds the claim."""
-    game_id, version, kind = key
-    recipient = f"seat:{recipient_seat}"
-    if mail_or_none is None:
-        return "no-address"
-    if not ctx.store.claim_notification(game_id, version, recipient, kind,
-                                        lease_seconds=ctx.settings.mail_lease):
-        if any(n.version == version and n.recipient == recipient and n.kind == kind and
-               n.status == "sending" for n in ctx.store.notifications(game_id)):
-            raise MailHeld(f"{kind} to {recipient} of {game_id} v{version} is being sent "
-                           "by another run")
-        return "skipped"
-    try:
-        ctx.mailer.send(mail_or_none)
-    except Exception as exc:
-        ctx.store.finish_notification(game_id, version, recipient, kind,
-                                      error=f"{type(exc).__name__}: {exc}"[:500])
-        raise
-    ctx.store.finish_notification(game_id, version, recipient, kind)
-    return "sent"
-
-
-# -- RQ's entry points ---------------------------------------------------------------------
-
-def process_batch(game_id: str, from_version: int, to_version: int, created_at: str
-                  ) -> dict[str, Any]:
-    return handle_batch(context(), game_id, from_version, to_version, created_at)
-
-
-def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction: float
-                  ) -> str:
-    return remind(context(), game_id, seat, version, deadline, fraction)
-
-
-def apply_deadline(game_id: str, version: int, seat: int) -> str:
-    return time_out(context(), game_id, version, seat)
-
-
-def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: int) -> str:
-    return deliver(context(), hook_id, game_id, from_version, to_version)
-
-
-def play_bot(game_id: str, version: int) -> str:
-    return bot_move(context(), game_id, version)
-
-
-# -- the jobs' logic -----------------------------------------------------------------------
-
-def handle_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
-                 created_at: str) -> dict[str, Any]:
-    """The mails of one appended batch, then its clock and its webhook deliveries."""
-    batch = _load_batch(ctx, game_id, from_version, to_version, times.from_text(created_at))
+def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """A mail the batch ending at ``row.version`` calls for."""
+    assert row.seat is not None and row.created_at is not None
+    batch = load_batch(ctx, row.game_id, row.from_version or row.version, row.version,
+                       row.created_at)
     if batch is None:
-        return {"status": "missing"}
-    if from_version == 1:
-        batch.links = {s.seat: ctx.settings.link_url + play_path(
-                           game_id, ctx.games.seat_token(game_id, s.seat))
-                       for s in batch.seats if s.email}
-    results: dict[str, str] = {}
-    failed: Exception | None = None
-    for kind, seat in notify.plan(batch):
-        try:
-            mail = notify.render(batch, kind, seat)
-            results[f"{kind}:{seat}"] = _send(ctx, mail, seat, (game_id, to_version, kind))
-        except MailHeld as exc:
-            log.info("%s; trying again later", exc)
-            results[f"{kind}:{seat}"] = "held"
-            failed = failed or exc
-        except Exception as exc:  # the others still go; the job is retried for this one
-            log.exception("mail %s to seat %s of %s v%s failed", kind, seat, game_id,
-                          to_version)
-            results[f"{kind}:{seat}"] = "failed"
-            failed = failed or exc
-    schedule_clock(ctx, batch)
-    enqueue_bot(ctx, batch)
-    enqueue_webhooks(ctx, game_id, from_version, to_version)
-    if failed is not None:
-        raise failed
-    return {"status": "done", "mails": results}
+        return Finish("missing")
+    if row.kind == "started" or batch.over and not batch.game.replay_public:
+        # secret links: in the started mail, and a private game's replay once over
+        batch.tokens = {row.seat: ctx.games.seat_token(row.game_id, row.seat)}
+    return send(ctx, notify.render(batch, row.kind, row.seat))
 
 
-def not_before(t: datetime) -> datetime:
-    """``t`` rounded up to the second: RQ's scheduler keeps whole seconds (rounded down),
-    so a job due at 12:00:00.900 would otherwise run at 12:00:00."""
-    return t + timedelta(microseconds=1_000_000 - t.microsecond) if t.microsecond else t
+def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """Remind the seat to act, unless its turn is over (the game moved to another seat,
+    or to a new deadline: the reminders of that turn replaced this one)."""
+    assert row.seat is not None
+    try:
+        game = ctx.store.game(row.game_id)
+    except GameNotFound:
+        return Finish("missing")
+    if game.status != "active" or game.current_seat != row.seat or game.deadline is None \
+            or row.due_at >= game.deadline:
+        return Finish("moved")
+    batch = load_batch(ctx, game.id, game.version, game.version, game.updated_at)
+    if batch is None:
+        return Finish("missing")
+    return send(ctx, notify.render(batch, "reminder", row.seat,
+                                   mail_kind=f"reminder{row.percent}"))
 
 
-def schedule_clock(ctx: Context, batch: notify.Batch) -> None:
-    """The reminders and the deadline of the seat to act after this batch, if the game is
-    still at this batch's version (a later batch schedules its own)."""
-    game = batch.game
-    if batch.over or game.status != "active" or game.version != batch.to_version or \
-            not game.deadline:
-        return
-    queue = ctx.queue()
-    seat, due = game.current_seat, game.deadline
-    deadline = times.to_text(due)
-    now = times.now()
-    for fraction in ctx.settings.reminders if seat not in batch.state.bots else ():
-        at = times.later(-(1 - fraction) * game.time_per_move, due)
-        if at > now:
-            queue.enqueue_at(at, send_reminder, game.id, seat, batch.to_version, deadline,
-                             fraction, job_id=f"reminder-{game.id}-{seat}-"
-                                             f"{re.sub(r'[^0-9]', '', deadline)}-"
-                                             f"{round(fraction * 100)}",
-                             job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400,
-                             retry=batch_retry(ctx))
-    if game.timeout_policy == "default_move":
-        queue.enqueue_at(not_before(due), apply_deadline, game.id, batch.to_version, seat,
-                         job_id=deadline_job_id(game.id, batch.to_version),
-                         job_timeout=JOB_TIMEOUT, result_ttl=86400, failure_ttl=86400 * 7,
-                         retry=Retry(max=5, interval=[5, 30, 120, 600, 1800]))
+def answer(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """The answer to the mail reply ``row.reply``: its outcome, then the game as it is
+    now (the legal moves, if it is the seat's turn), in the reply's thread."""
+    assert row.seat is not None and row.args is not None and row.reply is not None
+    outcome, seat = row.args["outcome"], row.seat
+    try:
+        game = ctx.store.game(row.game_id)
+    except GameNotFound:
+        return Finish("missing")
+    batch = load_batch(ctx, game.id, game.version, game.version, game.updated_at)
+    if batch is None:
+        return Finish("missing")
+    extra = dict(outcome)
+    if outcome["result"] == "stale":
+        extra["changes"] = notify.since(batch, outcome["answered"], seat)
+    extra["turn_mail"] = outcome["result"] == "played" and _turn_mail(ctx, game, seat,
+                                                                     outcome)
+    mail = notify.render(batch, "answer", seat, mail_kind=answer_kind(row.reply), **extra)
+    if mail is not None:
+        mail.in_reply_to = row.reply
+        mail.references = tuple(row.args.get("references", ()))
+    return send(ctx, mail)
 
 
-def enqueue_bot(ctx: Context, batch: notify.Batch) -> None:
-    """Queue the move of the bot to act after this batch, if the game is still at this
-    batch's version (a later batch queues its own)."""
-    game, state = batch.game, batch.state
-    if batch.over or game.status != "active" or game.version != batch.to_version or \
-            state.current not in state.bots:
-        return
-    ctx.bot_queue().enqueue(play_bot, game.id, batch.to_version,
-                            job_id=f"bot-{game.id}-{batch.to_version}",
-                            job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400,
-                            retry=Retry(max=3, interval=[1, 5, 30]))
+def answer_kind(message_id: str) -> str:
+    """The mail kind (X-Alhambra-Kind) of the answer to the mail ``message_id``."""
+    digest = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()
+    return f"answer-{digest[:12]}"
 
 
-def batch_retry(ctx: Context) -> Retry:
-    """The retries of a job that sends mail (SMTP away, a mail held by another run)."""
-    intervals = list(ctx.settings.batch_retries)
-    return Retry(max=len(intervals), interval=intervals)
+def _turn_mail(ctx: Context, game: Game, seat: int, outcome: dict[str, Any]) -> bool:
+    """After a move played: does a "your turn" mail give the seat its moves (so that the
+    answer need not)? Yes when the move itself started the seat's clock again (a tile
+    received at the game's end), or when the game moved on since and it is the seat's
+    turn again."""
+    if game.status != "active" or game.current_seat != seat:
+        return False
+    if outcome["played_version"] != game.version:
+        return True
+    first = outcome["answered"] + 1
+    events = ctx.store.read(game.id, since=first - 1, until=game.version)
+    return ("your_turn", seat) in planned.mails(first, events,
+                                                ctx.games.state(game.id, game.version))
 
 
-def deadline_job_id(game_id: str, version: int) -> str:
-    return f"deadline-{game_id}-{version}"
-
-
-def enqueue_webhooks(ctx: Context, game_id: str, from_version: int, to_version: int,
-                     only: int | None = None) -> None:
-    """The batch's deliveries, on the webhooks' own queue (``only``: to that hook)."""
-    hooks = [h for h in ctx.store.webhooks(game_id)
-             if h.disabled_at is None and only in (None, h.id)]
-    if not hooks:
-        return
-    queue = ctx.webhook_queue()
-    intervals = list(ctx.settings.webhook_retries)
-    for hook in hooks:
-        job_id = f"hook-{hook.id}-{game_id}-{from_version}-{to_version}"
-        if only is None and Job.exists(job_id, connection=ctx.redis):
-            continue  # enqueued by an earlier run of this batch (maybe waiting to retry)
-        queue.enqueue(deliver_webhook, hook.id, game_id, from_version, to_version,
-                      job_id=job_id if only is None else f"{job_id}-again",
-                      job_timeout=webhook_job_timeout(ctx), result_ttl=3600,
-                      failure_ttl=86400 * 7,
-                      retry=Retry(max=len(intervals), interval=intervals) if intervals
-                      else None)
-
+# -- webhooks ------------------------------------------------------------------------------
 
 def webhook_job_timeout(ctx: Context) -> int:
     """Long enough for one delivery (a few reads), short enough to free the worker."""
@@ -247,119 +189,130 @@ def webhook_job_timeout(ctx: Context) -> int:
     return int(s.webhook_connect_timeout + 4 * s.webhook_read_timeout) + 5
 
 
-def remind(ctx: Context, game_id: str, seat: int, version: int, deadline: str,
-           fraction: float) -> str:
-    """Remind ``seat`` unless it has moved since ``version`` (or the clock changed)."""
-    try:
-        game = ctx.store.game(game_id)
-    except GameNotFound:
-        return "missing"
-    if game.status != "active" or game.version != version or game.current_seat != seat \
-            or game.deadline is None or times.to_text(game.deadline) != deadline:
-        return "moved"
-    batch = _load_batch(ctx, game_id, version, version, game.updated_at)
-    if batch is None:
-        return "missing"
-    kind = f"reminder{round(fraction * 100)}"
-    mail = notify.render(batch, "reminder", seat, mail_kind=kind)
-    return _send(ctx, mail, seat, (game_id, version, kind))
-
-
-def time_out(ctx: Context, game_id: str, version: int, seat: int) -> str:
-    """The timeout policy: the engine's default moves for ``seat``, submitted through the
-    service's path against ``version``. Does nothing if the game moved on: a move made in
-    time always wins (the store's version check settles a race at the last moment)."""
-    try:
-        game = ctx.store.game(game_id)
-    except GameNotFound:
-        return "missing"
-    if game.status != "active" or game.version != version or game.current_seat != seat:
-        return "stale"
-    if game.timeout_policy != "default_move" or not game.deadline:
-        return "no-policy"
-    due = game.deadline
-    if times.now() < times.later(-0.5, due):  # early (clocks): come back
-        ctx.queue().enqueue_at(not_before(due), apply_deadline, game_id, version, seat,
-                               job_id=deadline_job_id(game_id, version) + "-again",
-                               job_timeout=JOB_TIMEOUT)
-        return "early"
-    state = ctx.games.state(game_id, version)
-    moves = engine.default_moves(state, seat)
-    if not moves:
-        return "no-move"
-    try:
-        answer, _ = ctx.games.submit(game, seat, moves, version, f"timeout-{version}",
-                                     timeout=True)
-    except (VersionConflict, GameOver, NotYourTurn):
-        return "stale"
-    log.info("game %s: time ran out for seat %s at version %s: %s -> version %s", game_id,
-             seat, version, "; ".join(map(str, moves)), answer["version"])
-    return "applied"
-
-
-def bot_move(ctx: Context, game_id: str, version: int) -> str:
-    """The bot's moves from ``version`` on while its seat is to act (a whole turn in one
-    job; each move is Games.play_bot: chosen from the seat's view, keyed by the version,
-    so running twice plays once); stale if the game moved on."""
-    played = 0
-    while played < MAX_BOT_MOVES:
-        try:
-            answer = ctx.games.play_bot(game_id, version)
-        except (GameNotFound, VersionConflict, GameOver, NotYourTurn, SeatPlayedByBot):
-            answer = None
-        if answer is None:
-            break
-        played += 1
-        log.info("game %s: a bot played at version %s -> version %s", game_id, version,
-                 answer["version"])
-        seat = next(i["event"]["seat"] for i in answer["events"] if "move" in i["event"])
-        version = answer["version"]
-        if answer["view"]["current"] != seat:
-            break
-    return "played" if played else "stale"
-
-
-def deliver(ctx: Context, hook_id: int, game_id: str, from_version: int, to_version: int
-            ) -> str:
+def webhook(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """POST the batch's events, redacted for the hook's seat, signed. Each attempt is
-    counted on the hook (failures in a row disable it); a URL refused at delivery (its
-    name now resolves to a private address, say) is not retried."""
-    hook = ctx.store.webhook(hook_id)
-    if hook is None or hook.game_id != game_id:
-        return "gone"
-    if hook.disabled_at is not None:
-        return "disabled"
+    counted on the hook with the row's end (failures in a row disable it); a URL
+    refused at delivery (its name now resolves to a private address, say) is not
+    retried."""
+    assert row.hook_id is not None
     settings = ctx.settings
-    recipient = f"hook:{hook_id}"
-    if not ctx.store.claim_notification(game_id, to_version, recipient, "webhook",
-                                        lease_seconds=webhook_job_timeout(ctx) + 5):
-        return "skipped"
+    hook = ctx.store.webhook(row.hook_id)
+    if hook is None or hook.game_id != row.game_id:
+        return Finish("gone")
+    if hook.disabled_at is not None:
+        return Finish("disabled")
+    first = row.from_version or row.version
+    events = ctx.store.read(row.game_id, since=first - 1, until=row.version)
+    lang = i18n.best(None, *(s.language for s in ctx.store.seats(row.game_id)
+                             if s.seat == hook.seat))  # the seat's; the host's: English
+    payload = {
+        "game_id": row.game_id, "webhook_id": hook.id, "seat": hook.seat,
+        "from_version": first, "to_version": row.version,
+        "events": [{**item, "text": i18n.say(item["text"], lang) if item["text"]
+                    is not None else None} for item in ctx.games.event_items(
+                        ctx.store.game(row.game_id), events, first, hook.seat)],
+    }
     try:
-        events = ctx.store.read(game_id, since=from_version - 1, until=to_version)
-        lang = i18n.best(None, *(s.language for s in ctx.store.seats(game_id)
-                                 if s.seat == hook.seat))  # the seat's; the host's: English
-        payload = {
-            "game_id": game_id, "webhook_id": hook_id, "seat": hook.seat,
-            "from_version": from_version, "to_version": to_version,
-            "events": [{**item, "text": i18n.say(item["text"], lang) if item["text"]
-                        is not None else None} for item in ctx.games.event_items(
-                            ctx.store.game(game_id), events, from_version, hook.seat)],
-        }
         webhooks.post(hook.url, hook.secret, payload,
-                      f"{game_id}:{from_version}-{to_version}:{hook_id}",
+                      f"{row.game_id}:{first}-{row.version}:{hook.id}",
                       connect_timeout=settings.webhook_connect_timeout,
                       read_timeout=settings.webhook_read_timeout,
                       allow_private=settings.webhook_allow_private)
-    except Exception as exc:
-        error = str(exc) if isinstance(exc, WebhookUrlRefused) else \
-            f"{type(exc).__name__}: {exc}"
-        ctx.store.finish_notification(game_id, to_version, recipient, "webhook",
-                                      error=error[:500])
-        ctx.store.webhook_attempt(hook_id, error[:500], settings.webhook_max_failures)
-        if isinstance(exc, WebhookUrlRefused):
-            log.warning("webhook %s of %s: %s", hook_id, game_id, error)
-            return "refused"
-        raise
-    ctx.store.finish_notification(game_id, to_version, recipient, "webhook")
-    ctx.store.webhook_attempt(hook_id, None, settings.webhook_max_failures)
-    return "sent"
+    except WebhookUrlRefused as exc:
+        log.warning("webhook %s of %s: %s", hook.id, row.game_id, exc)
+        return Finish("refused", error=str(exc)[:500],
+                      hook_failures=settings.webhook_max_failures)
+    return Finish("sent", hook_failures=settings.webhook_max_failures)
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+def bot(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
+    """The bot's moves from ``row.version`` on while its seat is to act: a whole turn in
+    one job (the first move marks the row done; each move's append replaces the bot row
+    the one before planned); stale if the game moved on."""
+    try:
+        played = ctx.games.play_bot(row.game_id, row.version, done=claim)
+        first = played
+        for _ in range(MAX_BOT_MOVES - 1):
+            if played is None or played.current != played.seat:
+                break
+            played = ctx.games.play_bot(row.game_id, played.version)
+    except GameNotFound:
+        return Finish("missing")
+    if first is None:
+        return Finish("stale")
+    log.info("game %s: a bot played from version %s", row.game_id, row.version)
+    return Finish("applied") if first.replayed else None
+
+
+def deadline(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
+    """The game's alarm: its timeout policy (``Games.time_out``); early (another host's
+    clock): due again at the deadline. The bot's move due at the same version goes
+    first (the mail queue, where deadlines run, is served before the bots'): the alarm
+    waits a second while it is not done."""
+    assert row.seat is not None
+    if any(d.kind == "bot" and d.version == row.version and d.state in ("pending", "claimed")
+           for d in ctx.store.due_rows(row.game_id)):
+        return Finish(retry_at=times.later(1))
+    try:
+        result = ctx.games.time_out(row.game_id, row.version, row.seat, done=claim)
+    except GameNotFound:
+        return Finish("missing")
+    if result.outcome == "early":
+        return Finish(retry_at=result.deadline)
+    if result.played is None:
+        return Finish(result.outcome)
+    log.info("game %s: time ran out for seat %s at version %s -> version %s", row.game_id,
+             row.seat, row.version, result.played.version)
+    return Finish("applied") if result.played.replayed else None
+
+
+def plan(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
+    """A batch appended before due work existed: plan its work now."""
+    mails = bool((row.args or {}).get("mails", True))
+    try:
+        ctx.games.plan_batch(row.game_id, row.from_version or row.version, row.version,
+                             mails, done=claim)
+    except GameNotFound:
+        return Finish("missing")
+    return None
+
+
+HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
+    **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
+    "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan}
+
+
+# -- the entry points of older versions: their work as due rows ----------------------------
+
+def _add(game_id: str, due: Due) -> str:
+    ctx = context()
+    ctx.store.add_due(game_id, [due])
+    ctx.wake.set()
+    return "due"
+
+
+def process_batch(game_id: str, from_version: int, to_version: int, created_at: str
+                  ) -> str:
+    return _add(game_id, Due("plan", to_version, times.now(), from_version=from_version,
+                             args={"mails": True}))
+
+
+def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction: float
+                  ) -> str:
+    return _add(game_id, Due("reminder", version, times.now(), seat=seat,
+                             percent=round(fraction * 100)))
+
+
+def apply_deadline(game_id: str, version: int, seat: int) -> str:
+    return _add(game_id, Due("deadline", version, times.now(), seat=seat))
+
+
+def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: int) -> str:
+    return _add(game_id, Due("webhook", to_version, times.now(), hook_id=hook_id,
+                             from_version=from_version))
+
+
+def play_bot(game_id: str, version: int) -> str:
+    return _add(game_id, Due("bot", version, times.now()))

@@ -21,20 +21,20 @@ answered mail showed. Then, in this order:
   idempotency key: a mail delivered twice plays once. If the game moved on since that
   version nothing is played ("stale");
 - the answer (what was understood, what became of it, the game now and the legal moves)
-  is a job on the workers' queue (``send_answer``): it is sent by a worker, retried while
-  SMTP is away, and claimed per Message-ID, so it goes out once. An address gets at most
+  is due work (an ``answer`` row, one per reply's Message-ID, so it goes out once): a
+  worker sends it (workers/jobs.py), again later while SMTP is away. An address gets at most
   ``MAIL_IN_ANSWERS_PER_HOUR`` answers (counted in the database, so the pipe, the
   listener and every host count together): beyond it a reply is still played but not
   answered, whatever its headers say, so that no auto-responder can loop with us.
 
-The next seat's "your turn" mail comes from the outbox, as after any move.
+The next seat's "your turn" mail is due work of the move, as after any move.
 
 Pipe delivery exits 0 when the mail was handled (a refused move is handled: it gets an
 answer; an ignored mail too), 67 (EX_NOUSER) when it is for no reply address of ours, and
-75 (EX_TEMPFAIL) when the database or Redis cannot be reached, so that the mail server
+75 (EX_TEMPFAIL) when the database cannot be reached, so that the mail server
 tries again later. The SMTP listener says the same at the SMTP level: 550 at RCPT for an
 address that is not ours, 552 for a message over ``MAIL_IN_MAX_SIZE`` (SIZE is
-advertised), 451 while the database or Redis is away. Unknown or forged addresses,
+advertised), 451 while the database is away. Unknown or forged addresses,
 foreign, unreadable or unauthenticated senders and automatic mails get no answer (no
 backscatter); each is logged with the reason.
 """
@@ -55,10 +55,10 @@ from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
-from rq import Retry
 
 import engine
-from service import i18n
+from engine import terms
+from service import i18n, times
 from service.errors import (
     DomainError,
     GameNotFound,
@@ -68,11 +68,10 @@ from service.errors import (
     VersionConflict,
 )
 from service.settings import Settings
-from service.store import Game, Seat
+from service.store import Due, Seat
 
-from . import mail_auth, notify, replies, reply_address
+from . import mail_auth, replies, reply_address
 from .context import Context, context
-from .jobs import JOB_TIMEOUT, _load_batch, _send
 
 log = logging.getLogger("alhambra.mail_in")
 
@@ -83,7 +82,7 @@ HANDLED, IGNORED, NOT_OURS = "handled", "ignored", "not-ours"
 
 
 class Unavailable(Exception):
-    """The database or Redis cannot be reached: deliver the mail again later."""
+    """The database cannot be reached: deliver the mail again later."""
 
 
 @dataclass(frozen=True)
@@ -96,11 +95,6 @@ class Target:
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def answer_kind(message_id: str) -> str:
-    """The notification kind of the answer to the mail ``message_id`` (one per mail)."""
-    return f"answer-{_digest(message_id)[:12]}"
 
 
 class Gateway:
@@ -183,15 +177,10 @@ class Gateway:
                             self.ctx.settings.mail_in_answers_per_hour)
                 return True
             references = replies.message_ids(msg.get("References"))[-8:]
-            self.ctx.queue().enqueue(
-                send_answer, tag.game_id, seat.seat, message_id, references, outcome,
-                job_id=f"answer-{tag.game_id}-{seat.seat}-{_digest(message_id)[:24]}",
-                job_timeout=JOB_TIMEOUT, result_ttl=3600, failure_ttl=86400 * 7,
-                retry=Retry(max=len(self.ctx.settings.batch_retries),
-                            interval=list(self.ctx.settings.batch_retries)))
+            add_answer(self.ctx, tag.game_id, seat.seat, message_id, references, outcome)
         except Unavailable:
             raise
-        except Exception as exc:  # noqa: BLE001 - the store or Redis: try again later
+        except Exception as exc:  # noqa: BLE001 - the store: try again later
             log.exception("mail-in: %s for game %s seat %s: cannot handle it now",
                           message_id, tag.game_id, seat.seat)
             raise Unavailable(str(exc)) from exc
@@ -236,15 +225,13 @@ class Gateway:
         key = f"mail:{message_id}" if len(message_id) <= 190 else \
             f"mail:{_digest(message_id)}"
         games = self.ctx.games
-        replayed = False
         try:
             if reading.kind == "resign":
-                game = games.game(tag.game_id)
-                answer = games.resign(game, target.seat.seat)
-                return {**out, "result": "resigned",
-                        "bot": answer["view"]["seats"][target.seat.seat]["bot"]}
-            answer, replayed = games.submit(games.game(tag.game_id), target.seat.seat,
-                                            reading.moves, tag.version, key)
+                resigned = games.resign(games.game(tag.game_id), target.seat.seat)
+                return {**out, "result": "resigned",  # the bot's level in words
+                        "bot": i18n.say(terms.bot(resigned.bot or ""), lang)}
+            played = games.submit(games.game(tag.game_id), target.seat.seat,
+                                  reading.moves, tag.version, key)
         except VersionConflict:
             return {**out, "result": "stale"}
         except GameOver:
@@ -264,60 +251,31 @@ class Gateway:
         except DomainError as exc:
             return {**out, "result": "refused", "rule": exc.extra.get("rule", "-"),
                     "detail": i18n.say(exc.detail, lang)}
-        if replayed:
+        if played.replayed:
             log.info("mail-in: %s was delivered again: played once", message_id)
-        seat = target.seat.seat
-        return {**out, "result": "played", "played_version": answer["version"],
-                "events": [i18n.say(i["text"], lang) for i in answer["events"]
-                           if i["text"] and not ("move" in i["event"] and
-                                                 i["event"].get("seat") == seat)]}
+        return {**out, "result": "played", "played_version": played.version,
+                # in words, as the history says them, in the seat's language
+                "played": [i18n.say(line, lang) for line in played.own],
+                "events": [i18n.say(line, lang) for line in played.news]}
 
 
-# -- the answer: a job of the workers ------------------------------------------------------
+# -- the answer: due work of the workers --------------------------------------------------
+
+def add_answer(ctx: Context, game_id: str, seat: int, message_id: str,
+               references: list[str], outcome: dict[str, Any]) -> None:
+    """The answer to the reply ``message_id`` as due work (workers/jobs.py sends it):
+    once per reply, however often it is delivered."""
+    ctx.store.add_due(game_id, [Due("answer", outcome["answered"], times.now(), seat=seat,
+                                    reply=message_id,
+                                    args={"outcome": outcome, "references": references})])
+
 
 def send_answer(game_id: str, seat: int, message_id: str, references: list[str],
                 outcome: dict[str, Any]) -> str:
-    """RQ's entry point (by this name): ``answer`` with this process's context."""
-    return answer(context(), game_id, seat, message_id, references, outcome)
-
-
-def answer(ctx: Context, game_id: str, seat: int, message_id: str, references: list[str],
-           outcome: dict[str, Any]) -> str:
-    """Send the answer to the reply ``message_id``: the outcome, then the game as it is
-    now (the legal moves, if it is the seat's turn), in the reply's thread. Once per
-    reply (claimed under the version it answered)."""
-    try:
-        game = ctx.store.game(game_id)
-    except GameNotFound:
-        return "missing"
-    batch = _load_batch(ctx, game_id, game.version, game.version, game.updated_at)
-    if batch is None:
-        return "missing"
-    extra = dict(outcome)
-    if outcome["result"] == "stale":
-        extra["changes"] = notify.since(batch, outcome["answered"], seat)
-    extra["turn_mail"] = outcome["result"] == "played" and _turn_mail(ctx, game, seat,
-                                                                     outcome)
-    kind = answer_kind(message_id)
-    mail = notify.render(batch, "answer", seat, mail_kind=kind, **extra)
-    if mail is not None:
-        mail.in_reply_to = message_id
-        mail.references = tuple(references)
-    return _send(ctx, mail, seat, (game_id, outcome["answered"], kind))
-
-
-def _turn_mail(ctx: Context, game: Game, seat: int, outcome: dict[str, Any]) -> bool:
-    """After a move played: does a "your turn" mail give the seat its moves (so that the
-    answer need not)? Yes when the move itself started the seat's clock again (a tile
-    received at the game's end), or when the game moved on since and it is the seat's
-    turn again."""
-    if game.status != "active" or game.current_seat != seat:
-        return False
-    if outcome["played_version"] != game.version:
-        return True
-    played = _load_batch(ctx, game.id, outcome["answered"] + 1, game.version,
-                         game.updated_at)
-    return played is not None and ("your_turn", seat) in notify.plan(played)
+    """The RQ entry point of older versions (jobs queued before the upgrade): the answer
+    becomes due work."""
+    add_answer(context(), game_id, seat, message_id, references, outcome)
+    return "due"
 
 
 # -- the two transports --------------------------------------------------------------------
@@ -345,7 +303,7 @@ def deliver_stdin(settings: Settings, raw: bytes, recipients: list[str] | None =
 
 class Handler:
     """aiosmtpd's handler: the address is checked at RCPT, the message handled at DATA
-    (in a thread: the store and Redis are blocking clients)."""
+    (in a thread: the store is a blocking client)."""
 
     TEMPFAIL = "451 4.3.0 Temporarily unavailable, try again later"
 

@@ -1,9 +1,9 @@
-"""The worker process: an RQ worker (with the scheduler) plus the outbox relay.
+"""The worker process: an RQ worker plus the claiming loop of due work (dispatch.py).
 
-    alhambra-pbem worker [--queues mail,webhooks] [--no-scheduler] [--no-relay] [--burst]
+    alhambra-pbem worker [--queues mail,webhooks] [--no-dispatch] [--burst]
     python -m workers ...
 
-Two queues: ``mail`` (``ALHAMBRA_QUEUE``: mails, reminders, deadlines; then
+Two queues: ``mail`` (``ALHAMBRA_QUEUE``: mails, reminders, answers, deadlines; then
 ``ALHAMBRA_QUEUE``-bots: the moves of bot seats) and ``webhooks``
 (``ALHAMBRA_QUEUE``-webhooks: deliveries to receivers that may be slow). A process
 serves one; by default (both) the worker serves the mail queue and runs a second worker
@@ -12,10 +12,11 @@ holds the mail queue. (``--burst`` serves both in one process, mail first.) Each
 beats a heartbeat per queue in Redis for ``/health`` (service/health.py).
 
 The worker runs jobs in its own process (RQ's SimpleWorker: no fork per job, the SQLite
-connection and the templates stay warm), through RQ's public API only; the relay runs in
-a thread beside it. When Redis goes away the worker waits and starts again, and the relay
-keeps the outbox rows until Redis is back. SIGTERM or SIGINT stops it after the current
-job.
+connection and the templates stay warm), through RQ's public API only, without RQ's
+scheduler (what is due later is a due row, not a scheduled job); the claiming loop runs
+in a thread beside it. When Redis goes away the worker waits and starts again, and due
+work stays in the database until Redis is back. SIGTERM or SIGINT stops it after the
+current job.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from service.health import HEARTBEAT_INTERVAL, beat
 from service.process import die_with_parent
 from service.settings import Settings
 
-from . import relay
+from . import dispatch
 from .context import Context, set_context
 from .supervise import Supervisor
 
@@ -51,7 +52,7 @@ log = logging.getLogger("alhambra.worker")
 
 
 class Worker(SimpleWorker):
-    """RQ's SimpleWorker that also stops ``stop_event`` (the relay, the restart loop, the
+    """RQ's SimpleWorker that also stops ``stop_event`` (the claiming loop, the restart loop, the
     webhooks worker's supervisor) on SIGTERM or SIGINT, and stops even while Redis is
     away. A second SIGTERM changes nothing (a service manager signals every process of
     the group, then ``serve`` its children again): the job under way finishes; a second
@@ -129,18 +130,15 @@ def heartbeat(settings: Settings, queues: list[str], worker: str,
         client.close()
 
 
-def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
-        burst: bool = False, name: str | None = None,
-        queues: tuple[str, ...] = ("mail",), stop: threading.Event | None = None,
+def run(settings: Settings, *, claiming: bool = True, burst: bool = False,
+        name: str | None = None, queues: tuple[str, ...] = ("mail",),
+        stop: threading.Event | None = None,
         on_stop: Callable[[], None] | None = None) -> int:
-    """Work ``queues`` (and relay the outbox) until SIGTERM or SIGINT (they set ``stop``
+    """Work ``queues`` (and claim due work) until SIGTERM or SIGINT (they set ``stop``
     and call ``on_stop``); when Redis goes away, start again with a growing pause. Jobs
     get this context (jobs.py)."""
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: the worker needs a Redis server")
-    # RQ forks its scheduler: it must die with this process, or it keeps this process's
-    # Redis sockets open, and a blocking pop sent before a kill -9 takes the next job.
-    os.register_at_fork(after_in_child=die_with_parent)
     ctx = Context(settings)
     set_context(ctx)
     stop = stop or threading.Event()
@@ -148,13 +146,11 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
     threading.Thread(target=heartbeat, args=(settings, names, name or
                                              f"{socket.gethostname()}.{os.getpid()}", stop),
                      name="heartbeat", daemon=True).start()
-    relay_thread: threading.Thread | None = None
-    if relay_loop:
-        # The relay keeps trying on its own while Redis is away. (RQ forks its scheduler
-        # process while this thread runs; the child runs only the scheduler.)
-        relay_thread = threading.Thread(target=relay.run, args=(ctx, stop),
-                                        name="outbox-relay", daemon=True)
-        relay_thread.start()
+    claiming_thread: threading.Thread | None = None
+    if claiming:  # it keeps trying on its own while Redis is away
+        claiming_thread = threading.Thread(target=dispatch.run, args=(ctx, stop),
+                                           name="claiming-loop", daemon=True)
+        claiming_thread.start()
 
     def on_signal(signum, frame):
         if not stop.is_set():  # (once: see Worker.request_stop)
@@ -169,14 +165,13 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
                                         health_check_interval=30)
             try:
                 # A short TTL: the idle loop comes round every second (a blocking pop
-                # of 1 s: a stop waits for no longer), and the worker's maintenance,
-                # every 30 s, restarts a scheduler that died while Redis was away.
+                # of 1 s: a stop waits for no longer).
                 queue_class = stoppable_queue(stop)
                 worker = Worker([queue_class(q, connection=connection) for q in names],
                                 connection=connection, name=name, worker_ttl=16,
                                 maintenance_interval=30, queue_class=queue_class)
                 worker.stop_event, worker.on_stop = stop, on_stop
-                worker.work(burst=burst, with_scheduler=scheduler, logging_level="INFO",
+                worker.work(burst=burst, with_scheduler=False, logging_level="INFO",
                             max_idle_time=None)
             except Exception as exc:  # noqa: BLE001 - Redis gone: wait and start again
                 if burst or stop.is_set():
@@ -190,8 +185,8 @@ def run(settings: Settings, *, scheduler: bool = True, relay_loop: bool = True,
             connection.close()
     finally:
         stop.set()
-        if relay_thread is not None:
-            relay_thread.join(10)
+        if claiming_thread is not None:
+            claiming_thread.join(10)
         ctx.close()
         set_context(None)
     return 0
@@ -208,9 +203,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--queues", default="mail,webhooks",
                         help="the queues to serve: mail, webhooks or both (default; the "
                              "webhooks in a second process)")
-    parser.add_argument("--no-scheduler", action="store_true",
-                        help="do not run RQ's scheduler (reminders, deadlines, retries)")
-    parser.add_argument("--no-relay", action="store_true", help="do not relay the outbox")
+    parser.add_argument("--no-dispatch", action="store_true",
+                        help="do not claim due work (serve only what others enqueue)")
     parser.add_argument("--burst", action="store_true", help="quit when the queue is empty")
     parser.add_argument("--name", help="the worker's name in RQ")
     parser.add_argument("--embedded-redis", action="store_true",
@@ -230,11 +224,11 @@ def run_from_args(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     settings = Settings.from_env()
     kinds = parse_queues(args.queues)
-    relay_loop = "mail" in kinds and not args.no_relay
-    if args.burst and relay_loop:
+    claiming = "mail" in kinds and not args.no_dispatch
+    if args.burst and claiming:
         ctx = Context(settings)
         try:
-            while relay.relay_once(ctx):
+            while dispatch.dispatch_once(ctx):
                 pass
         finally:
             ctx.close()
@@ -246,8 +240,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         kinds = ("mail",)
     started = time.monotonic()
     try:
-        code = run(settings, scheduler=not args.no_scheduler,
-                   relay_loop=relay_loop and not args.burst, burst=args.burst,
+        code = run(settings, claiming=claiming and not args.burst, burst=args.burst,
                    name=args.name, queues=kinds, stop=stop,
                    on_stop=beside.terminate if beside is not None else None)
     finally:
@@ -279,9 +272,7 @@ class WebhooksWorker:
 
     def __init__(self, args: argparse.Namespace, stopping: threading.Event) -> None:
         self.command = [sys.executable, "-m", "workers", "--queues", "webhooks",
-                        "--no-relay"]
-        if args.no_scheduler:
-            self.command.append("--no-scheduler")
+                        "--no-dispatch"]
         if args.name:
             self.command += ["--name", f"{args.name}-webhooks"]
         self.process: subprocess.Popen | None = None

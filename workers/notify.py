@@ -1,10 +1,12 @@
-"""Which mails a batch of new events calls for, and their content, in each seat's language.
+"""The content of the mails, in each seat's language (which mails a batch calls for:
+service/due.py).
 
 Nothing here decides a rule: whose turn it is, the hand, the market and the legal moves
 all come from the engine (``engine.view``, ``engine.legal_moves``); events are shown as
 ``engine.redact_event`` gives them to the recipient's seat. What a mail shows of the game
 is built by ``board.py``; the words come from the catalogs (``service/i18n.py``): the
-templates' ``_()`` and the engine's and this module's ``Msg`` sentences.
+templates' ``_()``, the engine's and this module's ``Msg`` sentences and the clock's
+words (``clock_words.py``).
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ import engine
 from engine import overview, terms
 from engine.words import Msg, listing, msg
 from service import i18n, times
+from service.clock import TimeControl
 from service.games import event_items, neutral_name
-from service.links import play_path
+from service.links import play_path, replay_path
 from service.store import Game, Seat
 
 from . import board
+from .clock_words import control_words, day_off_words, deadline_words, time_left_words
 from .mail import Mail
 
 MAX_LEGAL_MOVES = 200
@@ -92,7 +96,7 @@ class Batch:
     created_at: datetime  # when the batch was appended
     public_url: str
     read: Callable[[int, int], list[dict[str, Any]]]
-    links: dict[int, str] = field(default_factory=dict)  # seat -> secret link (started)
+    tokens: dict[int, str] = field(default_factory=dict)  # seat -> its token (secret links)
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
     sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
 
@@ -111,40 +115,6 @@ class Batch:
         if self.game.version == self.to_version:
             return self.game.deadline
         return times.later(self.game.time_per_move, self.created_at)
-
-    def mover(self) -> int | None:
-        for e in self.events:
-            if "move" in e:
-                return e.get("seat")
-        return None
-
-    def clock_started(self) -> bool:
-        """Did this batch hand the turn (or a tile to place) to the seat to act?"""
-        if self.from_version == 1:
-            return True
-        return engine.clock_started(self.events) or self.mover() != self.state.current
-
-
-def plan(batch: Batch) -> list[tuple[str, int]]:
-    """The (kind, seat) of each mail this batch calls for, in sending order. One mail
-    where one is meant: the seat to move's "game started" mail is its first "your turn"
-    mail, and a seat that resigned gets no mail saying so (it did it)."""
-    out: list[tuple[str, int]] = []
-    seats = range(len(batch.names))
-    if batch.from_version == 1:
-        out += [("started", s) for s in seats]
-    timed_out = sorted({e["seat"] for e in batch.events if e.get("timeout")})
-    out += [("timeout", s) for s in timed_out]
-    taken = [e for e in batch.events if e["type"] == "seat_taken_over"]
-    if taken:
-        resigned = {e["seat"] for e in taken if e["reason"] == "resigned"}
-        out += [("taken_over", s) for s in seats if s not in resigned]
-    if batch.over:
-        out += [("game_over", s) for s in seats]
-    elif batch.from_version != 1 and batch.clock_started() and \
-            batch.state.current not in batch.state.bots:
-        out.append(("your_turn", batch.state.current))  # a bot's seat gets no turn mail
-    return out
 
 
 def _items(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
@@ -206,6 +176,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
     me = view["seats"][seat]
     game_url = batch.public_url + play_path(game.id)
     deadline = batch.deadline()
+    now = batch.sent_at or times.now()
     neutral = neutral_name(game.variant, game.players)
     plays = seat < len(state.hands) and seat not in state.bots
     ctx: dict[str, Any] = {
@@ -216,10 +187,9 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "players": [{"seat": s["seat"], "name": s["name"], "score": s["score"]}
                     for s in view["seats"]],
         "game_url": game_url, "api_url": batch.public_url,
-        "time_per_move": i18n.duration(game.time_per_move, lang),
-        "deadline": i18n.deadline_words(deadline, batch.sent_at or times.now(), lang)
-        if deadline else None,
+        "deadline": deadline_words(deadline, now, lang) if deadline else None,
         "deadline_date": i18n.date(deadline, lang) if deadline else None,
+        **clock_context(batch, seat, deadline, now, lang),
         "replies": batch.replies and bool(batch.seats[seat].token_hash
                                           if seat < len(batch.seats) else False),
         "current_name": _current(batch, say_),
@@ -239,8 +209,12 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "pending": [board.tile_line(state, t["id"], say_) for t in view["pending"]]
         if state.current == seat and plays else [],
         "cities": board.cities(state, view, seat, say_),
-        "link": batch.links.get(seat),
+        "link": batch.public_url + play_path(game.id, batch.tokens[seat])
+        if seat in batch.tokens else None,
         "record_url": f"{batch.public_url}/games/{game.id}/record",
+        # a private game's replay opens from the seat's own link
+        "replay_url": batch.public_url + replay_path(
+            game.id, None if game.replay_public else batch.tokens.get(seat)),
         "legal_moves": [], "more_moves": 0, "changes": [], "scorings": [],
     }
     if (kind in MOVE_KINDS or kind == "started") and ctx["my_turn"]:
@@ -275,6 +249,22 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
                                                neutral, say_)
     ctx.update(extra)
     return ctx
+
+
+def clock_context(batch: Batch, seat: int, deadline: datetime | None, now: datetime,
+                  lang: str) -> dict[str, Any]:
+    """The clock in words (workers/clock_words.py): the game's time control; the time
+    the seat has left when it is to act (until ``deadline``); the day off running now."""
+    control = TimeControl.of(batch.game.time_per_move, batch.game.time_control)
+    acting = deadline is not None and batch.state.current == seat
+    off = control.day_off_until(now) if deadline is not None else None
+    return {
+        "time_control": control_words(control, lang),
+        "time_left": time_left_words(control.running(now, deadline).total_seconds(),
+                                     control.bank is not None, lang)
+        if acting and deadline is not None else None,
+        "day_off": day_off_words(control, off, lang) if off else None,
+    }
 
 
 def _taken_over_line(e: dict[str, Any], you: bool, name: str) -> Msg:

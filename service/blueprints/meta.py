@@ -33,10 +33,11 @@ def time_controls():
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, schema=HealthSchema, description="A part is down (see parts)")
 def health():
-    """Health: the database, Redis, the workers' heartbeats and the outbox lag
+    """Health: the database, Redis, the workers' heartbeats and the due-work lag
 
     200 when every part is up; 503 when one is down (`parts` says which: `database`,
-    `outbox` (`lag_seconds`: the age of the oldest batch not yet handed to the workers),
+    `due` (`lag_seconds`: how long the earliest due work, a mail or a deadline, has waited
+    past its time for a worker),
     `redis`, `worker` (mails, reminders, deadlines) and `webhook_worker`). Without
     `REDIS_URL` the API cannot see Redis or the workers (`unknown`)."""
     ok, parts = check(settings(), service().store, redis_client())

@@ -104,12 +104,12 @@ def submit_moves(body, game_id):
                                                "characters"))
     expected = _expected_version(body, request.headers.get("If-Match"))
     moves = read_moves(body.get("move"), body.get("moves"))
-    answer, replayed = games.submit(game, seat, moves, expected, key)
+    played = games.submit(game, seat, moves, expected, key)
     # The answer is built to SubmittedSchema already: skip the second serialisation pass.
-    resp = current_app.json.response(answer)
+    resp = current_app.json.response(played.answer)
     resp.status_code = 201
-    resp.headers["ETag"] = etag(answer["version"])
-    if replayed:
+    resp.headers["ETag"] = etag(played.version)
+    if played.replayed:
         resp.headers["Idempotent-Replayed"] = "true"
     return resp
 
@@ -148,4 +148,4 @@ def resign(game_id):
     again: 422 `rule_violation` (S-2)."""
     games = service()
     game = games.game(game_id)
-    return games.resign(game, caller().player(game))
+    return games.resign(game, caller().player(game)).answer

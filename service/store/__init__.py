@@ -8,20 +8,23 @@ from typing import TYPE_CHECKING
 
 from .base import (
     COLUMNS,
+    DUE_KINDS,
+    MAIL_KINDS,
     TABLES,
     Answer,
+    Claim,
+    Due,
+    DueRow,
     Event,
     EventStore,
+    Finish,
     Game,
     GameNotFound,
     GameRows,
     GameUpdate,
-    Notification,
-    OutboxRow,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
-    StaleNotification,
     VersionConflict,
     Webhook,
 )
@@ -59,8 +62,8 @@ def describe(settings: Settings) -> str:
 
 
 __all__ = [
-    "COLUMNS", "TABLES", "Answer", "Event", "EventStore", "Game", "GameNotFound",
-    "GameRows", "GameUpdate", "Notification", "OutboxRow", "SchemaTooNew", "SchemaTooOld",
-    "Seat", "SqliteStore", "StaleNotification", "VersionConflict", "Webhook", "describe",
-    "open_store",
+    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
+    "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
+    "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict", "Webhook",
+    "describe", "open_store",
 ]

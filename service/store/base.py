@@ -4,9 +4,10 @@ records it reads and writes.
 A game is an append-only log of events; its version is the number of events. Beside the
 log a store keeps a row per game (its summary: status, whose turn, the deadline), the
 seats (only hashes of their tokens), the first answer to each idempotent submission, the
-outbox (one row per appended batch, written in the append's transaction), the workers'
-notification claims, the webhooks, and (not per game) the answers to mail replies each
-address was allowed lately. Two stores keep these promises: SQLite
+due work (``due``: every mail, webhook call, bot move, reminder and deadline a batch calls
+for, written in the append's transaction, claimed and finished by the workers), the
+webhooks, and (not per game) the answers to mail replies each address was allowed
+lately. Two stores keep these promises: SQLite
 (``sqlite.py``, the embedded default) and PostgreSQL (``postgres.py``, for many hosts);
 ``tests/store/test_contract.py`` holds both to them.
 
@@ -101,29 +102,70 @@ class Answer:
     response: dict[str, Any]
 
 
+#: What a due row is (its ``kind``): the mails a batch calls for (``MAIL_KINDS``), a
+#: reminder, the answer to a mail reply, a webhook call, a bot's move, the game's deadline,
+#: and ``plan``: a batch appended before due work existed, to plan (the upgrade).
+MAIL_KINDS = ("started", "timeout", "taken_over", "game_over", "your_turn")
+DUE_KINDS = (*MAIL_KINDS, "reminder", "answer", "webhook", "bot", "deadline", "plan")
+
+
 @dataclass(frozen=True)
-class OutboxRow:
-    """One appended batch (versions ``from_version``..``to_version``) for the workers."""
+class Due:
+    """Work a batch (or a mail reply) calls for, at ``due_at``: its ``kind`` and target
+    (a ``seat``, or a webhook ``hook_id``), the game's ``version`` it is about (a batch's
+    last; ``from_version``: its first), and what some kinds need beside: a reminder's
+    ``percent`` (of the seat's time used), an answer's ``reply`` (the Message-ID it
+    answers) and ``args`` (the answer's outcome and references; a plan's ``mails``). A
+    store keeps one row per (game, kind, version, seat, hook_id, percent, reply)."""
+
+    kind: str
+    version: int
+    due_at: datetime
+    seat: int | None = None
+    hook_id: int | None = None
+    from_version: int | None = None
+    percent: int | None = None
+    reply: str | None = None
+    args: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class DueRow(Due):
+    """A stored due row: its ``state`` (pending; claimed by a worker until
+    ``claimed_until``, its job ``started_at`` or still queued; done with its ``result``;
+    failed), ``attempts`` (claims so far) and ``last_error``."""
+
+    id: int = 0
+    game_id: str = ""
+    state: str = "pending"
+    attempts: int = 0
+    claimed_until: datetime | None = None
+    started_at: datetime | None = None
+    result: str | None = None
+    last_error: str | None = None
+    created_at: datetime | None = None
+    done_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A worker's hold on a due row: its id and the attempt (the number of its claims)."""
 
     id: int
-    game_id: str
-    from_version: int
-    to_version: int
-    created_at: datetime
+    attempt: int
 
 
 @dataclass(frozen=True)
-class Notification:
-    """A mail or webhook call the workers claimed, keyed by game, version, recipient and
-    kind; ``status`` is sending, sent or failed."""
+class Finish:
+    """How a claimed row ends: pending again at ``retry_at`` if given (with ``error``:
+    it failed); else failed for good with an ``error``; else done, with ``result``.
+    ``hook_failures``: a webhook row's attempt is recorded on its hook too (disabled at
+    that many failures in a row)."""
 
-    version: int
-    recipient: str
-    kind: str
-    status: str
-    attempts: int
-    sent_at: datetime | None
-    error: str | None
+    result: str | None = None
+    error: str | None = None
+    retry_at: datetime | None = None
+    hook_failures: int | None = None
 
 
 @dataclass(frozen=True)
@@ -139,19 +181,6 @@ class Webhook:
     disabled_at: datetime | None = None  # set after too many failures: no more deliveries
 
 
-@dataclass(frozen=True)
-class StaleNotification:
-    """A notification left "sending" past its lease (its worker died), with the batch it
-    belongs to: the outbox row ending at ``version`` (None, None if there is none)."""
-
-    game_id: str
-    version: int
-    recipient: str
-    kind: str
-    from_version: int | None
-    batch_created_at: datetime | None
-
-
 def check_webhook_limits(counts: tuple[int, int], seat: int | None,
                          limits: tuple[int, int] | None) -> None:
     """TooManyWebhooks if a game with (its hooks, the seat's hooks) may have no more."""
@@ -164,10 +193,10 @@ def check_webhook_limits(counts: tuple[int, int], seat: int | None,
 
 
 #: What ``EventStore.count`` counts.
-TABLES = ("games", "seats", "events", "outbox", "idempotency", "notifications", "webhooks")
+TABLES = ("games", "seats", "events", "due", "idempotency", "webhooks")
 
 #: The columns of a game's rows in every table, as ``dump_game`` gives them and
-#: ``load_game`` takes them (outbox rows without their id; a store numbers them).
+#: ``load_game`` takes them (due rows without their id; a store numbers them).
 COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "variant", "options", "players", "status", "phase", "version",
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
@@ -176,21 +205,20 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
               "token_generation", "bot", "language"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
-    "outbox": ("game_id", "from_version", "to_version", "created_at", "claimed_at",
-               "delivered_at"),
+    "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
+            "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
+            "result", "last_error", "created_at", "done_at"),
     "idempotency": ("game_id", "seat", "key", "fingerprint", "status", "response",
                     "created_at"),
-    "notifications": ("game_id", "version", "recipient", "kind", "status", "attempts",
-                      "claimed_at", "sent_at", "error"),
     "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at", "failures",
                  "last_error", "disabled_at"),
 }
 #: Values of columns an older export lacks.
 DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
-TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "claimed_at",
-                "delivered_at", "sent_at", "disabled_at"}
-JSON_COLUMNS = {"options", "payload", "response", "time_control"}
+TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
+                "due_at", "claimed_until", "started_at", "done_at"}
+JSON_COLUMNS = {"options", "payload", "response", "time_control", "args"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]
@@ -258,51 +286,53 @@ class EventStore(Protocol):
         its batch was appended: ``update.at`` of its ``append``)."""
 
     def append(self, game_id: str, expected_version: int, events: list[Event],
-               update: GameUpdate, answer: Answer | None = None) -> int:
-        """Append ``events`` after ``expected_version`` with the row's new fields, an
-        outbox row and the idempotent ``answer``, all or nothing, at ``update.at`` (the
+               update: GameUpdate, answer: Answer | None = None, due: Sequence[Due] = (),
+               replaces: Sequence[str] = (), done: Claim | None = None) -> int:
+        """Append ``events`` after ``expected_version`` with the row's new fields, the
+        batch's ``due`` work (the game's pending rows of the kinds it ``replaces`` are
+        done, result "replaced"), the idempotent ``answer``, and ``done``: the due row
+        this append is the result of, marked done; all or nothing, at ``update.at`` (the
         events' time; None: now). Returns the new version; VersionConflict (nothing
         written) if the game is at another version."""
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
         """The stored first answer to ``seat``'s submission with this key."""
 
-    # -- the workers' side ---------------------------------------------------------------
+    # -- due work --------------------------------------------------------------------------
 
-    def undelivered(self, limit: int = 100) -> list[OutboxRow]:
-        """Outbox rows not yet handed to the workers, oldest first."""
+    def add_due(self, game_id: str, due: Sequence[Due], done: Claim | None = None
+                ) -> int:
+        """Add due rows (a row already there, done or not, is kept: not added twice) and
+        mark ``done`` done, in one transaction; returns how many were added."""
 
-    def claim_outbox(self, limit: int = 100, lease_seconds: float = 30) -> list[OutboxRow]:
-        """Take up to ``limit`` undelivered rows, oldest first, for one relay: rows that
-        no other relay claimed in the last ``lease_seconds``. Relays running at once get
-        disjoint rows; a relay that dies leaves its rows to the others once the lease
-        ends."""
+    def claim_due(self, limit: int = 100, lease_seconds: float = 300) -> list[DueRow]:
+        """Claim up to ``limit`` rows due now (pending and due, or claimed by a worker
+        whose lease ran out), earliest first, for ``lease_seconds``; each claim counts an
+        attempt. Workers claiming at once get disjoint rows."""
 
-    def mark_delivered(self, ids: list[int]) -> None:
-        """Mark outbox rows as handed to the workers."""
+    def release_due(self, claims: Sequence[Claim]) -> None:
+        """Give claimed rows back, pending at once (they could not be handed on)."""
 
-    def release_outbox(self, ids: list[int]) -> None:
-        """Give claimed rows back undelivered (the relay could not hand them on)."""
+    def start_due(self, claim: Claim, lease_seconds: float) -> DueRow | None:
+        """The claimed row for the job of ``claim`` that starts now, its lease renewed
+        (its ``attempts`` the claim to finish it with); None if a job of this claim or a
+        later one started already, or the row is no longer claimed. Of the jobs of a row
+        claimed again while one waited in a slow queue, the first to start runs it."""
 
-    def overdue(self, before: datetime, limit: int = 100) -> list[Game]:
-        """Active games whose deadline is at or before ``before``, earliest first."""
+    def finish_due(self, claim: Claim, finish: Finish) -> bool:
+        """End this attempt at the row (see ``Finish``); False if it was claimed again
+        since (nothing written)."""
 
-    def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,
-                           lease_seconds: float = 300) -> bool:
-        """Take the right to send one notification: False if it was sent already or
-        another worker holds it (a claim younger than ``lease_seconds``)."""
+    def due_rows(self, game_id: str) -> list[DueRow]:
+        """The game's due rows, by id."""
 
-    def finish_notification(self, game_id: str, version: int, recipient: str, kind: str,
-                            error: str | None = None) -> None:
-        """Record a claimed notification as sent, or as failed (to be claimed again)."""
+    def next_due(self) -> datetime | None:
+        """When the earliest row not done becomes claimable (None: there is none)."""
 
-    def notifications(self, game_id: str) -> list[Notification]:
-        """The game's notifications, by version, recipient and kind."""
-
-    def stale_notifications(self, before: datetime, limit: int = 100
-                            ) -> list[StaleNotification]:
-        """Notifications still "sending" that were claimed at or before ``before`` (their
-        worker died mid-send), oldest claim first."""
+    def wait_for_due(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for due work added by any process: True when
+        told of some (PostgreSQL's NOTIFY); False at once where the store cannot tell
+        (SQLite: the caller polls)."""
 
     def claim_mail_answer(self, address: str, key: str, limit: int, window_seconds: float
                           ) -> bool:
@@ -345,8 +375,8 @@ class EventStore(Protocol):
         """Every game's id, oldest first (export)."""
 
     def dump_game(self, game_id: str) -> GameRows:
-        """Every row of one game in each of ``TABLES`` (with the ``COLUMNS``; outbox rows
-        oldest first, events by version); GameNotFound if there is none."""
+        """Every row of one game in each of ``TABLES`` (with the ``COLUMNS``; due rows
+        by id, events by version); GameNotFound if there is none."""
 
     def load_game(self, rows: GameRows) -> None:
         """Insert a game's rows as ``dump_game`` gives them, all or nothing (import);

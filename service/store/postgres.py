@@ -7,11 +7,12 @@ fact). Triggers refuse any update, delete or truncate of ``events``.
 Connections come from a psycopg pool per process (made again after a fork), in
 autocommit mode; every write is one statement (atomic by itself) or one transaction.
 ``append`` is one statement: a compare-and-set ``UPDATE games … WHERE version =
-expected`` whose result gates the inserts of the events, the outbox row and the answer.
+expected`` whose result gates the inserts of the events, the due rows and the answer.
 Of writers racing for a version, in any number of processes, the first to commit wins;
 the others wait for its row lock, then find another version (VersionConflict), with
-nothing written. Outbox rows are claimed with ``FOR UPDATE SKIP LOCKED``, so relays in
-several processes take disjoint rows.
+nothing written. Due rows are claimed with ``FOR UPDATE SKIP LOCKED``, so workers in
+several processes take disjoint rows, and a trigger NOTIFYs ``alhambra_due`` when rows
+are added, so that a claiming loop LISTENing wakes at once (``wait_for_due``).
 
 The schema's version is the highest row of ``schema_migrations``. Unlike the embedded
 SQLite file, a shared database is not migrated by whatever process opens it first:
@@ -43,17 +44,18 @@ from .base import (
     TABLES,
     TIME_COLUMNS,
     Answer,
+    Claim,
+    Due,
+    DueRow,
     Event,
+    Finish,
     Game,
     GameNotFound,
     GameRows,
     GameUpdate,
-    Notification,
-    OutboxRow,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
-    StaleNotification,
     VersionConflict,
     Webhook,
     check_webhook_limits,
@@ -146,13 +148,69 @@ alter table games add column time_control json;
 alter table games add column replay_public boolean not null default true;
 """
 
-#: Each seat's language (its mails, its page: service/i18n.py).
+#: Due work (``due``) replaces the outbox and the notification claims (see the SQLite
+#: store's ``_v10``); adding rows NOTIFYs the claiming loops.
 V7 = """
+create table due (
+   id bigint generated always as identity primary key,
+   game_id text not null references games(id), kind text not null,
+   version integer not null, from_version integer, seat integer, hook_id bigint,
+   percent integer, reply text, args json, due_at timestamptz not null,
+   state text not null default 'pending', attempts integer not null default 0,
+   claimed_until timestamptz, started_at timestamptz, result text, last_error text,
+   created_at timestamptz not null, done_at timestamptz);
+create unique index due_work on due (game_id, kind, version, coalesce(seat, -1),
+   coalesce(hook_id, -1), coalesce(percent, -1), coalesce(reply, ''));
+create index due_pending on due (due_at) where state = 'pending';
+create index due_claimed on due (claimed_until) where state = 'claimed';
+create function due_notify() returns trigger language plpgsql as $$
+begin
+   perform pg_notify('alhambra_due', '');
+   return null;
+end $$;
+create trigger due_added after insert on due
+   for each statement execute function due_notify();
+insert into due (game_id, kind, version, from_version, args, due_at, created_at)
+   select game_id, 'plan', to_version, from_version, '{"mails": true}', created_at,
+          created_at
+   from outbox where delivered_at is null order by id;
+insert into due (game_id, kind, version, from_version, args, due_at, created_at)
+   select o.game_id, 'plan', o.to_version, o.from_version, '{"mails": false}', now(), now()
+   from outbox o join games g on g.id = o.game_id
+   where g.status = 'active' and o.id = (select max(id) from outbox
+                                         where game_id = o.game_id)
+on conflict do nothing;
+insert into due (game_id, kind, version, from_version, seat, hook_id, percent, reply,
+                 due_at, state, attempts, result, last_error, created_at, done_at)
+   select n.game_id,
+          case when n.kind like 'reminder%' then 'reminder'
+               when n.kind like 'answer-%' then 'answer' else n.kind end,
+          n.version, o.from_version,
+          case when n.recipient like 'seat:%' then substr(n.recipient, 6)::integer end,
+          case when n.recipient like 'hook:%' then substr(n.recipient, 6)::bigint end,
+          case when n.kind like 'reminder%' then substr(n.kind, 9)::integer end,
+          case when n.kind like 'answer-%' then n.kind end,
+          coalesce(n.claimed_at, now()),
+          case when n.status = 'sent' then 'done'
+               when n.kind like 'answer-%' then 'failed' else 'pending' end,
+          n.attempts, case when n.status = 'sent' then 'sent' end,
+          case when n.status <> 'sent' then coalesce(n.error, 'not sent before the upgrade')
+               end,
+          coalesce(n.claimed_at, now()), n.sent_at
+   from notifications n left join outbox o
+        on o.game_id = n.game_id and o.to_version = n.version
+on conflict do nothing;
+drop table notifications;
+drop table outbox;
+"""
+
+#: Each seat's language (its mails, its page: service/i18n.py).
+V8 = """
 alter table seats add column language text;
 """
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -167,9 +225,26 @@ logged as (
    select moved.id, e.version, e.type, e.payload::json, %(stamp)s
    from moved, unnest(%(versions)s::integer[], %(types)s::text[], %(payloads)s::text[])
         as e(version, type, payload)),
-queued as (
-   insert into outbox (game_id, from_version, to_version, created_at)
-   select id, %(expected)s + 1, %(version)s, %(stamp)s from moved),
+replaced as (
+   update due set state = 'done', result = 'replaced', done_at = %(stamp)s
+   from moved where due.game_id = moved.id and due.state = 'pending'
+        and due.kind = any(%(replaces)s::text[])),
+planned as (
+   insert into due (game_id, kind, version, from_version, seat, hook_id, percent, reply,
+                    args, due_at, created_at)
+   select moved.id, d.kind, d.version, d.from_version, d.seat, d.hook_id, d.percent,
+          d.reply, d.args::json, d.due_at, %(stamp)s
+   from moved, unnest(%(d_kinds)s::text[], %(d_versions)s::integer[],
+                      %(d_from)s::integer[], %(d_seats)s::integer[], %(d_hooks)s::bigint[],
+                      %(d_percents)s::integer[], %(d_replies)s::text[], %(d_args)s::text[],
+                      %(d_due_at)s::timestamptz[])
+        as d(kind, version, from_version, seat, hook_id, percent, reply, args, due_at)
+   on conflict do nothing),
+finished as (
+   update due set state = 'done', result = 'applied', claimed_until = null,
+          done_at = %(stamp)s
+   from moved where due.id = %(done_id)s and due.attempts = %(done_attempt)s
+        and due.state = 'claimed'),
 answered as (
    insert into idempotency (game_id, seat, key, fingerprint, status, response, created_at)
    select id, %(a_seat)s, %(a_key)s, %(a_fingerprint)s, %(a_status)s, %(a_response)s,
@@ -181,7 +256,17 @@ select count(*) from moved
 _GAME_SELECT = "select " + ", ".join(COLUMNS["games"]) + " from games"
 _SEAT_SELECT = "select " + ", ".join(COLUMNS["seats"]) + " from seats"
 _HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
-_OUTBOX_RETURNING = "id, game_id, from_version, to_version, created_at"
+_DUE_COLUMNS = ("id", *COLUMNS["due"])
+_DUE_SELECT = "select " + ", ".join(_DUE_COLUMNS) + " from due"
+_DUE_TIMES = ("due_at", "claimed_until", "started_at", "created_at", "done_at")
+_DUE_INSERT = ("insert into due (game_id, kind, version, from_version, seat, hook_id, "
+               "percent, reply, args, due_at, created_at) values (%s, %s, %s, %s, %s, %s, "
+               "%s, %s, %s, %s, %s) on conflict do nothing")
+#: A due row any worker may claim now (parameter: now).
+_CLAIMABLE = ("(state = 'pending' and due_at <= %(now)s) or (state = 'claimed' and "
+              "claimed_until <= %(now)s)")
+#: The channel a trigger NOTIFYs when due rows are added.
+CHANNEL = "alhambra_due"
 INT64 = range(-(1 << 63), 1 << 63)
 
 
@@ -212,8 +297,20 @@ def _webhook(row: tuple) -> Webhook:
                       "disabled_at": _utc(d["disabled_at"])})
 
 
-def _outbox(row: tuple) -> OutboxRow:
-    return OutboxRow(*row[:-1], _utc(row[-1]))
+def _due(row: tuple) -> DueRow:
+    d = dict(zip(_DUE_COLUMNS, row, strict=True))
+    for col in _DUE_TIMES:
+        d[col] = _utc(d[col])
+    return DueRow(**d)
+
+
+def _due_arrays(due: Sequence[Due]) -> dict[str, list[Any]]:
+    return {"d_kinds": [d.kind for d in due], "d_versions": [d.version for d in due],
+            "d_from": [d.from_version for d in due], "d_seats": [d.seat for d in due],
+            "d_hooks": [d.hook_id for d in due], "d_percents": [d.percent for d in due],
+            "d_replies": [d.reply for d in due],
+            "d_args": [None if d.args is None else json.dumps(d.args) for d in due],
+            "d_due_at": [d.due_at for d in due]}
 
 
 def safe_url(url: str) -> str:
@@ -237,6 +334,7 @@ class PostgresStore:
         self._lock = threading.Lock()
         self._pool_pid: int | None = None
         self._pool_obj: ConnectionPool | None = None
+        self._listener: psycopg.Connection | None = None  # wait_for_due's, made on use
         if check_schema:
             try:
                 self.check_schema()
@@ -277,6 +375,9 @@ class PostgresStore:
             if self._pool_obj is not None and self._pool_pid == os.getpid():
                 self._pool_obj.close()
             self._pool_obj = self._pool_pid = None
+            if self._listener is not None:
+                self._listener.close()
+                self._listener = None
 
     # -- schema --------------------------------------------------------------------------
 
@@ -463,13 +564,16 @@ class PostgresStore:
         return [(v, p, _utc(at)) for v, p, at in rows]
 
     def append(self, game_id: str, expected_version: int, events: list[Event],
-               update: GameUpdate, answer: Answer | None = None) -> int:
+               update: GameUpdate, answer: Answer | None = None, due: Sequence[Due] = (),
+               replaces: Sequence[str] = (), done: Claim | None = None) -> int:
         with self.connection() as conn:
-            return self._append(conn, game_id, expected_version, events, update, answer)
+            return self._append(conn, game_id, expected_version, events, update, answer,
+                                due, replaces, done)
 
     def _append(self, conn: psycopg.Connection, game_id: str, expected: int,
-                events: list[Event], update: GameUpdate, answer: Answer | None = None
-                ) -> int:
+                events: list[Event], update: GameUpdate, answer: Answer | None = None,
+                due: Sequence[Due] = (), replaces: Sequence[str] = (),
+                done: Claim | None = None) -> int:
         """One statement, so one round trip and atomic by itself: the compare-and-set of
         the version (it waits for a concurrent writer of the row, then sees its version),
         and the rows that depend on it, inserted only if the version moved."""
@@ -484,7 +588,9 @@ class PostgresStore:
             "versions": list(range(expected + 1, version + 1)),
             "types": [e["type"] for e in events],
             "payloads": [_compact(e) for e in events],
-            "answer": answer is not None,
+            "answer": answer is not None, "replaces": list(replaces),
+            "done_id": done.id if done else None,
+            "done_attempt": done.attempt if done else None, **_due_arrays(due),
             **dict(zip(("a_seat", "a_key", "a_fingerprint", "a_status", "a_response"),
                        answer_values, strict=True)),
         }).fetchone()[0]
@@ -507,84 +613,97 @@ class PostgresStore:
 
     # -- the workers' side ---------------------------------------------------------------
 
-    def undelivered(self, limit: int = 100) -> list[OutboxRow]:
-        with self.connection() as conn:
-            rows = conn.execute(f"select {_OUTBOX_RETURNING} from outbox where "
-                                "delivered_at is null order by id limit %s", (limit,)
-                                ).fetchall()
-        return [_outbox(r) for r in rows]
+    # -- due work --------------------------------------------------------------------------
 
-    def claim_outbox(self, limit: int = 100, lease_seconds: float = 30) -> list[OutboxRow]:
-        with self.connection() as conn:
-            rows = conn.execute(
-                f"update outbox set claimed_at = %s where id in ("
-                f"select id from outbox where delivered_at is null and "
-                f"(claimed_at is null or claimed_at <= %s) order by id limit %s "
-                f"for update skip locked) returning {_OUTBOX_RETURNING}",
-                (times.now(), times.later(-lease_seconds), limit)).fetchall()
-        return sorted((_outbox(r) for r in rows), key=lambda r: r.id)
+    def add_due(self, game_id: str, due: Sequence[Due], done: Claim | None = None
+                ) -> int:
+        stamp = times.now()
+        with self.transaction() as conn:
+            with conn.cursor() as cur:
+                cur.executemany(_DUE_INSERT, [
+                    (game_id, d.kind, d.version, d.from_version, d.seat, d.hook_id,
+                     d.percent, d.reply, None if d.args is None else Json(d.args),
+                     d.due_at, stamp) for d in due])
+                added = cur.rowcount if due else 0
+            if done is not None:
+                self._finish(conn, done, Finish("planned"))
+        return max(added, 0)
 
-    def mark_delivered(self, ids: list[int]) -> None:
-        if ids:
-            with self.connection() as conn:
-                conn.execute("update outbox set delivered_at = %s where delivered_at is null "
-                             "and id = any(%s)", (times.now(), ids))
-
-    def release_outbox(self, ids: list[int]) -> None:
-        if ids:
-            with self.connection() as conn:
-                conn.execute("update outbox set claimed_at = null where delivered_at is null "
-                             "and id = any(%s)", (ids,))
-
-    def overdue(self, before: datetime, limit: int = 100) -> list[Game]:
-        with self.connection() as conn:
-            rows = conn.execute(_GAME_SELECT + " where status = 'active' and deadline <= %s "
-                                "order by deadline limit %s", (before, limit)).fetchall()
-        return [_game(r) for r in rows]
-
-    def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,
-                           lease_seconds: float = 300) -> bool:
-        """One statement: insert the claim, or take over a failed one or one whose
-        lease ran out; a row is returned only if this call holds the claim."""
-        with self.connection() as conn:
-            row = conn.execute(
-                "insert into notifications as n (game_id, version, recipient, kind, status, "
-                "attempts, claimed_at) values (%s, %s, %s, %s, 'sending', 1, %s) "
-                "on conflict (game_id, version, recipient, kind) do update set "
-                "status = 'sending', claimed_at = excluded.claimed_at, "
-                "attempts = n.attempts + 1 where n.status = 'failed' or "
-                "(n.status = 'sending' and (n.claimed_at is null or n.claimed_at <= %s)) "
-                "returning 1",
-                (game_id, version, recipient, kind, times.now(),
-                 times.later(-lease_seconds))).fetchone()
-        return row is not None
-
-    def finish_notification(self, game_id: str, version: int, recipient: str, kind: str,
-                            error: str | None = None) -> None:
-        with self.connection() as conn:
-            conn.execute("update notifications set status = %s, sent_at = %s, error = %s "
-                         "where game_id = %s and version = %s and recipient = %s and "
-                         "kind = %s", ("failed" if error else "sent",
-                                       None if error else times.now(), error, game_id,
-                                       version, recipient, kind))
-
-    def notifications(self, game_id: str) -> list[Notification]:
-        with self.connection() as conn:
-            rows = conn.execute("select version, recipient, kind, status, attempts, "
-                                "sent_at, error from notifications where game_id = %s "
-                                "order by version, recipient, kind", (game_id,)).fetchall()
-        return [Notification(*r[:5], _utc(r[5]), r[6]) for r in rows]
-
-    def stale_notifications(self, before: datetime, limit: int = 100
-                            ) -> list[StaleNotification]:
+    def claim_due(self, limit: int = 100, lease_seconds: float = 300) -> list[DueRow]:
         with self.connection() as conn:
             rows = conn.execute(
-                "select n.game_id, n.version, n.recipient, n.kind, o.from_version, o.created_at "
-                "from notifications n left join outbox o on o.game_id = n.game_id and "
-                "o.to_version = n.version where n.status = 'sending' and "
-                "n.claimed_at <= %s order by n.claimed_at limit %s",
-                (before, limit)).fetchall()
-        return [StaleNotification(*r[:5], _utc(r[5])) for r in rows]
+                f"update due set state = 'claimed', claimed_until = %(until)s, "
+                f"started_at = null, attempts = attempts + 1 where id in (select id from due where "
+                f"{_CLAIMABLE} order by due_at, id limit %(limit)s for update skip locked) "
+                f"returning {', '.join(_DUE_COLUMNS)}",
+                {"now": times.now(), "until": times.later(lease_seconds), "limit": limit}
+            ).fetchall()
+        return sorted((_due(r) for r in rows), key=lambda r: (r.due_at, r.id))
+
+    def release_due(self, claims: Sequence[Claim]) -> None:
+        if not claims:
+            return
+        with self.transaction() as conn, conn.cursor() as cur:
+            cur.executemany("update due set state = 'pending', claimed_until = null, "
+                            "started_at = null where id = %s and attempts = %s and "
+                            "state = 'claimed'", [(c.id, c.attempt) for c in claims])
+
+    def start_due(self, claim: Claim, lease_seconds: float) -> DueRow | None:
+        with self.connection() as conn:
+            row = conn.execute(f"update due set claimed_until = %s, started_at = %s where "
+                               f"id = %s and attempts >= %s and state = 'claimed' and "
+                               f"started_at is null returning {', '.join(_DUE_COLUMNS)}",
+                               (times.later(lease_seconds), times.now(), claim.id,
+                                claim.attempt)).fetchone()
+        return _due(row) if row else None
+
+    def finish_due(self, claim: Claim, finish: Finish) -> bool:
+        with self.transaction() as conn:
+            return self._finish(conn, claim, finish)
+
+    def _finish(self, conn: psycopg.Connection, claim: Claim, finish: Finish) -> bool:
+        state, due_at = ("pending", finish.retry_at) if finish.retry_at is not None else \
+            ("failed" if finish.error is not None else "done", None)
+        row = conn.execute(
+            "update due set state = %s, due_at = coalesce(%s, due_at), claimed_until = null, "
+            "result = %s, last_error = coalesce(%s, last_error), done_at = %s where id = %s "
+            "and attempts = %s and state = 'claimed' returning hook_id",
+            (state, due_at, finish.result, finish.error,
+             times.now() if state != "pending" else None, claim.id, claim.attempt)
+        ).fetchone()
+        if row is None:
+            return False
+        if finish.hook_failures is not None:
+            self._webhook_attempt(conn, row[0], finish.error, finish.hook_failures)
+        return True
+
+    def due_rows(self, game_id: str) -> list[DueRow]:
+        with self.connection() as conn:
+            rows = conn.execute(_DUE_SELECT + " where game_id = %s order by id",
+                                (game_id,)).fetchall()
+        return [_due(r) for r in rows]
+
+    def next_due(self) -> datetime | None:
+        with self.connection() as conn:
+            row = conn.execute("select least((select min(due_at) from due where state = "
+                               "'pending'), (select min(claimed_until) from due where "
+                               "state = 'claimed'))").fetchone()
+        return _utc(row[0])
+
+    def wait_for_due(self, timeout: float) -> bool:
+        try:
+            if self._listener is None:
+                self._listener = psycopg.connect(self.url, autocommit=True)
+                self._listener.execute(f"listen {CHANNEL}")
+            told = False
+            for _ in self._listener.notifies(timeout=timeout, stop_after=1):
+                told = True
+            return told
+        except psycopg.Error:
+            if self._listener is not None:
+                self._listener.close()
+            self._listener = None
+            return False
 
     def claim_mail_answer(self, address: str, key: str, limit: int, window_seconds: float
                           ) -> bool:
@@ -641,9 +760,14 @@ class PostgresStore:
 
     def webhook_attempt(self, hook_id: int, error: str | None, disable_after: int) -> None:
         with self.connection() as conn:
-            if error is None:
-                conn.execute("update webhooks set failures = 0 where id = %s", (hook_id,))
-                return
+            self._webhook_attempt(conn, hook_id, error, disable_after)
+
+    @staticmethod
+    def _webhook_attempt(conn: psycopg.Connection, hook_id: int, error: str | None,
+                         disable_after: int) -> None:
+        if error is None:
+            conn.execute("update webhooks set failures = 0 where id = %s", (hook_id,))
+        else:
             conn.execute("update webhooks set failures = failures + 1, last_error = %s, "
                          "disabled_at = case when disabled_at is null and failures + 1 >= %s "
                          "then %s else disabled_at end where id = %s",
@@ -669,7 +793,7 @@ class PostgresStore:
             conn.execute("set transaction isolation level repeatable read")
             for table, columns in COLUMNS.items():
                 key = "id" if table == "games" else "game_id"
-                order = {"events": " order by version", "outbox": " order by id",
+                order = {"events": " order by version", "due": " order by id",
                          "webhooks": " order by id", "seats": " order by seat"
                          }.get(table, "")
                 rows = conn.execute(f"select {', '.join(columns)} from {table} "

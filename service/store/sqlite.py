@@ -2,11 +2,13 @@
 
 Tables: ``games`` (one row per game), ``seats`` (only the SHA-256 of a seat's token),
 ``events`` (primary key ``(game_id, version)``, so a log has no duplicate; triggers refuse
-any update or delete), ``outbox`` (one row per appended batch, claimed by the relays),
-``idempotency``, ``notifications`` and ``webhooks`` (see base.py for what each holds).
+any update or delete), ``due`` (the workers' due work, written with the batch that calls
+for it), ``idempotency``, ``webhooks`` and ``mail_answers`` (see base.py for what each
+holds).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction; ``append`` checks the expected version
-inside it, so two writers racing for the same version cannot both succeed.
+inside it, so two writers racing for the same version cannot both succeed, and
+``claim_due`` takes its rows inside one, so workers claiming at once get disjoint rows.
 
 The schema's version is the database's ``PRAGMA user_version``. Opening a database runs
 the migrations it lacks, one step at a time, each in its own transaction; a database of a
@@ -19,7 +21,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
@@ -36,16 +38,17 @@ from .base import (
     TABLES,
     TIME_COLUMNS,
     Answer,
+    Claim,
+    Due,
+    DueRow,
     Event,
+    Finish,
     Game,
     GameNotFound,
     GameRows,
     GameUpdate,
-    Notification,
-    OutboxRow,
     SchemaTooNew,
     Seat,
-    StaleNotification,
     VersionConflict,
     Webhook,
     check_webhook_limits,
@@ -209,14 +212,74 @@ def _v9(conn: sqlite3.Connection) -> None:
     """)
 
 
+NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"  # now, as times are stored
+
+
 def _v10(conn: sqlite3.Connection) -> None:
+    """Due work (``due``) replaces the outbox and the notification claims: a batch not yet
+    relayed becomes a ``plan`` row (its mails, webhooks, bot move and clock are planned
+    by the workers), a running game gets a ``plan`` row for its clock and bot (its
+    deadline and reminders), and each notification its due row (sent: done; an answer
+    left unsent: failed, its outcome is not kept; any other: pending, sent again)."""
+    _run(conn, f"""
+        create table due (
+           id integer primary key, game_id text not null references games(id),
+           kind text not null, version integer not null, from_version integer,
+           seat integer, hook_id integer, percent integer, reply text, args text,
+           due_at text not null, state text not null default 'pending',
+           attempts integer not null default 0, claimed_until text, started_at text,
+           result text, last_error text, created_at text not null, done_at text);
+        create unique index idx_due_work on due (game_id, kind, version, coalesce(seat, -1),
+           coalesce(hook_id, -1), coalesce(percent, -1), coalesce(reply, ''));
+        create index idx_due_pending on due (due_at) where state = 'pending';
+        create index idx_due_claimed on due (claimed_until) where state = 'claimed';
+        insert into due (game_id, kind, version, from_version, args, due_at, created_at)
+           select game_id, 'plan', to_version, from_version, '{{"mails": true}}',
+                  created_at, created_at
+           from outbox where delivered_at is null order by id;
+        insert or ignore into due (game_id, kind, version, from_version, args, due_at,
+                                   created_at)
+           select o.game_id, 'plan', o.to_version, o.from_version, '{{"mails": false}}',
+                  {NOW}, {NOW}
+           from outbox o join games g on g.id = o.game_id
+           where g.status = 'active' and o.id = (select max(id) from outbox
+                                                 where game_id = o.game_id);
+        insert or ignore into due (game_id, kind, version, from_version, seat, hook_id,
+                                   percent, reply, due_at, state, attempts, result,
+                                   last_error, created_at, done_at)
+           select n.game_id,
+                  case when n.kind like 'reminder%' then 'reminder'
+                       when n.kind like 'answer-%' then 'answer' else n.kind end,
+                  n.version, o.from_version,
+                  case when n.recipient like 'seat:%'
+                       then cast(substr(n.recipient, 6) as integer) end,
+                  case when n.recipient like 'hook:%'
+                       then cast(substr(n.recipient, 6) as integer) end,
+                  case when n.kind like 'reminder%' then cast(substr(n.kind, 9) as integer)
+                       end,
+                  case when n.kind like 'answer-%' then n.kind end,
+                  coalesce(n.claimed_at, {NOW}),
+                  case when n.status = 'sent' then 'done'
+                       when n.kind like 'answer-%' then 'failed' else 'pending' end,
+                  n.attempts, case when n.status = 'sent' then 'sent' end,
+                  case when n.status <> 'sent' then coalesce(n.error, 'not sent before '
+                                                             || 'the upgrade') end,
+                  coalesce(n.claimed_at, {NOW}), n.sent_at
+           from notifications n left join outbox o
+                on o.game_id = n.game_id and o.to_version = n.version;
+        drop table notifications;
+        drop table outbox;
+    """)
+
+
+def _v11(conn: sqlite3.Connection) -> None:
     """Each seat's language (its mails, its page: service/i18n.py)."""
     conn.execute("alter table seats add column language text")
 
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
-                                                          _v8, _v9, _v10]
+                                                          _v8, _v9, _v10, _v11]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -225,6 +288,13 @@ _GAME_SELECT = "select " + ", ".join(GAME_COLUMNS) + " from games"
 SEAT_COLUMNS = list(COLUMNS["seats"])
 _SEAT_SELECT = "select " + ", ".join(SEAT_COLUMNS) + " from seats"
 _HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
+_DUE_SELECT = "select id, " + ", ".join(COLUMNS["due"]) + " from due"
+#: A due row any worker may claim now (parameters: now, now).
+_CLAIMABLE = ("(state = 'pending' and due_at <= ?) or (state = 'claimed' and "
+              "claimed_until <= ?)")
+_DUE_INSERT = ("insert or ignore into due (game_id, kind, version, from_version, seat, "
+               "hook_id, percent, reply, args, due_at, created_at) values "
+               "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def _game(row: dict[str, Any]) -> Game:
@@ -237,6 +307,16 @@ def _seat(row: dict[str, Any]) -> Seat:
 
 def _webhook(row: dict[str, Any]) -> Webhook:
     return Webhook(**_from_db(row))
+
+
+def _due(row: dict[str, Any]) -> DueRow:
+    return DueRow(**_from_db(row))
+
+
+def _due_values(game_id: str, due: Iterable[Due], stamp: str) -> list[tuple]:
+    return [(game_id, d.kind, d.version, d.from_version, d.seat, d.hook_id, d.percent,
+             d.reply, None if d.args is None else json.dumps(d.args), _text(d.due_at),
+             stamp) for d in due]
 
 
 class SqliteStore:
@@ -432,7 +512,8 @@ class SqliteStore:
         return [(v, json.loads(p), times.from_text(at)) for v, p, at in rows]
 
     def append(self, game_id: str, expected_version: int, events: list[Event],
-               update: GameUpdate, answer: Answer | None = None) -> int:
+               update: GameUpdate, answer: Answer | None = None, due: Sequence[Due] = (),
+               replaces: Sequence[str] = (), done: Claim | None = None) -> int:
         with self.transaction() as db:
             row = db.execute("select version from games where id = ?",
                              (game_id,)).fetchone()
@@ -441,6 +522,15 @@ class SqliteStore:
             if row[0] != expected_version:
                 raise VersionConflict(row[0])
             version = self._append(db, game_id, expected_version, events, update)
+            stamp = _text(update.at) if update.at else _stamp()
+            if replaces:
+                db.execute(f"update due set state = 'done', result = 'replaced', "
+                           f"done_at = ? where game_id = ? and state = 'pending' and kind "
+                           f"in ({', '.join('?' * len(replaces))})",
+                           (stamp, game_id, *replaces))
+            db.conn.executemany(_DUE_INSERT, _due_values(game_id, due, stamp))
+            if done is not None:
+                self._finish(db, done, Finish("applied"))
             if answer is not None:
                 db["idempotency"].insert(_to_row({
                     "game_id": game_id, "seat": answer.seat, "key": answer.key,
@@ -463,8 +553,6 @@ class SqliteStore:
                    "version = ?, updated_at = ? where id = ?",
                    (update.status, update.phase, update.current_seat, _text(update.deadline),
                     version, stamp, game_id))
-        db.execute("insert into outbox (game_id, from_version, to_version, created_at) "
-                   "values (?, ?, ?, ?)", (game_id, expected + 1, version, stamp))
         return version
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
@@ -477,91 +565,87 @@ class SqliteStore:
 
     # -- the workers' side ---------------------------------------------------------------
 
-    _OUTBOX_SELECT = "select id, game_id, from_version, to_version, created_at from outbox "
+    # -- due work --------------------------------------------------------------------------
 
-    def undelivered(self, limit: int = 100) -> list[OutboxRow]:
-        rows = self.db.query(self._OUTBOX_SELECT + "where delivered_at is null "
-                             "order by id limit ?", (limit,))
-        return [OutboxRow(**_from_db(r)) for r in rows]
-
-    def claim_outbox(self, limit: int = 100, lease_seconds: float = 30) -> list[OutboxRow]:
-        free = ("where delivered_at is null and (claimed_at is null or claimed_at <= ?) "
-                "order by id limit ?")
-        params = (_text(times.later(-lease_seconds)), limit)
-        if self._one("select 1 from outbox " + free, params) is None:
-            return []  # nothing to take: no write lock
+    def add_due(self, game_id: str, due: Sequence[Due], done: Claim | None = None
+                ) -> int:
         with self.transaction() as db:
-            rows = list(db.query(self._OUTBOX_SELECT + free, params))
-            db.execute(f"update outbox set claimed_at = ? where id in "
-                       f"({', '.join('?' * len(rows))})", [_stamp(), *(r["id"] for r in rows)])
-        return [OutboxRow(**_from_db(r)) for r in rows]
+            before = db.conn.total_changes
+            db.conn.executemany(_DUE_INSERT, _due_values(game_id, due, _stamp()))
+            added = db.conn.total_changes - before
+            if done is not None:
+                self._finish(db, done, Finish("planned"))
+        return added
 
-    def mark_delivered(self, ids: list[int]) -> None:
-        self._set_outbox("delivered_at = ?", [_stamp()], ids)
+    def claim_due(self, limit: int = 100, lease_seconds: float = 300) -> list[DueRow]:
+        now = _stamp()
+        free = f"where {_CLAIMABLE} order by due_at, id limit ?"
+        if self._one("select 1 from due " + free, (now, now, 1)) is None:
+            return []  # nothing to take: no write lock
+        until = _text(times.later(lease_seconds))
+        with self.transaction() as db:
+            ids = [r[0] for r in db.execute("select id from due " + free, (now, now, limit))]
+            marks = ", ".join("?" * len(ids))
+            db.execute(f"update due set state = 'claimed', claimed_until = ?, "
+                       f"started_at = null, attempts = attempts + 1 where id in ({marks})",
+                       (until, *ids))
+            rows = [_due(r) for r in db.query(_DUE_SELECT + f" where id in ({marks}) "
+                                              "order by due_at, id", ids)]
+        return rows
 
-    def release_outbox(self, ids: list[int]) -> None:
-        self._set_outbox("claimed_at = null", [], ids)
-
-    def _set_outbox(self, assignment: str, values: list[Any], ids: list[int]) -> None:
-        if not ids:
+    def release_due(self, claims: Sequence[Claim]) -> None:
+        if not claims:
             return
         with self.transaction() as db:
-            db.execute(f"update outbox set {assignment} where delivered_at is null and "
-                       f"id in ({', '.join('?' * len(ids))})", [*values, *ids])
+            db.conn.executemany("update due set state = 'pending', claimed_until = null, "
+                                "started_at = null where id = ? and attempts = ? and "
+                                "state = 'claimed'", [(c.id, c.attempt) for c in claims])
 
-    def overdue(self, before: datetime, limit: int = 100) -> list[Game]:
-        rows = self.db.query(_GAME_SELECT + " where deadline is not null and deadline <= ? "
-                             "and status = 'active' order by deadline limit ?",
-                             (_text(before), limit))
-        return [_game(r) for r in rows]
-
-    def claim_notification(self, game_id: str, version: int, recipient: str, kind: str,
-                           lease_seconds: float = 300) -> bool:
-        stamp = _stamp()
-        key = (game_id, version, recipient, kind)
+    def start_due(self, claim: Claim, lease_seconds: float) -> DueRow | None:
         with self.transaction() as db:
-            row = db.execute("select status, claimed_at from notifications where "
-                             "game_id = ? and version = ? and recipient = ? and kind = ?",
-                             key).fetchone()
-            if row is None:
-                db.execute("insert into notifications (game_id, version, recipient, kind, "
-                           "status, attempts, claimed_at) values (?, ?, ?, ?, 'sending', 1, ?)",
-                           (*key, stamp))
-                return True
-            status, claimed = row
-            if status == "sent":
-                return False
-            if status == "sending" and claimed and \
-                    times.seconds_since(times.from_text(claimed)) < lease_seconds:
-                return False
-            db.execute("update notifications set status = 'sending', claimed_at = ?, "
-                       "attempts = attempts + 1 where game_id = ? and version = ? and "
-                       "recipient = ? and kind = ?", (stamp, *key))
-            return True
+            cur = db.execute("update due set claimed_until = ?, started_at = ? where id = ? "
+                             "and attempts >= ? and state = 'claimed' and started_at is null",
+                             (_text(times.later(lease_seconds)), _stamp(), claim.id,
+                              claim.attempt))
+            if cur.rowcount != 1:
+                return None
+            row = self._one(_DUE_SELECT + " where id = ?", (claim.id,))
+        return _due(row) if row else None
 
-    def finish_notification(self, game_id: str, version: int, recipient: str, kind: str,
-                            error: str | None = None) -> None:
+    def finish_due(self, claim: Claim, finish: Finish) -> bool:
         with self.transaction() as db:
-            db.execute("update notifications set status = ?, sent_at = ?, error = ? where "
-                       "game_id = ? and version = ? and recipient = ? and kind = ?",
-                       ("failed" if error else "sent", None if error else _stamp(), error,
-                        game_id, version, recipient, kind))
+            return self._finish(db, claim, finish)
 
-    def notifications(self, game_id: str) -> list[Notification]:
-        rows = self.db.query("select version, recipient, kind, status, attempts, sent_at, "
-                             "error from notifications where game_id = ? "
-                             "order by version, recipient, kind", (game_id,))
-        return [Notification(**_from_db(r)) for r in rows]
+    def _finish(self, db: Database, claim: Claim, finish: Finish) -> bool:
+        state, due_at = ("pending", _text(finish.retry_at)) \
+            if finish.retry_at is not None else \
+            ("failed" if finish.error is not None else "done", None)
+        cur = db.execute(
+            "update due set state = ?, due_at = coalesce(?, due_at), claimed_until = null, "
+            "result = ?, last_error = coalesce(?, last_error), done_at = ? where id = ? "
+            "and attempts = ? and state = 'claimed'",
+            (state, due_at, finish.result, finish.error,
+             _stamp() if state != "pending" else None, claim.id, claim.attempt))
+        if cur.rowcount != 1:
+            return False
+        if finish.hook_failures is not None:
+            (hook_id,) = db.execute("select hook_id from due where id = ?",
+                                    (claim.id,)).fetchone()
+            self._webhook_attempt(db, hook_id, finish.error, finish.hook_failures)
+        return True
 
-    def stale_notifications(self, before: datetime, limit: int = 100
-                            ) -> list[StaleNotification]:
-        rows = self.db.query(
-            "select n.game_id, n.version, n.recipient, n.kind, o.from_version, "
-            "o.created_at as batch_created_at from notifications n left join outbox o on "
-            "o.game_id = n.game_id and o.to_version = n.version where n.status = 'sending' "
-            "and n.claimed_at <= ? order by n.claimed_at limit ?", (_text(before), limit))
-        return [StaleNotification(**{**r, "batch_created_at": _time(r["batch_created_at"])})
-                for r in rows]
+    def due_rows(self, game_id: str) -> list[DueRow]:
+        return [_due(r) for r in self.db.query(_DUE_SELECT + " where game_id = ? "
+                                               "order by id", (game_id,))]
+
+    def next_due(self) -> datetime | None:
+        row = self.db.execute("select min(t) from (select min(due_at) as t from due where "
+                              "state = 'pending' union all select min(claimed_until) from "
+                              "due where state = 'claimed')").fetchone()
+        return _time(row[0])
+
+    def wait_for_due(self, timeout: float) -> bool:
+        return False  # another process's insert cannot wake this one: the caller polls
 
     def claim_mail_answer(self, address: str, key: str, limit: int, window_seconds: float
                           ) -> bool:
@@ -612,9 +696,14 @@ class SqliteStore:
 
     def webhook_attempt(self, hook_id: int, error: str | None, disable_after: int) -> None:
         with self.transaction() as db:
-            if error is None:
-                db.execute("update webhooks set failures = 0 where id = ?", (hook_id,))
-                return
+            self._webhook_attempt(db, hook_id, error, disable_after)
+
+    @staticmethod
+    def _webhook_attempt(db: Database, hook_id: int, error: str | None, disable_after: int
+                         ) -> None:
+        if error is None:
+            db.execute("update webhooks set failures = 0 where id = ?", (hook_id,))
+        else:
             db.execute("update webhooks set failures = failures + 1, last_error = ?, "
                        "disabled_at = case when disabled_at is null and failures + 1 >= ? "
                        "then ? else disabled_at end where id = ?",
@@ -636,7 +725,7 @@ class SqliteStore:
         out: GameRows = {}
         for table, columns in COLUMNS.items():
             key = "id" if table == "games" else "game_id"
-            order = {"events": " order by version", "outbox": " order by id",
+            order = {"events": " order by version", "due": " order by id",
                      "webhooks": " order by id", "seats": " order by seat"}.get(table, "")
             rows = self.db.query(f"select {', '.join(columns)} from {table} "
                                  f"where {key} = ?{order}", (game_id,))

@@ -3,15 +3,15 @@ another (SQLite to PostgreSQL when a host grows, or back), as JSON lines.
 
 The first line names the format; each further line is one game: ``{table: [row, ...]}``
 for each table of ``COLUMNS`` (the game row, seats with their token hashes, the whole
-event log, outbox rows, idempotent answers, notifications, webhooks), times as
+event log, due work, idempotent answers, webhooks), times as
 ``times.to_text`` and JSON documents as JSON. Events are written as they were stored, so
 the imported logs replay to the same games.
 
 Import adds each game in one transaction, and skips a game whose id the store already has
-(so an interrupted import can run again). Outbox claims of the old host are dropped, and
-the last batch of each running game is handed to the workers once more: the new host's
-Redis then schedules its reminders and deadline (the batch's mails were sent already and
-are not sent again, see workers/jobs.py).
+(so an interrupted import can run again). Due work claimed on the old host is pending
+again on the new one (``rearm``): what was done stays done, the rest is done there.
+An export from before due work (its tables ``outbox`` and ``notifications``) is read
+too: each running game's clock is planned again.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from .base import COLUMNS, TIME_COLUMNS, EventStore, GameNotFound, GameRows
 
 FORMAT = "alhambra-pbem-export"
 FORMAT_VERSION = 1
+#: Tables of an export from before due work, read (``rearm``) but not kept.
+LEGACY_TABLES = {"outbox", "notifications"}
 
 
 class TransferError(ValueError):
@@ -41,7 +43,7 @@ def encode(rows: GameRows) -> str:
 
 def decode(line: str) -> GameRows:
     doc = json.loads(line)
-    unknown = set(doc) - set(COLUMNS)
+    unknown = set(doc) - set(COLUMNS) - LEGACY_TABLES
     if unknown or "games" not in doc or len(doc["games"]) != 1:
         raise ValueError(f"not a game's rows (tables {sorted(doc)})")
     for seat in doc.get("seats", []):
@@ -68,12 +70,19 @@ class Imported:
 
 
 def rearm(rows: GameRows) -> GameRows:
-    """The rows as the new host keeps them: no claims; a running game's last batch to be
-    relayed again (its jobs are idempotent)."""
-    outbox = [{**row, "claimed_at": None} for row in rows.get("outbox", [])]
-    if outbox and rows["games"][0]["status"] == "active":
-        outbox[-1]["delivered_at"] = None
-    return {**rows, "outbox": outbox}
+    """The rows as the new host keeps them: no claims (claimed work is pending again).
+    An export from before due work (an outbox, no due rows): a running game's last batch
+    gets a ``plan`` row for its clock and bot (its mails went out on the old host)."""
+    due = [{**row, "state": "pending", "claimed_until": None}
+           if row["state"] == "claimed" else row for row in rows.get("due", [])]
+    outbox = rows.get("outbox", [])
+    if "due" not in rows and outbox and rows["games"][0]["status"] == "active":
+        last = outbox[-1]
+        due = [{"game_id": last["game_id"], "kind": "plan", "version": last["to_version"],
+                "from_version": last["from_version"], "args": {"mails": False},
+                "due_at": times.now(), "state": "pending", "attempts": 0,
+                "created_at": times.now()}]
+    return {**{t: r for t, r in rows.items() if t not in LEGACY_TABLES}, "due": due}
 
 
 def import_games(store: EventStore, lines: Iterable[str]) -> Imported:

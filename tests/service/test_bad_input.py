@@ -14,7 +14,7 @@ def counted(games):
     store = games.store
 
     def snapshot():
-        return {t: store.count(t) for t in ("games", "seats", "events", "outbox",
+        return {t: store.count(t) for t in ("games", "seats", "events", "due",
                                              "idempotency")}
     return snapshot
 

@@ -17,6 +17,7 @@ from service.blueprints.web import RULES
 from service.rules_page import HEADINGS, heading_text
 from workers import replies
 from workers.board import Speaker
+from workers.clock_words import deadline_words, human_duration
 
 OTHERS = [lang for lang in i18n.LANGUAGES if lang != "en"]
 
@@ -89,13 +90,13 @@ def test_plural_forms_are_each_languages(lang, one, few, many):
 def test_dates_durations_and_lists_in_each_language():
     deadline, now = datetime(2026, 3, 5, 18, 0, tzinfo=UTC), datetime(2026, 3, 2, 18, 0,
                                                                        tzinfo=UTC)
-    said = {lang: i18n.deadline_words(deadline, now, lang) for lang in i18n.LANGUAGES}
+    said = {lang: deadline_words(deadline, now, lang) for lang in i18n.LANGUAGES}
     assert said == {"en": "in 3 days, Thursday 18:00 UTC",
                     "el": "σε 3 ημέρες, Πέμπτη 18:00 UTC",
                     "fi": "3 päivän päästä, torstaina 18:00 UTC",
                     "da": "om 3 dage, torsdag 18:00 UTC",
                     "ru": "через 3 дня, четверг 18:00 UTC"}
-    assert i18n.duration(2 * 86400, "ru") == "2 дня" and i18n.duration(3600, "el") == "1 ώρα"
+    assert human_duration(2 * 86400, "ru") == "2 дня" and human_duration(3600, "el") == "1 ώρα"
     sides = listing([terms.SIDES["n"], terms.SIDES["e"], terms.SIDES["s"]])
     assert [i18n.say(sides, lang) for lang in ("en", "fi", "ru")] == [
         "north, east, and south", "pohjoinen, itä ja etelä", "север, восток и юг"]

@@ -97,6 +97,20 @@ def test_weekends_off_in_helsinki_across_the_march_dst_change():
     assert clock.deadline() == local(2026, 4, 2, 0)
 
 
+def test_a_weekend_off_says_when_the_clocks_run_again():
+    """Saturday and Sunday off in Helsinki: from any instant of the weekend the clocks run
+    again on Monday at local midnight; on a working day there is no day off."""
+    control = TimeControl.parse(72 * 3600, {"days_off": ["sat", "sun"],
+                                            "timezone": "Europe/Helsinki"}, 60)
+    monday = local(2026, 3, 30, 0)
+    for t in (local(2026, 3, 28, 0), local(2026, 3, 29, 12), monday - timedelta(
+            microseconds=1)):
+        assert control.day_off_until(t) == monday
+    assert control.day_off_until(monday) is None
+    assert control.day_off_until(local(2026, 3, 27, 23, 59)) is None  # Friday
+    assert TimeControl.of(3600, None).day_off_until(monday) is None
+
+
 def test_a_bank_with_days_off_reminds_at_fractions_of_what_the_seat_had():
     control = TimeControl.parse(None, {"bank": 10 * 86400, "increment": 86400,
                                        "cap": 10 * 86400, "days_off": ["sun"],
@@ -237,6 +251,18 @@ def test_no_clock_runs_on_a_day_off(clock, t, span):
         assert all(a >= b for a, b in zip(after, before, strict=True))
     else:
         assert after == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(controls(), instants)
+def test_a_day_off_lasts_until_the_first_instant_the_clock_runs(control, t):
+    until = control.day_off_until(t)
+    if until is None:
+        assert not off(control, t)
+        return
+    assert until > t and not off(control, until)
+    assert off(control, until - timedelta(microseconds=1))
+    assert control.running(t, until) == ZERO
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,4 +1,4 @@
-"""/health names each part (issue 10.5): the database, the outbox lag, Redis and the
+"""/health names each part (issue 10.5): the database, the due-work lag, Redis and the
 workers; 503 when one is down. (With real processes: tests/workers/test_serve_watch.py.)"""
 
 from __future__ import annotations
@@ -18,22 +18,22 @@ def test_without_redis_the_api_reports_what_it_can_see(tmp_path):
     doc = r.get_json()
     assert doc["status"] == "ok"
     assert doc["parts"]["database"] == {"status": "ok"}
-    assert doc["parts"]["outbox"] == {"status": "ok", "lag_seconds": 0.0}
+    assert doc["parts"]["due"] == {"status": "ok", "lag_seconds": 0.0}
     assert doc["parts"]["redis"]["status"] == "unknown"
 
 
-def test_an_outbox_nobody_relays_and_a_redis_that_is_gone_are_down(tmp_path):
+def test_due_work_nobody_claims_and_a_redis_that_is_gone_are_down(tmp_path):
     settings = Settings(data_dir=tmp_path, database=str(tmp_path / "a.db"),
                         health_max_lag=0.2, redis_url=f"redis://127.0.0.1:{free_port()}/0")
     app = create_app(settings)
     client = app.test_client()
-    new_game(client, 2)  # an outbox row: no relay takes it
+    new_game(client, 2)  # its mails are due: no worker claims them
     time.sleep(0.3)
     started = time.monotonic()
     r = client.get("/health")
     assert time.monotonic() - started < 2  # short timeouts
     assert r.status_code == 503
     parts = r.get_json()["parts"]
-    assert parts["outbox"]["status"] == "down" and parts["outbox"]["lag_seconds"] >= 0.3
+    assert parts["due"]["status"] == "down" and parts["due"]["lag_seconds"] >= 0.3
     assert parts["redis"]["status"] == "down" and "Connection" in parts["redis"]["error"]
     assert r.get_json()["status"] == "down"

@@ -15,13 +15,13 @@ def test_a_retry_with_the_same_key_returns_the_first_answer(client, game, games)
     key = {"Idempotency-Key": "k-1"}
     first = game.submit(seat, "take 1", v, headers=key)
     assert first.status_code == 201
-    outbox = games.store.count("outbox")
+    due = games.store.count("due")
     events = games.store.count("events")
     again = game.submit(seat, "take 1", v, headers=key)
     assert again.status_code == 201
     assert again.get_json() == first.get_json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    assert (games.store.count("outbox"), games.store.count("events")) == (outbox, events)
+    assert (games.store.count("due"), games.store.count("events")) == (due, events)
     # the same key for another submission is an error, and writes nothing
     other = game.submit(seat, "take 2", v, headers=key)
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
@@ -53,7 +53,8 @@ def test_concurrent_retries_with_one_key_write_once(db_path):
     assert [r.status_code for r in out] == [201] * 4
     assert len({r.get_data() for r in out}) == 1
     store = apps[0].extensions["alhambra"].store
-    assert store.count("outbox") == 2  # the setup batch and this one
+    # the due work of two batches: the setup and this one (each has its deadline)
+    assert {d.version for d in store.due_rows(handle.id)} == {v, out[0].get_json()["version"]}
     assert store.count("idempotency") == 1
 
 

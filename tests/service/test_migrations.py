@@ -75,7 +75,8 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
     r = client.post(f"/games/{GAME}/moves", headers=token,
                     json={"version": 22, "move": legal["moves"][0]["notation"]})
     assert r.status_code == 201, r.get_json()
-    # the idempotent answers, webhooks and notifications of before are still there
+    # the idempotent answers and webhooks of before are still there; its notification and
+    # the batches not yet relayed are due work (the batches to plan: the sent mail done)
     store = app.extensions["alhambra"].store
     first = store.idempotent_answer(GAME, 1, "k0")
     assert first is not None and first.status == 201 and first.response["game_id"] == GAME
@@ -84,7 +85,12 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
         json={"version": 0, "move": "take 1"})
     assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency_key_reused"
     assert [h.url for h in store.webhooks(GAME)] == ["http://hook.test/x"]
-    assert [n.status for n in store.notifications(GAME)] == ["sent"]
+    assert [(d.kind, d.from_version, d.version, d.seat, d.state, d.args)
+            for d in store.due_rows(GAME)[:4]] == [
+        ("plan", 14, 16, None, "pending", {"mails": True}),
+        ("plan", 17, 19, None, "pending", {"mails": True}),
+        ("plan", 20, 22, None, "pending", {"mails": True}),
+        ("started", None, 1, 0, "done", None)]
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         store.conn.execute("delete from events where game_id = ?", (GAME,))
     store.close()
@@ -131,13 +137,11 @@ def test_times_are_one_form_after_the_upgrade_and_compare_as_times(tmp_path):
     store = SqliteStore(path)
     game = store.game(GAME)
     assert game.deadline == times.from_text(deadline)
-    assert [g.id for g in store.overdue(times.later(0.001, game.deadline))] == [GAME]
-    assert store.overdue(times.later(-0.001, game.deadline)) == []
     texts = store.conn.execute(
         "select deadline from games where deadline is not null union "
         "select created_at from games union select updated_at from games union "
         "select joined_at from seats where joined_at is not null union "
-        "select created_at from outbox union select created_at from webhooks").fetchall()
+        "select due_at from due union select created_at from webhooks").fetchall()
     assert texts and all(times.to_text(times.from_text(t)) == t for (t,) in texts)
     store.close()
 

@@ -21,7 +21,7 @@ def preview(g, seat: int, moves: list[str], **body):
 
 
 def counts(games) -> list[int]:
-    return [games.store.count(t) for t in ("events", "outbox", "idempotency")]
+    return [games.store.count(t) for t in ("events", "due", "idempotency")]
 
 
 def test_turns_planned_move_by_move_then_sent_show_nothing_drawn(client, games):
@@ -46,6 +46,12 @@ def test_turns_planned_move_by_move_then_sent_show_nothing_drawn(client, games):
                 break
             options = [m["notation"] for m in planned["moves"]]
             assert options, planned
+            # a tile that fits no cell is said as the legal moves say it (C-3)
+            to_city = {m["move"]["tile"] for m in planned["moves"]
+                       if m["move"]["action"] == "place" and m["move"]["to"] == "city"}
+            for n in planned["no_cell"]:
+                assert n["tile"] not in to_city and n["rule"] and n["reason"]
+                assert n["tile"] in {t["id"] for t in planned["view"]["pending"]}
         real = g.submit(seat, "; ".join(plan), version)
         assert real.status_code == 201, real.get_json()
         sent = real.get_json()
@@ -93,3 +99,34 @@ def test_a_plan_is_refused_as_its_submission_would_be(client, games):
     r = client.post(f"/games/{opened['game_id']}/moves/preview", json={"move": "take 1"},
                     headers=auth(opened["seats"][0]["token"]))
     check_problem(r, 409, "game_not_started")
+
+
+def test_a_planned_tile_that_fits_no_cell_says_why_as_the_legal_moves_do(client, games):
+    """Alhambra + Granada: a first Granada tile bought over its price beside the fountain
+    alone fits no cell (C-3); the plan says so, as the legal moves say it once sent."""
+    g = new_game(client, 3, variant="alhambra_granada")
+    rng = random.Random(3)
+    for _ in range(300):
+        doc = g.get()
+        seat, version = doc["current_seat"], doc["version"]
+        legal = g.legal(seat)["moves"]
+        prices = {t["id"]: t["value"] for s in doc["view"]["market"] for t in s["tiles"]}
+        over = [m["notation"] for m in legal if m["move"]["action"] == "buy"
+                and m["move"]["tile"].startswith("G")
+                and sum(int(c[2:]) for c in m["move"]["cards"]) > prices[m["move"]["tile"]]
+                and len(doc["view"]["seats"][seat]["city"]) == 1]
+        if over:
+            break
+        moves = [m["notation"] for m in legal]
+        places = [n for n in moves if n.startswith("place") and n.endswith("reserve")]
+        takes = [n for n in moves if n.startswith("take")]
+        assert g.submit(seat, (places or takes or [rng.choice(moves)])[0],
+                        version).status_code == 201
+    else:
+        raise AssertionError("no Granada tile to over-pay for")
+    planned = preview(g, seat, [over[0]], version=version).get_json()
+    tile = over[0].split()[1]
+    assert [n["tile"] for n in planned["no_cell"]] == [tile]
+    assert planned["no_cell"][0]["rule"] == "C-3"
+    assert g.submit(seat, over[0], version).status_code == 201
+    assert g.legal(seat)["no_cell"] == planned["no_cell"]

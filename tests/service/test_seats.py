@@ -97,7 +97,7 @@ def test_resigning_hands_the_seat_to_a_bot_and_its_token_can_no_longer_move(clie
     assert problem["rule"] == "S-2"
     # the bot moves for the seat through the same submit path, marked as a bot's move
     played = games.play_bot(h.id, legal["version"])
-    first = next(i for i in played["events"] if "move" in i["event"])
+    first = next(i for i in played.answer["events"] if "move" in i["event"])
     assert first["event"]["seat"] == seat and first["event"]["bot"] == "greedy"
     assert first["text"].endswith("(greedy bot)")
     assert games.play_bot(h.id, legal["version"]) is None  # the game moved on: once
@@ -120,10 +120,11 @@ def test_two_workers_racing_for_one_bot_move_play_it_once(client, games):
     for t in threads:
         t.join(30)
     moved = [a for a in answers if a is not None]
-    assert moved and all(a == moved[0] for a in moved)  # a loser gets the winner's answer
+    # a loser gets the winner's answer
+    assert moved and all(a.answer == moved[0].answer for a in moved)
     log = games.store.read(gid)
     assert len([e for e in log if "move" in e]) == 1
-    assert games.store.version(gid) == moved[0]["version"]
+    assert games.store.version(gid) == moved[0].version
 
 
 def test_past_bot_turns_a_bot_plays_no_more_but_its_deadline_still_moves_it(client, games):
@@ -133,13 +134,13 @@ def test_past_bot_turns_a_bot_plays_no_more_but_its_deadline_still_moves_it(clie
     gid = client.post("/games", json={"seats": [{"bot": "greedy"}, {"bot": "random"}]}
                       ).get_json()["game_id"]
     version = games.store.version(gid)
-    while (answer := games.play_bot(gid, version)) is not None:
-        version = answer["version"]
+    while (played := games.play_bot(gid, version)) is not None:
+        version = played.version
     state = games.state(gid)
     assert state.turn == 4 and state.phase != "over" and state.current in state.bots
     assert all(e.get("bot") for e in games.store.read(gid) if "move" in e)
     game = games.game(gid)
     moves = engine.default_moves(state, state.current)
-    answer, _ = games.submit(game, state.current, moves, version, None, timeout=True)
+    played = games.submit(game, state.current, moves, version, None, timeout=True)
     assert games.state(gid).turn == 5
-    assert games.play_bot(gid, answer["version"]) is None
+    assert games.play_bot(gid, played.version) is None

@@ -19,12 +19,12 @@ def test_from_the_environment_once(tmp_path, monkeypatch):
     s = Settings.from_env({"ALHAMBRA_DATA": "d", "ALHAMBRA_MIN_TIME_PER_MOVE": "5",
                            "PUBLIC_URL": "https://x.test/", "ALHAMBRA_STATE_CACHE": "0",
                            "ALHAMBRA_REMINDERS": "", "ALHAMBRA_WEBHOOK_RETRIES": "1,2",
-                           "ALHAMBRA_SWEEP_GRACE": "0.5", "SMTP_URL": "smtp://h:25",
+                           "ALHAMBRA_CLAIM_LEASE": "0.5", "SMTP_URL": "smtp://h:25",
                            "ALHAMBRA_BOT_TURNS": "50"},
                           database="other.db")
     assert s.data_dir == tmp_path / "d" and s.database == str(tmp_path / "other.db")
     assert (s.min_time_per_move, s.public_url, s.state_cache_size) == (5, "https://x.test", 0)
-    assert (s.reminders, s.webhook_retries, s.sweep_grace) == ((), (1, 2), 0.5)
+    assert (s.reminders, s.webhook_retries, s.claim_lease) == ((), (1, 2), 0.5)
     worker = Context(s)
     assert s.bot_turns == worker.games.bot_turns == 50  # the workers' bots obey it
     worker.store.close()
@@ -37,7 +37,8 @@ def test_from_the_environment_once(tmp_path, monkeypatch):
     ({"ALHAMBRA_MIN_TIME_PER_MOVE": "soon"}, "ALHAMBRA_MIN_TIME_PER_MOVE"),
     ({"ALHAMBRA_MIN_TIME_PER_MOVE": "0"}, "ALHAMBRA_MIN_TIME_PER_MOVE"),
     ({"ALHAMBRA_REMINDERS": "0.5,half"}, "ALHAMBRA_REMINDERS"),
-    ({"ALHAMBRA_RELAY_INTERVAL": "fast"}, "ALHAMBRA_RELAY_INTERVAL"),
+    ({"ALHAMBRA_CLAIM_INTERVAL": "fast"}, "ALHAMBRA_CLAIM_INTERVAL"),
+    ({"ALHAMBRA_CLAIM_LEASE": "0"}, "ALHAMBRA_CLAIM_LEASE"),
     ({"ALHAMBRA_MAX_BODY": "100"}, "ALHAMBRA_MAX_BODY"),
     ({"ALHAMBRA_LIMIT_CREATE": "lots"}, "ALHAMBRA_LIMIT_CREATE"),
     ({"ALHAMBRA_LIMIT_BAD_TOKEN": "5 per fortnight"}, "ALHAMBRA_LIMIT_BAD_TOKEN"),

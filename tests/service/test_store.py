@@ -15,5 +15,6 @@ def test_wal_mode_and_indexes(games):
         ("x", 3)))
     assert "PRIMARY KEY" in plans or "INDEX" in plans
     plans = " ".join(str(r) for r in store.conn.execute(
-        "explain query plan select id from outbox where delivered_at is null order by id"))
-    assert "idx_outbox_undelivered" in plans
+        "explain query plan select id from due where state = 'pending' and due_at <= ? "
+        "order by due_at", ("x",)))
+    assert "idx_due_pending" in plans

@@ -68,6 +68,8 @@ def test_a_game_with_a_bank_and_weekends_off_to_its_end(app, clock):
     clock.now = local(2026, 3, 28, 12)  # Saturday: the first seat has used 14 h
     seat = doc["current_seat"]
     assert g.get()["seats"][seat]["time_left"] == 34 * 3600
+    # the clocks run again on Monday at local midnight
+    assert g.get()["day_off_until"] == times.to_text(local(2026, 3, 30, 0))
 
     rng = random.Random(28)
     banks = [control.initial] * 3
@@ -78,8 +80,8 @@ def test_a_game_with_a_bank_and_weekends_off_to_its_end(app, clock):
         if rng.random() < 0.03:  # the seat lets its time run out
             clock.now = game.deadline
             state = games.state(g.id)
-            answer, _ = games.submit(game, acting, engine.default_moves(state, acting),
-                                     state.version, None, timeout=True)
+            answer = games.submit(game, acting, engine.default_moves(state, acting),
+                                  state.version, None, timeout=True).answer
             timeouts += 1
         else:
             clock.now += rng.choice([timedelta(0), timedelta(minutes=5), 7 * H, 30 * H])
@@ -96,6 +98,8 @@ def test_a_game_with_a_bank_and_weekends_off_to_its_end(app, clock):
                                                control.running(start, clock.now))
             start, acting = clock.now, answer["view"]["current"]
         doc = g.get()
+        assert (doc["day_off_until"] is not None) == (
+            doc["status"] == "active" and control.day_off_until(clock.now) is not None)
         if doc["status"] == "over":
             assert doc["deadline"] is None
             break

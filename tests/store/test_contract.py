@@ -19,7 +19,10 @@ from service.store import (
     COLUMNS,
     TABLES,
     Answer,
+    Claim,
+    Due,
     EventStore,
+    Finish,
     Game,
     GameNotFound,
     GameUpdate,
@@ -162,8 +165,6 @@ def test_append_and_read_ranges(store):
     assert row.updated_at >= game.created_at
     store.append("g1", 5, events(1, 6), GameUpdate("active", "place", 1, deadline))
     assert store.game("g1").deadline == deadline
-    assert [(r.from_version, r.to_version) for r in store.undelivered()] == \
-        [(1, 3), (4, 5), (6, 6)]
 
 
 def test_time_controls_and_the_times_of_events(store):
@@ -200,7 +201,7 @@ def test_time_controls_and_the_times_of_events(store):
     rows["games"][0]["id"] = "g3"
     rows["games"][0]["host_token_hash"] = None
     rows["seats"] = []
-    for table in ("events", "outbox"):
+    for table in ("events", "due"):
         rows[table] = [{**r, "game_id": "g3"} for r in rows[table]]
     store.load_game(rows)
     assert store.game("g3").time_control == control and not store.game("g3").replay_public
@@ -232,7 +233,7 @@ def _appender(spec: StoreSpec, game_id: str, rounds: int, me: int, barrier, resu
             barrier.wait(30)
             try:
                 store.append(game_id, version, [{"type": "note", "by": me, "round": r}],
-                             ACTIVE)
+                             ACTIVE, due=[Due("your_turn", version + 1, times.now(), seat=0)])
                 results.put((r, me, "won", version))
             except VersionConflict as exc:
                 results.put((r, me, "lost", exc.current))
@@ -264,7 +265,7 @@ def test_exactly_one_of_concurrent_appends_wins_across_processes(spec, store):
     assert [e["round"] for e in log] == list(range(rounds))
     assert [e["by"] for e in log] == [next(o[1] for o in outcomes if o[0] == r and
                                            o[2] == "won") for r in range(rounds)]
-    assert store.count("outbox") == rounds
+    assert [d.version for d in store.due_rows("g1")] == list(range(1, rounds + 1))
 
 
 def test_exactly_one_of_concurrent_appends_wins_across_threads(store):
@@ -329,97 +330,182 @@ def test_a_finished_game_is_created_with_its_log(store):
     assert (row.version, row.status, row.imported, row.variant) == (4, "over", True,
                                                                     "granada")
     assert store.read("done") == events(4)
-    assert [(r.from_version, r.to_version) for r in store.undelivered()] == [(1, 4)]
+    assert store.due_rows("done") == []  # nothing is due for a finished game
 
 
-def _outbox(store, games: int = 1, batches: int = 3) -> list[int]:
+def _due(store, games: int = 1, batches: int = 3) -> list[int]:
+    """Games whose batches each call for a mail to seat 0; the ids of those rows."""
     for g in range(games):
         make_game(store, f"g{g}")
         for b in range(batches):
-            store.append(f"g{g}", b, events(1, b + 1), ACTIVE)
-    return [r.id for r in store.undelivered(1000)]
+            store.append(f"g{g}", b, events(1, b + 1), ACTIVE,
+                         due=[Due("your_turn", b + 1, times.later(-1), seat=0)])
+    return sorted(r.id for g in range(games) for r in store.due_rows(f"g{g}"))
 
 
-def test_outbox_claims(store):
-    ids = _outbox(store)
-    assert len(ids) == 3 and ids == sorted(ids)
-    first = store.claim_outbox(2)
-    assert [r.id for r in first] == ids[:2]
-    assert [(r.game_id, r.from_version, r.to_version) for r in first] == \
-        [("g0", 1, 1), ("g0", 2, 2)]
-    assert [r.id for r in store.claim_outbox()] == ids[2:]  # the others are held
-    assert store.claim_outbox() == []
-    store.release_outbox(ids[2:])
-    assert [r.id for r in store.claim_outbox()] == ids[2:]
-    store.mark_delivered(ids[:2])
-    assert [r.id for r in store.undelivered()] == ids[2:]  # claimed is not delivered
-    assert [r.id for r in store.claim_outbox(lease_seconds=0)] == ids[2:]  # lease over
-    store.mark_delivered(ids[2:])
-    assert store.undelivered() == [] and store.claim_outbox(lease_seconds=0) == []
-    store.release_outbox(ids)  # a delivered row stays delivered
-    assert store.claim_outbox(lease_seconds=0) == []
+def test_due_work_is_written_with_its_batch_and_replaced_by_the_next(store):
+    make_game(store)
+    now = times.now()
+    first = [Due("started", 3, now, seat=0, from_version=1),
+             Due("webhook", 3, now, hook_id=7, from_version=1),
+             Due("deadline", 3, times.later(3600, now), seat=0, from_version=1),
+             Due("reminder", 3, times.later(1800, now), seat=0, from_version=1, percent=50),
+             Due("reminder", 3, times.later(3240, now), seat=0, from_version=1, percent=90)]
+    store.append("g1", 0, events(3), ACTIVE, due=first)
+    rows = store.due_rows("g1")
+    assert [(r.kind, r.seat, r.hook_id, r.percent, r.due_at, r.state, r.attempts)
+            for r in rows] == [(d.kind, d.seat, d.hook_id, d.percent, d.due_at, "pending",
+                                0) for d in first]
+    assert all(r.game_id == "g1" and (r.from_version, r.version) == (1, 3) for r in rows)
+    # a stale append writes none of its due work
+    with pytest.raises(VersionConflict):
+        store.append("g1", 1, events(1), ACTIVE, due=[Due("bot", 2, now, seat=1)],
+                     replaces=("deadline",))
+    assert store.due_rows("g1") == rows
+    # the next batch replaces the pending alarm; its reminders stand unless it says so
+    store.append("g1", 3, events(1, 4), ACTIVE, replaces=("deadline", "bot"),
+                 due=[Due("deadline", 4, times.later(3600, now), seat=0, from_version=4)])
+    after = {(r.kind, r.version, r.percent): (r.state, r.result)
+             for r in store.due_rows("g1")}
+    assert after == {("started", 3, None): ("pending", None),
+                     ("webhook", 3, None): ("pending", None),
+                     ("deadline", 3, None): ("done", "replaced"),
+                     ("reminder", 3, 50): ("pending", None),
+                     ("reminder", 3, 90): ("pending", None),
+                     ("deadline", 4, None): ("pending", None)}
+    # the same work is never added twice (a reply delivered again, an old job's shim)
+    answer = Due("answer", 4, now, seat=1, reply="<m1@x>", args={"outcome": {"a": [1]}})
+    assert store.add_due("g1", [answer, answer]) == 1
+    assert store.add_due("g1", [answer, Due("started", 3, now, seat=0)]) == 0
+    assert store.due_rows("g1")[-1].args == {"outcome": {"a": [1]}}
+    assert store.add_due("g1", [Due("answer", 4, now, seat=1, reply="<m2@x>")]) == 1
 
 
-def _relay(spec: StoreSpec, barrier, results) -> None:
+def test_claiming_due_work_with_leases(store):
+    ids = _due(store)
+    later = store.append("g0", 3, events(1, 4), ACTIVE,
+                         due=[Due("reminder", 4, times.later(3600), seat=0, percent=50)])
+    assert later == 4
+    assert store.next_due() <= times.now()
+    first = store.claim_due(2, lease_seconds=60)
+    assert [(r.id, r.state, r.attempts) for r in first] == [(i, "claimed", 1)
+                                                            for i in ids[:2]]
+    assert [r.id for r in store.claim_due(10)] == ids[2:]  # held ones and future ones: no
+    assert store.claim_due(10) == []
+    store.release_due([Claim(ids[2], 1)])  # Redis refused it: claimable at once
+    (again,) = store.claim_due(10)
+    assert (again.id, again.attempts) == (ids[2], 2)
+    # a job starts once per claim, and renews the lease
+    assert store.start_due(Claim(ids[0], 2), 60) is None  # no such claim yet
+    started = store.start_due(Claim(ids[0], 1), 60)
+    assert started is not None and started.claimed_until > first[0].claimed_until
+    assert started.started_at is not None and started.attempts == 1
+    assert store.start_due(Claim(ids[0], 1), 60) is None  # its job ran already
+    # done with a result; a claim no longer the row's finishes nothing
+    assert store.finish_due(Claim(ids[0], 1), Finish("sent"))
+    assert not store.finish_due(Claim(ids[0], 1), Finish("sent"))
+    # failed: due again later; at the end of its retries failed for good
+    retry = times.later(30)
+    assert store.finish_due(Claim(ids[1], 1), Finish(error="SMTP down", retry_at=retry))
+    assert store.finish_due(Claim(ids[2], 2), Finish("refused", error="no"))
+    rows = {r.id: r for r in store.due_rows("g0")}
+    assert (rows[ids[0]].state, rows[ids[0]].result, rows[ids[0]].last_error) == \
+        ("done", "sent", None)
+    assert rows[ids[0]].done_at is not None and rows[ids[0]].claimed_until is None
+    assert (rows[ids[1]].state, rows[ids[1]].due_at, rows[ids[1]].last_error) == \
+        ("pending", retry, "SMTP down")
+    assert (rows[ids[2]].state, rows[ids[2]].result, rows[ids[2]].last_error) == \
+        ("failed", "refused", "no")
+    assert store.next_due() == retry
+    # a worker that died: its lease runs out and the row is claimed again
+    make_game(store, "g9")
+    store.append("g9", 0, events(1), ACTIVE, due=[Due("bot", 1, times.now(), seat=1)])
+    (held,) = store.claim_due(10, lease_seconds=0.2)
+    assert store.claim_due(10, lease_seconds=0.2) == []
+    time.sleep(0.25)
+    (taken,) = store.claim_due(10)
+    assert (taken.id, taken.attempts) == (held.id, 2)
+    # the first of the row's jobs to start runs it (one of the first claim, late in a
+    # slow queue, here), with the latest claim; the others find it started
+    late = store.start_due(Claim(held.id, 1), 60)
+    assert late is not None and late.attempts == 2
+    assert store.start_due(Claim(held.id, 2), 60) is None
+    assert not store.finish_due(Claim(held.id, 1), Finish("sent"))
+    assert store.finish_due(Claim(held.id, 2), Finish("sent"))
+
+
+def test_a_move_marks_the_due_row_it_is_the_result_of_done_in_its_append(store):
+    make_game(store)
+    store.append("g1", 0, events(1), ACTIVE, due=[Due("bot", 1, times.now(), seat=0)])
+    (row,) = store.claim_due()
+    with pytest.raises(VersionConflict):  # another move came first: the row stays claimed
+        store.append("g1", 0, events(1), ACTIVE, done=Claim(row.id, row.attempts))
+    assert store.due_rows("g1")[0].state == "claimed"
+    store.append("g1", 1, events(1, 2), ACTIVE, replaces=("bot",),
+                 done=Claim(row.id, row.attempts))
+    (done,) = store.due_rows("g1")
+    assert (done.state, done.result) == ("done", "applied")
+
+
+def test_a_webhook_row_and_its_hook_attempt_end_together(store):
+    make_game(store)
+    hook = store.add_webhook("g1", 0, "http://a.test/", "s")
+    store.append("g1", 0, events(1), ACTIVE,
+                 due=[Due("webhook", 1, times.now(), hook_id=hook.id, from_version=1)])
+    (row,) = store.claim_due()
+    store.finish_due(Claim(row.id, 1), Finish(error="answered 500", retry_at=times.now(),
+                                              hook_failures=2))
+    assert (store.webhook(hook.id).failures, store.webhook(hook.id).last_error) == \
+        (1, "answered 500")
+    (row,) = store.claim_due()
+    store.finish_due(Claim(row.id, 2), Finish("sent", hook_failures=2))
+    assert store.webhook(hook.id).failures == 0 and store.due_rows("g1")[0].state == "done"
+
+
+def _claimer(spec: StoreSpec, barrier, results) -> None:
     store = spec.open()
     try:
         taken: list[int] = []
         barrier.wait(30)
-        while rows := store.claim_outbox(3):
+        while rows := store.claim_due(3):
             taken += [r.id for r in rows]
-            store.mark_delivered([r.id for r in rows])
+            for r in rows:
+                store.finish_due(Claim(r.id, r.attempts), Finish("sent"))
         results.put(taken)
     finally:
         store.close()
 
 
-def test_relays_in_several_processes_take_each_row_once(spec, store):
-    ids = _outbox(store, games=6, batches=5)
+def test_claiming_loops_in_several_processes_take_each_row_once(spec, store):
+    ids = _due(store, games=6, batches=5)
     mp = forked()
     barrier, results = mp.Barrier(3), mp.Queue()
-    procs = [mp.Process(target=_relay, args=(spec, barrier, results)) for _ in range(3)]
+    procs = [mp.Process(target=_claimer, args=(spec, barrier, results)) for _ in range(3)]
     for p in procs:
         p.start()
     taken = [results.get(timeout=60) for _ in procs]
     for p in procs:
         p.join(30)
-    every = sorted(i for t in taken for i in t)
-    assert every == ids  # each row once, none left
-    assert store.undelivered() == []
+    assert sorted(i for t in taken for i in t) == ids  # each row once, none left
+    assert store.claim_due(100, lease_seconds=0) == [] and store.next_due() is None
 
 
-def test_overdue_games(store):
-    due = times.now()
-    for i, (status, deadline) in enumerate([("active", due), ("active", due + timedelta(
-            milliseconds=1)), ("over", due - timedelta(seconds=5)), ("active", None),
-            ("active", due - timedelta(seconds=5))]):
-        make_game(store, f"g{i}")
-        store.append(f"g{i}", 0, events(1), GameUpdate(status, "action", 0, deadline))
-    assert [g.id for g in store.overdue(due)] == ["g4", "g0"]  # earliest first
-    assert [g.id for g in store.overdue(due, limit=1)] == ["g4"]
-    assert [g.id for g in store.overdue(due + timedelta(milliseconds=1))] == \
-        ["g4", "g0", "g1"]
-
-
-def test_notification_claims_with_leases(store):
+def test_a_waiting_claiming_loop_is_told_of_new_due_work(spec, store):
+    """PostgreSQL: LISTEN/NOTIFY wakes a loop at once; SQLite cannot tell (it polls)."""
     make_game(store)
-    key = ("g1", 7, "seat:1", "your_turn")
-    assert store.claim_notification(*key)
-    assert not store.claim_notification(*key)  # held by the first claim
-    store.finish_notification(*key, error="SMTP down")
-    assert store.claim_notification(*key)  # a failed one is claimed again
-    store.finish_notification(*key)
-    assert not store.claim_notification(*key) and not store.claim_notification(
-        *key, lease_seconds=0)  # sent: never again
-    other = ("g1", 7, "hook:3", "webhook")
-    assert store.claim_notification(*other)
-    assert store.claim_notification(*other, lease_seconds=0)  # the holder's lease is over
-    listed = store.notifications("g1")
-    assert [(n.version, n.recipient, n.kind, n.status, n.attempts, n.error) for n in
-            listed] == [(7, "hook:3", "webhook", "sending", 2, None),
-                        (7, "seat:1", "your_turn", "sent", 2, None)]
-    assert listed[1].sent_at is not None and listed[0].sent_at is None
-    assert store.notifications("other") == []
+    waiter = spec.open()
+    try:
+        if spec.kind == "sqlite":
+            assert waiter.wait_for_due(5) is False
+            return
+        waiter.wait_for_due(0)  # listening from now on
+        threading.Timer(0.3, lambda: store.append(
+            "g1", 0, events(1), ACTIVE, due=[Due("bot", 1, times.now(), seat=0)])).start()
+        start = time.monotonic()
+        assert waiter.wait_for_due(10) is True
+        assert time.monotonic() - start < 5
+    finally:
+        waiter.close()
 
 
 def _claim_answers(spec, address: str, n: int, name: str) -> list[bool]:
@@ -512,28 +598,6 @@ def test_webhook_failures_in_a_row_disable_a_hook(store):
     assert store.webhooks("g1") == [store.webhook(hook.id)]
 
 
-def test_notifications_left_sending_past_their_lease(spec, store):
-    make_game(store)
-    store.append("g1", 0, events(1), ACTIVE)
-    store.append("g1", 1, events(2, 2), ACTIVE)  # the batch 2..3
-    held = ("g1", 3, "seat:0", "your_turn")
-    done = ("g1", 3, "seat:1", "game_over")
-    orphan = ("g1", 9, "seat:1", "reminder50")
-    for key in (held, done, orphan):
-        assert store.claim_notification(*key)
-    store.finish_notification(*done)
-    assert store.stale_notifications(times.later(-60)) == []  # all claims are fresh
-    stale = store.stale_notifications(times.later(1))
-    assert sorted((n.game_id, n.version, n.recipient, n.kind, n.from_version)
-                  for n in stale) == [("g1", 3, "seat:0", "your_turn", 2),
-                                      ("g1", 9, "seat:1", "reminder50", None)]
-    batch = next(n for n in stale if n.version == 3)
-    assert batch.batch_created_at == store.claim_outbox()[1].created_at
-    assert len(store.stale_notifications(times.later(1), limit=1)) == 1
-    store.finish_notification(*held, error="lost")  # failed: no longer "sending"
-    assert [n.recipient for n in store.stale_notifications(times.later(1))] == ["seat:1"]
-
-
 def test_listing_games(store):
     start = times.now()
     for i in range(5):
@@ -550,7 +614,7 @@ def test_listing_games(store):
 def test_counts(store):
     make_game(store, players=4)
     store.append("g1", 0, events(3), ACTIVE)
-    assert [store.count(t) for t in TABLES] == [1, 4, 3, 1, 0, 0, 0]
+    assert [store.count(t) for t in TABLES] == [1, 4, 3, 0, 0, 0]
     with pytest.raises(ValueError):
         store.count("games; drop table games")
 
@@ -576,16 +640,20 @@ def test_migrating_again_changes_nothing(store):
 def test_a_game_dumped_and_loaded_keeps_every_row(store):
     make_game(store, "g1")
     store.append("g1", 0, events(3), GameUpdate("active", "action", 1, times.later(60)),
-                 Answer(1, "k", "fp", 201, {"b": [1], "a": None}))
-    store.claim_notification("g1", 3, "seat:1", "your_turn")
-    store.finish_notification("g1", 3, "seat:1", "your_turn")
+                 Answer(1, "k", "fp", 201, {"b": [1], "a": None}),
+                 due=[Due("your_turn", 3, times.now(), seat=1, from_version=1),
+                      Due("answer", 3, times.now(), seat=1, reply="<m@x>",
+                          args={"outcome": {"result": "played"}})])
+    (row, _) = store.claim_due()
+    store.finish_due(Claim(row.id, 1), Finish("sent"))
     hook = store.add_webhook("g1", 1, "http://h.test/", "s")
     store.webhook_attempt(hook.id, "answered 500", disable_after=1)
-    store.mark_delivered([r.id for r in store.claim_outbox()])
     rows = store.dump_game("g1")
     assert rows["webhooks"][0]["failures"] == 1 and rows["webhooks"][0]["disabled_at"]
     assert set(rows) == set(TABLES)
-    assert [len(rows[t]) for t in TABLES] == [1, 2, 3, 1, 1, 1, 1]
+    assert [len(rows[t]) for t in TABLES] == [1, 2, 3, 2, 1, 1]
+    assert (rows["due"][0]["state"], rows["due"][0]["result"]) == ("done", "sent")
+    assert rows["due"][1]["args"] == {"outcome": {"result": "played"}}
     with pytest.raises(GameNotFound):
         store.dump_game("nope")
 
@@ -628,7 +696,7 @@ def test_a_game_dumped_and_loaded_keeps_every_row(store):
 
 def test_dumps_carry_every_column(spec, store):
     """A column added to a table must be added to COLUMNS too, or export and import
-    would drop it (outbox ids are the store's own)."""
+    would drop it (due rows' ids are the store's own)."""
     for table, columns in COLUMNS.items():
         if spec.kind == "sqlite":
             found = {r[1] for r in spec.raw(f"pragma table_info({table})")}
@@ -636,7 +704,7 @@ def test_dumps_carry_every_column(spec, store):
             found = {r[0] for r in spec.raw(
                 "select column_name from information_schema.columns where "
                 "table_schema = current_schema() and table_name = ?", (table,))}
-        assert found - {"id" if table == "outbox" else ""} == set(columns), table
+        assert found - {"id" if table == "due" else ""} == set(columns), table
 
 
 def test_rotating_a_seat_token(store):

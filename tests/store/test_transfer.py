@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from service import create_app
+from service import create_app, times
 from service.settings import Settings
-from service.store import SqliteStore, open_store
+from service.store import Claim, Finish, SqliteStore, open_store
 from service.store.postgres import SCHEMA_VERSION as PG_SCHEMA
 from service.store.transfer import TransferError, export_games, import_games, rearm
 from tests.support import ROOT, auth, new_game
@@ -48,9 +48,10 @@ def an_old_host(data: Path) -> tuple[object, dict[str, object]]:
     hook = client.post(f"/games/{running.id}/webhooks", json={"url": "http://h.test/x"},
                        headers=auth(running.tokens[0]))
     assert hook.status_code == 201
-    store.claim_notification(running.id, 1, "seat:0", "started")
-    store.finish_notification(running.id, 1, "seat:0", "started")
-    store.mark_delivered([r.id for r in store.claim_outbox()])
+    # a mail sent, another held by a worker of the old host
+    sent, held = [r for r in store.claim_due(100) if r.game_id == running.id][:2]
+    store.finish_due(Claim(sent.id, sent.attempts), Finish("sent"))
+    running.created["held"] = held.id
     waiting = client.post("/games", json={"seats": [{"name": "Ann"}, None]}).get_json()
     return app, {"finished": finished, "running": running, "waiting": waiting["game_id"]}
 
@@ -101,9 +102,15 @@ def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
         assert new.dump_game(game_id) == rearm(rows)
         assert new.read(game_id) == old.read(game_id)
         assert views(new, game_id) == views(old, game_id)
-    # the running game's last batch goes to the new host's workers (its clock)
-    assert [(r.game_id, r.to_version) for r in new.undelivered()] == \
-        [(running.id, old.version(running.id))]
+    # the running game's due work goes on at the new host: what the old host's worker
+    # held is due again, what was done stays done, its alarm is due at its deadline
+    due = {d.id: d for d in new.due_rows(running.id)}
+    old_due = {d.id: d for d in old.due_rows(running.id)}
+    held = running.created["held"]
+    assert old_due[held].state == "claimed" and due[held].state == "pending"
+    assert [d.state for d in due.values() if d.result == "sent"] == ["done"]
+    (alarm,) = [d for d in due.values() if d.kind == "deadline" and d.state == "pending"]
+    assert alarm.due_at == old.game(running.id).deadline
 
     # Both hosts answer alike, and the tokens handed out before still play.
     old_client, new_client = old_app.test_client(), new_app.test_client()
@@ -147,6 +154,37 @@ def test_a_file_that_is_not_an_export_is_refused(tmp_path):
     assert store.game_ids() == []
     store.close()
 
+
+
+def test_an_export_from_before_due_work_plans_a_running_games_clock(tmp_path):
+    """An export with an outbox (and notifications) and no due rows: a running game's
+    last batch is planned again by the new host's workers (its alarm and reminders)."""
+    from service.games import Games
+    from service.store.transfer import decode, encode
+
+    store = open_store(Settings(data_dir=tmp_path / "a"))
+    target = open_store(Settings(data_dir=tmp_path / "b"))
+    try:
+        created = Games(store).create(variant="alhambra", options={}, players=2,
+                                      seats=[{"name": "A"}, {"name": "B"}],
+                                      time_per_move=3600, timeout_policy="default_move")
+        game_id = created["game_id"]
+        rows = store.dump_game(game_id)
+        version = rows["games"][0]["version"]
+        del rows["due"]
+        rows["outbox"] = [{"game_id": game_id, "from_version": 1, "to_version": version,
+                           "created_at": times.now(), "claimed_at": None,
+                           "delivered_at": times.to_text(times.now())}]
+        rows["notifications"] = []
+        header = '{"format": "alhambra-pbem-export", "version": 1}\n'
+        assert import_games(target, io.StringIO(header + encode(rows))).added == [game_id]
+        (plan,) = target.due_rows(game_id)
+        assert (plan.kind, plan.from_version, plan.version, plan.args, plan.state) == \
+            ("plan", 1, version, {"mails": False}, "pending")
+        assert decode(encode(rows))["outbox"][0]["to_version"] == version
+    finally:
+        store.close()
+        target.close()
 
 
 def test_an_export_from_before_token_rotation_imports(tmp_path):

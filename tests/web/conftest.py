@@ -16,6 +16,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from service import create_app
 from service.settings import Settings
+from tests.web.driver import WAIT_MS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -80,7 +81,7 @@ def new_context(browser):
 
     def make(**kwargs):
         ctx = browser.new_context(**kwargs)
-        ctx.set_default_timeout(15000)
+        ctx.set_default_timeout(WAIT_MS)
         contexts.append(ctx)
         return ctx
 

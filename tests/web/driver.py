@@ -6,7 +6,9 @@ import random
 
 from playwright.sync_api import Page
 
-WAIT_MS = 15000
+# Upper bounds, not delays: a wait ends as soon as the page is there. Generous, because
+# CI runs the tests two at a time on two cores beside Chromium and the servers.
+WAIT_MS = 30000
 
 
 def version(page: Page) -> int:
@@ -90,9 +92,35 @@ def choose(page: Page, rng: random.Random, *, redesign: float = 0.0, flip: float
     return _click_move(_pick(page.locator("#all-moves [data-move]"), rng))
 
 
-def _click_move(locator) -> str:
+def planned(page: Page) -> int:
+    """How many moves the page's planned turn holds (0: none planned)."""
+    return int(page.evaluate("document.querySelector('[data-plan]')?.dataset.plan || 0"))
+
+
+def plan_move(locator) -> str:
+    """Click a move: the page plans it (shows its result, sends nothing); its notation."""
+    page = locator.page
     move = locator.get_attribute("data-move")
+    steps = planned(page)
     locator.click()
+    page.wait_for_function(
+        "n => Number(document.querySelector('[data-plan]')?.dataset.plan || 0) > n"
+        " || document.querySelector('#notice.error, #notice.warn')", arg=steps,
+        timeout=WAIT_MS)
+    return move
+
+
+def send_plan(page: Page) -> None:
+    """Send the planned turn (a refused plan has no Send button: the notice says why)."""
+    button = page.locator("#actions [data-key=send-plan]")
+    if button.count():
+        button.click()
+
+
+def _click_move(locator) -> str:
+    """Plan the move, then send it: one submission a click, as the tests' games play."""
+    move = plan_move(locator)
+    send_plan(locator.page)
     return move
 
 

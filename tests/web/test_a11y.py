@@ -8,6 +8,7 @@ from pathlib import Path
 
 from . import positions as P
 from .conftest import watch_errors
+from .driver import plan_move
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 
@@ -41,8 +42,9 @@ def test_the_lobby_has_no_serious_violations(server, new_context):
 
 
 def test_a_seats_page_with_cells_to_choose_has_no_serious_violations(server, new_context):
-    """Mid-game, a tile picked to place (highlighted cells), after a scoring; at 1280 and
-    390 px. Each legal cell is named in words, each tile says its kind, value, walls."""
+    """Mid-game, a tile picked to place (highlighted cells), after a scoring, then a turn
+    planned; at 1280 and 390 px. Each legal cell is named in words, each tile says its
+    kind, value, walls."""
     pos = P.after_first_scoring(server)
     seat, moves = pos.until(lambda g, s, ms: any(m["move"]["action"] == "place"
                                                  and m["move"]["to"] == "city" for m in ms),
@@ -63,6 +65,9 @@ def test_a_seats_page_with_cells_to_choose_has_no_serious_violations(server, new
         if t["type"] != "start":
             words = f"{t['type'].replace('_', ' ')} {t['value']}; "
             assert any(words in label and "wall" in label for label in tiles), t
+    assert serious_violations(page) == []
+    plan_move(cells.first)  # a turn planned, not sent: its panel, Send and Undo
+    assert page.locator("#actions [data-key=send-plan]").get_attribute("type") == "button"
     assert serious_violations(page) == []
     phone, phone_errors = open_page(new_context, pos.urls[seat], pos,
                                     viewport={"width": 390, "height": 844})

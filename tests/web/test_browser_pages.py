@@ -9,7 +9,7 @@ import threading
 import time
 
 from .conftest import screenshot, watch_errors
-from .driver import choose, version, wait_version_after
+from .driver import choose, plan_move, send_plan, version, wait_version_after
 
 
 def test_create_a_game_in_the_lobby_join_the_open_seat_and_play(server, new_context):
@@ -77,7 +77,8 @@ def test_a_stale_page_says_the_game_moved_on_and_shows_it_again(server, new_cont
         page.goto(url)
         page.wait_for_selector("[data-your-turn]")
     stale = version(second)
-    first.click("#market [data-move^='take']")
+    plan_move(first.locator("#market [data-move^='take']").first)
+    send_plan(first)
     wait_version_after(first, stale)
     second.click("#market [data-move^='take']")
     second.wait_for_selector("#notice.warn")
@@ -100,7 +101,8 @@ def test_a_refused_move_shows_the_rule_sentence(server, new_context):
     page.goto(url)
     page.wait_for_selector("[data-your-turn]")
     before = version(page)
-    page.click("#market [data-move^='take']")
+    plan_move(page.locator("#market [data-move^='take']").first)
+    send_plan(page)
     page.wait_for_selector("#notice.error")
     notice = page.locator("#notice")
     assert "5" in notice.inner_text()
@@ -161,20 +163,26 @@ def test_the_keyboard_buys_and_places_a_tile(server, new_context):
     page.keyboard.press("Enter")
     tab_to(page, "(el.dataset.move || '').startsWith('buy ')")
     before = version(page)
-    page.keyboard.press("Enter")
-    wait_version_after(page, before)
+    plan = [page.evaluate("document.activeElement.dataset.move")]
+
+    def press(key: str) -> None:  # a move planned by the keyboard (nothing sent yet)
+        page.keyboard.press(key)
+        page.wait_for_selector(f"[data-plan='{len(plan)}']")
+
+    press("Enter")
     if page.locator("#actions [data-move='end']").count():  # an exact payment: end actions
         tab_to(page, "el.dataset.move === 'end'")
-        before = version(page)
-        page.keyboard.press("Enter")
-        wait_version_after(page, before)
+        plan.append("end")
+        press("Enter")
     tab_to(page, "el.closest('#me svg') && (el.dataset.move || '').includes(' at ')")
-    move = page.evaluate("document.activeElement.dataset.move")
-    before = version(page)
-    page.keyboard.press(" ")
+    plan.append(page.evaluate("document.activeElement.dataset.move"))
+    press(" ")
+    assert version(page) == before
+    tab_to(page, "el.dataset.key === 'send-plan'")
+    page.keyboard.press("Enter")
     wait_version_after(page, before)
     events = server.call(f"/games/{game_id}/events?since={before}")["events"]
-    assert events[0]["event"].get("move") == move
+    assert [e["event"]["move"] for e in events if "move" in e["event"]] == plan
     assert errors == []
 
 

@@ -59,7 +59,10 @@ def test_dirks_draw_is_offered_only_for_two_players(server, new_context):
 def test_an_unknown_game_says_so_under_its_own_heading(server, new_context):
     page = new_context().new_page()
     page.goto(server.url + "/play/0123456789abcdef")
-    page.wait_for_function("document.getElementById('status').textContent.includes('no game')")
+    # a function, not an expression: Playwright polls an expression through eval, which
+    # the page's Content-Security-Policy refuses when the first look finds nothing yet
+    page.wait_for_function("() => document.getElementById('status').textContent"
+                           ".includes('no game')")
     assert page.locator("#title").inner_text() == "No such game"
     body = page.locator("body").inner_text()
     assert "Loading" not in body and "loading" not in body

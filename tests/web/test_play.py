@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from .conftest import screenshot, watch_errors
-from .driver import over, play_turns, version, wait_version_after
+from .driver import over, plan_move, play_turns, send_plan, version, wait_version_after
 
 
 def open_seats(server, new_context, variant: str, names: list[str], **page_options):
@@ -160,7 +160,8 @@ def test_redesign_and_dirk_by_clicking(server, new_context):
     def play(target) -> list[dict]:
         """Click the move; the events it made."""
         before = version(page)
-        target.click()
+        plan_move(target)
+        send_plan(page)
         wait_version_after(page, before)
         return [e["event"] for e in server.call(
             f"/games/{game['id']}/events?since={before}")["events"]]

@@ -91,7 +91,8 @@ def test_a_private_game_and_a_running_one(server, new_context):
     while games.game(private["game_id"]).status != "over":
         game = games.game(private["game_id"])
         st = games.state(game.id)
-        games.submit(game, st.current, [random_move(st, st.current, rng)], st.version, None)
+        games.submit(game, st.current, [random_move(st, st.current, rng)], st.version,
+                     None)
     page = new_context().new_page()
     page.goto(f"{server.url}/replay/{private['game_id']}")
     page.wait_for_selector("#status:has-text('cannot be replayed')")

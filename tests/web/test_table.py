@@ -8,7 +8,7 @@ import re
 
 from . import positions as P
 from .conftest import watch_errors
-from .driver import version, wait_version_after
+from .driver import plan_move, send_plan, version, wait_version_after
 
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -40,7 +40,8 @@ def test_a3c_after_an_exact_purchase_act_again_or_place_now(server, new_context)
     cells = page.locator(f"#me [data-cell][data-move^='place {tile} at']")
     cells.first.wait_for()
     before = version(page)
-    cells.first.click()
+    plan_move(cells.first)
+    send_plan(page)
     wait_version_after(page, before)
     events = pos.server.call(f"/games/{pos.game_id}/events?since={before}")["events"]
     assert {"tile_placed", "actions_ended"} <= {e["event"]["type"] for e in events}
@@ -59,7 +60,8 @@ def test_c3_a_tile_without_a_cell_says_why_and_offers_the_reserve(server, new_co
     assert "highlighted cell" not in page.locator("#actions").inner_text()
     assert page.locator("#me [data-cell][data-move]").count() == 0
     before = version(page)
-    page.click(f"#actions [data-move='place {tile} reserve']")
+    plan_move(page.locator(f"#actions [data-move='place {tile} reserve']"))
+    send_plan(page)
     wait_version_after(page, before)
     assert tile in [t["id"] for t in pos.game()["view"]["seats"][seat]["reserve"]]
     assert errors == []
@@ -109,7 +111,8 @@ def test_words_not_notation_rounds_and_no_versions(server, new_context):
     assert page.locator("#turn").inner_text() == f"Round {rounds}"
     assert not NOTATION.search(page.locator("header").inner_text())
     before = version(page)
-    page.locator("#market [data-move^='take']").first.click()
+    plan_move(page.locator("#market [data-move^='take']").first)
+    send_plan(page)
     wait_version_after(page, before)
     said = page.locator("#notice.ok").inner_text()
     assert said.startswith("Done: ") and " took " in said and not NOTATION.search(said), said

@@ -150,7 +150,8 @@ def test_past_alhambra_bot_turns_a_game_of_bots_moves_only_at_its_deadlines(
         moves = wait_until(two_timed_out_turns, 40, what="two turns played at the deadline")
         assert {t for t, _ in moves if t <= 4} == {1, 2, 3, 4}
         assert all(m.get("bot") == "random" and not m.get("timeout")
-                   for t, m in moves if t <= 4)
+                   for t, m in moves if t <= 4), "\n".join(
+            f"{t} {m['seat']} {m['type']} {m.get('bot')} {m.get('timeout')}" for t, m in moves)
         assert all(m.get("timeout") and not m.get("bot") for t, m in moves if t > 4)
         assert s.store.game(gid).status == "active"
     finally:

@@ -1,17 +1,14 @@
-"""Deadlines: the default move when the time runs out, through the service's submit path;
-a move made in time wins; reminders are skipped once the player has moved."""
+"""Deadlines: the game's alarm (a due row at its deadline) plays the default move when the
+time runs out, through the service's submit path; a move made in time wins (the alarm and
+the turn's reminders are replaced); a reminder comes at a fraction of the seat's time."""
 
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
-
-from rq.job import Job
 
 import engine
 from service import times
-from tests.support import make_stack, new_game, wait_until
-from workers import jobs
+from tests.support import make_stack, new_game
 
 
 def _seconds_to(deadline: str) -> float:
@@ -43,12 +40,12 @@ def test_time_runs_out_the_default_move_is_played_and_the_next_player_mailed(sta
     (turn,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
     assert turn.rcpt == [f"p{nxt}@example.org"]
     assert "(time ran out: the default move)" in turn.part("plain")
-    # the same path as an API move: the record lists it as a timeout
-    assert jobs.deadline_job_id(h.id, setup)
-    # scheduled at the deadline rounded up to the second (RQ keeps whole seconds), the job
-    # never comes early
-    job = Job.fetch(jobs.deadline_job_id(h.id, setup), connection=stack.context().redis)
-    assert job.return_value() == "applied"
+    # the game's one alarm, done by the default move's own append
+    alarms = [d for d in stack.store.due_rows(h.id) if d.kind == "deadline"]
+    (alarm,) = [d for d in alarms if d.version == setup]
+    assert (alarm.state, alarm.result, alarm.seat) == ("done", "applied", seat)
+    assert alarm.done_at >= alarm.due_at == times.from_text(doc["deadline"])
+    assert [d.state for d in alarms if d.version > setup][-1:] == ["pending"]  # the next
 
 
 def test_a_move_just_before_the_deadline_is_kept_and_reminders_stop(stack, smtp):
@@ -65,12 +62,13 @@ def test_a_move_just_before_the_deadline_is_kept_and_reminders_stop(stack, smtp)
     r = h.submit(seat, h.notations(seat)[0], version)
     assert r.status_code == 201, r.get_json()
     after = r.get_json()["version"]
-    # the deadline job fires and does nothing; so does the 90% reminder
-    redis = stack.context().redis
-    job = wait_until(lambda: (j := Job.fetch(jobs.deadline_job_id(h.id, version),
-                                             connection=redis)).is_finished and j,
-                     timeout=10, what="the deadline job")
-    assert job.return_value() == "stale"
+    # the move replaced the alarm and the 90% reminder: neither ever runs
+    rows = {(d.kind, d.percent): d for d in stack.store.due_rows(h.id) if d.version == version}
+    assert (rows["deadline", None].state, rows["deadline", None].result) == ("done",
+                                                                             "replaced")
+    assert (rows["reminder", 90].state, rows["reminder", 90].result) == ("done", "replaced")
+    assert (rows["reminder", 50].state, rows["reminder", 50].result) == ("done", "sent")
+    time.sleep(max(0.0, _seconds_to(doc["deadline"])) + 0.5)
     events = _events(stack, h.id)
     mine = [e for e in events[version:after] if "move" in e]
     assert mine and not any(e.get("timeout") for e in mine)
@@ -105,22 +103,14 @@ def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
             return state
 
         ctx.games.state = state_then_player_moves
-        assert jobs.time_out(ctx, h.id, version, seat) == "stale"
+        assert ctx.games.time_out(h.id, version, seat).outcome == "stale"
         ctx.games.state = real_state
         assert len(calls) == 2
         events = s.store.read(h.id)
         assert [e["move"] for e in events[version:] if "move" in e][:1] == [move]
         assert not any(e.get("timeout") for e in events)
         # and run again later (a second delivery of the job): still nothing
-        assert jobs.time_out(ctx, h.id, version, seat) == "stale"
+        assert ctx.games.time_out(h.id, version, seat).outcome == "stale"
     finally:
         ctx.close()
         s.store.close()
-
-
-def test_deadline_jobs_are_scheduled_at_the_deadline_rounded_up_to_the_second():
-    """RQ's scheduler stores whole seconds, rounded down: a deadline job scheduled at
-    12:00:00.900 would run at 12:00:00, early."""
-    t = datetime(2026, 11, 30, 12, 0, 0, 900_000, tzinfo=UTC)
-    assert jobs.not_before(t) == datetime(2026, 11, 30, 12, 0, 1, tzinfo=UTC)
-    assert jobs.not_before(t.replace(microsecond=0)) == t.replace(microsecond=0)

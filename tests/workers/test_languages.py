@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 
+from engine import terms
 from engine.describe import tile_words
 from service import i18n
 from tests.support import (
@@ -81,8 +82,12 @@ def test_five_seats_five_languages_by_api_and_by_mail(mail_stack, smtp):
             smtp_send(s.listener.port, msg)
             answer = answer_to(smtp, gid, str(msg["Message-ID"]), timeout=30)
             assert answer.msg["Content-Language"] == LANGS[seat]
-            assert said(LANGS[seat], "you played: %(moves)s", moves="")[:-1] in \
-                answer.part("plain")
+            events = s.client.get(f"/games/{gid}/events?since={version}",
+                                  headers={"Accept-Language": LANGS[seat]}).get_json()
+            own = [e["text"] for e in events["events"]
+                   if "move" in e["event"] and e["event"]["seat"] == seat]
+            assert own and said(LANGS[seat], "you played:") + "\n" + "".join(
+                f"  - {line}\n" for line in own) in answer.part("plain")  # in words
             by_mail += 1
         else:  # a whole turn through the API
             while s.client.get(f"/games/{gid}").get_json()["current_seat"] == seat:
@@ -162,3 +167,13 @@ def test_a_reply_in_the_seats_own_words_asks_for_help_and_changes_the_language(m
     assert unknown.subject.endswith("Ukendt sprog, træk 1")
     assert "en, el, fi, da, ru" in unknown.part("plain")
     assert doc["version"] == s.client.get(f"/games/{gid}").get_json()["version"]
+    # Bo resigns by mail: the answer names the bot that plays his seat in his words
+    (bos,) = smtp.wait(gid, "started", where=lambda m: m.rcpt == [emails[1]])
+    msg = reply_to(bos, "resign")
+    smtp_send(s.listener.port, msg)
+    resigned = answer_to(smtp, gid, str(msg["Message-ID"])).part("plain")
+    level = s.client.get(f"/games/{gid}").get_json()["view"]["seats"][1]["bot"]
+    bot = i18n.say(terms.bot(level), "da")
+    assert bot != level and said(
+        "da", "you resigned: a %(bot)s bot plays your seat from now on (rule S-2).",
+        bot=bot) in resigned

@@ -1,5 +1,5 @@
-"""A move leads to exactly one "your turn" mail, with the right content, even when the
-job runs twice; the "game started" mail carries the seat's working secret link, and is
+"""A move leads to exactly one "your turn" mail, with the right content, even when its
+job runs again; the "game started" mail carries the seat's working secret link, and is
 the first "your turn" mail of the seat to move (issue 24: one mail where one is meant)."""
 
 from __future__ import annotations
@@ -8,14 +8,13 @@ import random
 import re
 
 from rq import Queue
-from rq.job import Job
 
 from engine import overview, terms
 from engine.components import card_currency as engine_currency
 from engine.describe import tile_words
 from service import i18n, times
 from tests.support import auth, new_game, play_random, replayed, wait_until
-from workers.jobs import batch_job_id, handle_batch, process_batch
+from workers.jobs import process_batch, run_due
 
 
 def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(stack, smtp):
@@ -74,11 +73,16 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
         if other != nxt:
             assert "hand" not in view["view"]["seats"][other]
 
-    # The same batch again, twice, through RQ and the real worker: nothing more is sent.
+    # The same work again through RQ and the real worker: the row's job twice (a job
+    # delivered again) and an older version's entry point for the batch: nothing more.
+    (row,) = [d for d in stack.store.due_rows(h.id)
+              if d.kind == "your_turn" and d.version == version]
+    assert (row.state, row.result, row.attempts, row.seat) == ("done", "sent", 1, nxt)
     queue = Queue("main", connection=stack.context().redis)
-    jobs = [queue.enqueue(process_batch, h.id, setup + 1, version, "2020-01-01T00:00:00Z",
-                          job_id=f"{batch_job_id(h.id, setup + 1, version)}-again{i}")
+    jobs = [queue.enqueue(run_due, row.id, row.attempts, job_id=f"due-{row.id}-again{i}")
             for i in range(2)]
+    jobs.append(queue.enqueue(process_batch, h.id, setup + 1, version,
+                              "2020-01-01T00:00:00Z"))
 
     def done():
         for job in jobs:
@@ -86,15 +90,16 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
         return all(j.is_finished or j.is_failed for j in jobs)
 
     wait_until(done, 15, what="the repeated jobs")
-    assert [j.return_value()["mails"] for j in jobs] == [{f"your_turn:{nxt}": "skipped"}] * 2
+    assert [j.return_value() for j in jobs] == ["not-mine", "not-mine", "due"]
+    plan = wait_until(lambda: [d for d in stack.store.due_rows(h.id)
+                               if d.kind == "plan" and d.state == "done"], 15,
+                      what="the old entry point's batch planned")
+    assert [(p.from_version, p.version, p.result) for p in plan] == \
+        [(setup + 1, version, "planned")]
     assert len(smtp.of(h.id, "your_turn")) == 1  # the first seat's came as "started"
     assert len([m for m in smtp.of(h.id) if m.version == version]) == 1
-    original = Job.fetch(batch_job_id(h.id, setup + 1, version), connection=queue.connection)
-    assert original.return_value()["mails"] == {f"your_turn:{nxt}": "sent"}
-    rows = [n for n in stack.store.notifications(h.id) if n.version == version]
-    assert [(n.recipient, n.kind, n.status, n.attempts, n.error) for n in rows] == [
-        (f"seat:{nxt}", "your_turn", "sent", 1, None)]
-    assert rows[0].sent_at
+    row = next(d for d in stack.store.due_rows(h.id) if d.id == row.id)
+    assert (row.state, row.attempts, row.last_error) == ("done", 1, None) and row.done_at
 
 
 def test_started_mail_carries_each_seat_working_link(stack, smtp):
@@ -113,25 +118,6 @@ def test_started_mail_carries_each_seat_working_link(stack, smtp):
     # the tokens themselves are nowhere in the database
     dump = "\n".join(stack.store.conn.iterdump())
     assert not any(t in dump for t in h.tokens)
-
-
-def test_the_same_job_run_twice_in_process_sends_once(stack, smtp):
-    """Two runs of one job in a row, outside RQ: the second finds the claim."""
-    h = new_game(stack.client, 2)
-    smtp.wait(h.id, "started", 2)
-    doc = h.get()
-    r = h.submit(doc["current_seat"], h.notations(doc["current_seat"])[0], doc["version"])
-    version = r.get_json()["version"]
-    smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
-    ctx = stack.context()
-    try:
-        for _ in range(2):
-            out = handle_batch(ctx, h.id, doc["version"] + 1, version,
-                               "2020-01-01T00:00:00Z")
-            assert set(out["mails"].values()) == {"skipped"}
-    finally:
-        ctx.close()
-    assert len([m for m in smtp.of(h.id) if m.version == version]) == 1
 
 
 def test_your_turn_mail_shows_the_majorities_the_next_scoring_would_count(stack, smtp):

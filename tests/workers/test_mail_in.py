@@ -21,6 +21,7 @@ from tests.support import (
     answers,
     barrier,
     offered_moves,
+    played_in_words,
     reply_to,
     smtp_send,
     start_by_mail,
@@ -45,8 +46,9 @@ def test_a_reply_plays_the_move_and_is_answered_in_the_games_thread(mail_stack, 
     text = mail.part("plain")
     offered = offered_moves(text)
     assert offered == h.notations(seat)  # every legal move, one a line
-    assert re.search(r"Deadline: in 3 days, \w+day \d\d:\d\d UTC \(\w+ \d+, \d{4}\); 3 days "
-                     r"per move\.", text)
+    assert re.search(r"Deadline: in 3 days, \w+day \d\d:\d\d UTC \(\w+ \d+, \d{4}\): 3 days left "
+                     r"for this move\.\n", text)
+    assert "Time: 3 days per move" in text
     assert '"status"' in text and '"help"' in text
     picture = city.picture(h.get(seat)["view"]["seats"][seat]["city"])
     assert "Your city (0 points):\n" + "\n".join(picture) + "\n" in text  # the fountain
@@ -61,7 +63,8 @@ def test_a_reply_plays_the_move_and_is_answered_in_the_games_thread(mail_stack, 
     events = s.client.get(f"/games/{h.id}/events?since={version}").get_json()["events"]
     assert events[0]["event"]["move"] == take and events[0]["event"]["seat"] == seat
     text = answer.part("plain")
-    assert f"you played: {take}" in text
+    assert played_in_words(s.client, h.id, version, text) == [take]  # in words
+    assert f"you played:\n  - {events[0]['text']}\n" in text and take not in text
     assert f"It is P{doc['current_seat']}'s turn (move 2)" in text
     assert answer.rcpt == [f"p{seat}@example.org"]
     assert answer.subject == f"[Alhambra {h.id}] Move played, move 2"
@@ -114,7 +117,8 @@ def test_a_reply_from_another_address_plays_nothing_and_gets_no_answer(mail_stac
     # The seat's address in other letter case is the seat's address.
     msg = reply_to(mail, "take 1", sender=mail.rcpt[0].upper())
     smtp_send(s.listener.port, msg)
-    assert "you played: take 1" in answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 1"]
 
 
 def test_a_reply_to_an_old_mail_plays_nothing_and_shows_the_game_now(mail_stack, smtp):
@@ -177,7 +181,7 @@ def test_quoted_text_with_other_moves_is_not_read(mail_stack, smtp):
     msg = reply_to(mail, "take 2\n\nthanks, good game so far\n-- \nP0\nSent from my phone")
     smtp_send(s.listener.port, msg)
     text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
-    assert "you played: take 2" in text
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 2"]
     events = s.client.get(f"/games/{h.id}/events?since={mail.version}").get_json()["events"]
     assert [e["event"]["move"] for e in events if "move" in e["event"]] == ["take 2"]
 
@@ -189,7 +193,8 @@ def test_a_bottom_posted_reply_is_read_below_the_quote(mail_stack, smtp):
     body = msg.get_content().strip() + "\n\ntake 3\n"
     msg.set_content(body)
     smtp_send(s.listener.port, msg)
-    assert "you played: take 3" in answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 3"]
 
 
 def test_an_html_only_reply_is_read(mail_stack, smtp):
@@ -203,7 +208,8 @@ def test_an_html_only_reply_is_read(mail_stack, smtp):
         '  take 2</pre></blockquote></div></body></html>', subtype="html")
     assert msg.get_body(("plain",)) is None
     smtp_send(s.listener.port, msg)
-    assert "you played: take 4" in answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 4"]
 
 
 @pytest.mark.parametrize("charset", ["iso-8859-1", "utf-8"])
@@ -226,7 +232,8 @@ def test_quoted_printable_and_base64_bodies_in_latin1_and_utf8(mail_stack, smtp,
         body.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
     smtp_send(s.listener.port, raw, rcpt=[mail.msg["Reply-To"].addresses[0].addr_spec],
               sender=mail.rcpt[0])
-    assert "you played: take 2" in answer_to(smtp, h.id, message_id).part("plain")
+    text = answer_to(smtp, h.id, message_id).part("plain")
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 2"]
 
 
 @pytest.mark.parametrize("headers,sender", [

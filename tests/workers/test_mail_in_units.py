@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import email
 import email.policy
-from datetime import UTC, datetime
 
 import pytest
 
 import engine
-from service.i18n import deadline_words
 from service.settings import Settings, SettingsError
 from workers import city, mail_auth, replies, reply_address
 
@@ -231,13 +229,6 @@ def test_mail_settings(tmp_path):
             Settings.from_env({"ALHAMBRA_DATA": str(tmp_path), **bad})
 
 
-def test_deadline_in_words():
-    now = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # a Monday
-    assert deadline_words(datetime(2026, 3, 5, 18, 0, tzinfo=UTC), now, "en") == \
-        "in 3 days, Thursday 18:00 UTC"
-    assert deadline_words(datetime(2026, 3, 2, 23, 0, tzinfo=UTC), now, "en") == \
-        "in 5 hours, Monday 23:00 UTC"
-    assert deadline_words(now, now, "en") == "now, Monday 18:00 UTC"
 
 
 def test_the_city_as_a_text_picture():

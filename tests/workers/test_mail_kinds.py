@@ -15,7 +15,7 @@ import engine
 from engine.bots import random_move
 from engine.describe import CLOCK_EVENTS
 from engine.state import evolve
-from service import i18n
+from service import due, i18n
 from service.store import Game, Seat
 from workers import notify
 
@@ -65,7 +65,8 @@ def batch(events: list[engine.Event], version: int, lang: str, players: int,
 def outcome(result: str) -> dict:
     return {"result": result, "answered": 5, "wrote": ["take 9"], "moves": ["take 9"],
             "rule": "A-3.1", "detail": "…", "line": 1, "column": 6, "expected": "…",
-            "source": "take 9", "events": ["P0 took 3 denars"], "changes": ["x"],
+            "source": "take 9", "played": ["P0 took 9 ducats"],
+            "events": ["P1 took 3 denars"], "changes": ["x"],
             "bot": "greedy", "turn_mail": False, "played_version": 6}
 
 
@@ -82,7 +83,8 @@ def test_every_mail_renders_in_every_language_through_a_whole_game(variant, play
         for version in [turns[0]] + moments:  # the setup's batch first: "started" mails
             b = batch(events, version, lang, players, variant,
                       1 if version == turns[0] else None)
-            for kind, seat in notify.plan(b) or [("your_turn", b.state.current)]:
+            planned = due.mails(b.from_version, b.events, b.state)
+            for kind, seat in planned or [("your_turn", b.state.current)]:
                 mail = notify.render(b, kind, seat)
                 assert mail is not None and mail.language == lang and mail.text and mail.html
                 kinds.add(kind)

@@ -8,6 +8,7 @@ import email
 import email.policy
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -48,7 +49,7 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
     listen = free_port()
-    env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_RELAY_INTERVAL="0.05",
+    env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_CLAIM_INTERVAL="0.05",
                PYTHONPATH=str(ROOT), MAIL_REPLY_TO="moves@example.org",
                MAIL_IN_LISTEN=f"127.0.0.1:{listen}")
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
@@ -91,7 +92,8 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
         answer = wait_until(lambda: list(outbox.glob(f"{gid}-*-answer-*.eml")), 20,
                             what="the answer")
         said = email.message_from_bytes(answer[0].read_bytes(), policy=email.policy.default)
-        assert "you played: take 1" in said.get_body(("plain",)).get_content()
+        said = said.get_body(("plain",)).get_content()
+        assert re.search(r"you played:\n  - \S+ took ", said), said  # in words
     finally:
         code = stop_serve(proc, children, log)  # nothing left behind, even on failure
     assert code == 0, (tmp_path / "serve.log").read_text()[-3000:]

@@ -18,6 +18,7 @@ from collections import Counter
 import psutil
 import pytest
 
+from service import times
 from tests.support import start_serve, stop_serve, wait_until
 from tests.workers.test_serve_streams import open_stream, read_until
 from workers.redis_server import free_port
@@ -167,6 +168,52 @@ def test_a_killed_master_takes_its_children_along_and_a_new_serve_takes_the_port
         time.sleep(1)  # a mail sent twice would come now
         ids = Counter(m.msg["Message-ID"] for m in smtp.of(gid))
         assert len(ids) == 3 and set(ids.values()) == {1}, ids  # 2 started, 1 your_turn
+    finally:
+        stop_serve(proc, [] if again is not None else children, log)
+        if again is not None:
+            stop_serve(again, children, log_again)
+
+
+def test_a_deadline_due_right_after_a_restart_fires_at_once(tmp_path, smtp):
+    """Issue 20.7 and 21: deadlines are due rows in the database, not jobs of RQ's
+    scheduler (whose lock, left by a killed serve in the embedded Redis's append-only
+    file, held them back 60-70 s): a deadline falling due just after ``serve`` and all
+    it runs are killed at once and started again is played within seconds, once."""
+    env = {"SMTP_URL": smtp.url, "ALHAMBRA_MIN_TIME_PER_MOVE": "1",
+           "ALHAMBRA_REMINDERS": ""}
+    proc, base, log = start_serve(tmp_path, "--workers", "1", env=env)
+    port = base.rsplit(":", 1)[1]
+    children: list[psutil.Process] = []
+    again = None
+    try:
+        children = _up(proc, base, tmp_path)
+        _, created = _call(base, "/games", {
+            "seats": [{"name": "Ann", "email": "a@x.org"}, {"name": "Bob", "email": "b@x.org"}],
+            "time_per_move": 12})
+        gid = created["game_id"]
+        smtp.wait(gid, "started", 2, timeout=20)  # the seat to move's is its first turn's
+        for p in [psutil.Process(proc.pid), *children]:  # the host crashed: every process
+            try:                                         # at once, Redis without a word
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
+        proc.wait(5)
+        wait_until(lambda: not _running(children), 10, 0.05, "the master's children to die")
+        again, base_again, log_again = start_serve(tmp_path, "--workers", "1", "--port", port,
+                                                   env=env, log_name="again.log")
+        children = _up(again, base_again, tmp_path, "again.log")
+        doc = _call(base_again, f"/games/{gid}")[1]
+        deadline = times.from_text(doc["deadline"])
+        assert times.seconds_since(deadline) < 0, "serve took too long to start again"
+        (mail,) = smtp.wait(gid, "timeout", timeout=60)
+        late = times.seconds_since(deadline)
+        print(f"\nthe deadline after a restart was played {late:.2f} s after it fell due")
+        assert late < 10
+        time.sleep(1.5)  # a second default move would come now
+        assert len(smtp.of(gid, "timeout")) == 1
+        events = _call(base_again, f"/games/{gid}/events")[1]["events"]
+        timed_out = {i["version"] for i in events if i["event"].get("timeout")}
+        assert timed_out and min(timed_out) == doc["version"] + 1
     finally:
         stop_serve(proc, [] if again is not None else children, log)
         if again is not None:

@@ -50,7 +50,7 @@ def served(tmp_path_factory):
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
-    env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_RELAY_INTERVAL="0.05",
+    env.update(ALHAMBRA_DATA=str(data), ALHAMBRA_CLAIM_INTERVAL="0.05",
                PYTHONPATH=str(ROOT), ALHAMBRA_LIMIT_JOIN="2/minute",
                ALHAMBRA_LIMIT_BAD_TOKEN="30/minute")  # the default
     log = open(tmp / "serve.log", "wb")  # noqa: SIM115

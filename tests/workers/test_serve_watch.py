@@ -50,8 +50,8 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
     port = free_port()
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "SMTP_URL", "PUBLIC_URL")}
-    env.update(ALHAMBRA_DATA=str(tmp_path / "data"), ALHAMBRA_RELAY_INTERVAL="0.05",
-               ALHAMBRA_SWEEP_INTERVAL="1", ALHAMBRA_MAIL_LEASE="5", SMTP_URL=smtp.url,
+    env.update(ALHAMBRA_DATA=str(tmp_path / "data"), ALHAMBRA_CLAIM_INTERVAL="0.05",
+               ALHAMBRA_CLAIM_LEASE="5", SMTP_URL=smtp.url,
                PYTHONPATH=str(ROOT))
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
@@ -82,9 +82,9 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
         wait_until(up, 40, 0.1, "serve healthy")
         status, doc = _health(base)
         assert doc["status"] == "ok" and {p: v["status"] for p, v in doc["parts"].items()} == {
-            "database": "ok", "outbox": "ok", "redis": "ok", "worker": "ok",
+            "database": "ok", "due": "ok", "redis": "ok", "worker": "ok",
             "webhook_worker": "ok"}
-        assert doc["parts"]["outbox"]["lag_seconds"] == 0
+        assert doc["parts"]["due"]["lag_seconds"] == 0
         mails_of_a_new_game()
 
         worker = _child(proc, "-m workers", without="--queues")

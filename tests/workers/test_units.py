@@ -8,7 +8,6 @@ import email.policy
 import pytest
 import redis
 
-from service.i18n import duration
 from service.settings import Settings
 from workers.mail import Mail, Mailer, parse_smtp_url
 from workers.redis_server import EmbeddedRedis
@@ -53,14 +52,6 @@ def test_signatures():
     assert verify("k" * 16, body, sign("k" * 16, body))
     assert not verify("k" * 16, body + b" ", sign("k" * 16, body))
     assert not verify("k" * 16, body, None)
-
-
-def test_human_duration():
-    assert duration(72 * 3600, "en") == "3 days"
-    assert duration(3600, "en") == "1 hour"
-    assert duration(90, "en") == "90 seconds" or duration(90, "en") == "2 minutes"
-    assert duration(1, "en") == "1 second"
-    assert duration(72 * 3600, "ru") == "3 дня" and duration(3600, "fi") == "1 tunti"
 
 
 @pytest.mark.parametrize("address", ["not-an-address", "a@b", "a@@example.org",

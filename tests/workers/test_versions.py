@@ -1,12 +1,11 @@
 """Issue 9 §1: every mail is built from the version it announces, even when the game has
-moved on by the time the job runs (a move lands between the outbox row and the mail)."""
+moved on by the time the job runs (a move lands between the due row and its mail)."""
 
 from __future__ import annotations
 
 import engine
 from engine import overview
-from tests.support import make_stack, new_game
-from workers import jobs
+from tests.support import make_stack, new_game, run_due_here
 
 
 def test_state_at_a_version_is_that_version_for_every_caller(stack):
@@ -56,10 +55,10 @@ def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands
             return row
 
         ctx.store.game = game_then_a_move_lands
-        out = jobs.handle_batch(ctx, h.id, setup + 1, v1, "2020-01-01T00:00:00.000Z")
+        out = run_due_here(ctx, h.id, lambda d: d.kind == "your_turn" and d.version == v1)
         ctx.store.game = real_game
         assert landed and h.get()["current_seat"] == third
-        assert out["mails"] == {f"your_turn:{second}": "sent"}, out
+        assert out == {("your_turn", second, v1): "sent"}, out
         (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == v1)
         assert mail.rcpt == [f"p{second}@example.org"]
         text = mail.part("plain")

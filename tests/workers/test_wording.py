@@ -7,8 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from tests.support import make_stack, new_game
-from workers import jobs
+from tests.support import make_stack, new_game, run_due_here
 
 
 def test_your_turn_mail_counts_moves_as_players_do_and_names_the_version(
@@ -24,7 +23,9 @@ def test_your_turn_mail_counts_moves_as_players_do_and_names_the_version(
             version = h.submit(seat, "take 1", version).get_json()["version"]
         view = h.get()["view"]
         assert view["turn"] == 5 and version > 20
-        jobs.handle_batch(ctx, h.id, version, version, "2020-01-01T00:00:00.000Z")
+        assert run_due_here(ctx, h.id, lambda d: d.kind == "your_turn" and
+                            d.version == version) == {
+            ("your_turn", h.get()["current_seat"], version): "sent"}
         (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == version)
         assert mail.subject == f"[Alhambra {h.id}] Your turn, move 5"
         text = mail.part("plain")
@@ -53,8 +54,7 @@ def test_game_over_mail_names_the_neutral_player(tmp_path, redis_server, smtp):
                    doc["version"])
             doc = h.get()
         final = doc["view"]
-        jobs.handle_batch(ctx, h.id, doc["version"], doc["version"],
-                          "2020-01-01T00:00:00.000Z")
+        run_due_here(ctx, h.id, lambda d: d.kind == "game_over")
         (mail,) = smtp.wait(h.id, "game_over", where=lambda m: m.rcpt == ["p0@example.org"])
         text = mail.part("plain")
         assert f"Dirk: {final['neutral']['score']}" in text

@@ -1,6 +1,9 @@
 // The player's page (/play/{id}#token=…) and, without a token, the spectator's page.
 // Everything shown comes from GET /games/{id} (its view), every offer from
 // GET /games/{id}/legal-moves, the history from /events and /stream. No rules here.
+// A turn is planned before it is sent: each click is shown through
+// POST /games/{id}/moves/preview (the seat's view after the planned moves), Undo steps
+// back, Send turn submits the plan whole against the version it was planned on.
 
 import { api, ApiError } from "./api.js";
 import { cityBoard, tileSvg } from "./board.js";
@@ -12,19 +15,23 @@ import {
 import { switcher } from "./i18n.js";
 import { lang, listing, S } from "./strings.js";
 import { follow } from "./stream.js";
+import { timeWords } from "./clock.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const narrow = window.matchMedia("(max-width: 760px)");
 
 const ui = {
-  game: null,  // GET /games/{id}
-  legal: null,  // GET /games/{id}/legal-moves (seats only)
-  shown: null,  // the game and legal moves drawn last, as JSON
+  real: null,  // {game, legal}: GET /games/{id} and /legal-moves (seats only) as read
+  game: null,  // the game drawn: the real one, its view the plan's when a turn is planned
+  legal: null,  // the legal moves drawn: the real ones, or those after the plan
+  plan: null,  // {version, steps: [{notation, answer}], sending}: a turn planned, not sent
+  readAt: 0,  // Date.now() when the game was read: its seats' time_left is of then
+  shown: null,  // the game and legal moves read last, as JSON
   history: new Map(),  // version -> event item
   seen: 0,  // the highest version in history
   selected: null,  // a tile id the player picked
-  picked: null,  // the version at which the page picked a tile to place by itself
+  picked: null,  // the position (version, planned moves) where the page picked a tile to place
   face: null,  // the face chosen for a placement (null: as it lies)
   pay: null,  // the cards chosen to pay for a flip ("DU3,DU1")
   busy: false,
@@ -75,16 +82,23 @@ function refresh() {
 async function show(game, legal) {
   const shown = JSON.stringify([game, legal]);
   if (shown === ui.shown) return;  // redraw only what changed: clicks and focus stay
-  if (ui.game && ui.game.version !== game.version) {
-    ui.selected = null;  // a choice made for another position of the game
-    ui.face = null;
-    ui.pay = null;
-  }
-  ui.game = game;
-  ui.legal = legal;
+  if (ui.real && ui.real.game.version !== game.version) clearChoice();
+  ui.real = { game, legal };
+  ui.readAt = Date.now();
   ui.shown = shown;
   if (game.version > ui.seen) await readEvents();
+  if (ui.plan && !ui.plan.sending && ui.plan.version !== game.version) {
+    overruled(ui.plan.version);  // (while it is sent, the new version may be its own)
+  }
+  drawPlan();
   render();
+}
+
+/** A choice made for another position of the game (or of the plan) is forgotten. */
+function clearChoice() {
+  ui.selected = null;
+  ui.face = null;
+  ui.pay = null;
 }
 
 async function readEvents() {
@@ -138,33 +152,132 @@ function randomKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function send(notation) {
+// -- a planned turn ----------------------------------------------------------------------
+
+/** What is drawn: the game as read, its view and legal moves those after the plan. */
+function drawPlan() {
+  const { game, legal } = ui.real;
+  const top = ui.plan && ui.plan.version === game.version
+    && ui.plan.steps[ui.plan.steps.length - 1];
+  if (!top) {
+    ui.game = game;
+    ui.legal = legal;
+    return;
+  }
+  const after = top.answer;
+  ui.game = { ...game, view: after.view };
+  ui.legal = { ...legal, your_turn: after.moves.length > 0, moves: after.moves,
+               no_cell: after.no_cell };
+}
+
+const planned = () => (ui.plan ? ui.plan.steps.map((step) => step.notation) : []);
+
+/** Wait for the server, the page marked busy (a click meanwhile does nothing). */
+async function working(task) {
   if (ui.busy) return;
   ui.busy = true;
   document.body.classList.add("busy");
-  ui.notice = null;
   try {
-    const answer = await api(`/games/${encodeURIComponent(gameId)}/moves`, {
-      token, method: "POST", body: { version: ui.game.version, move: notation },
-      headers: { "Idempotency-Key": randomKey() },
-    });
-    addHistory(answer.events);
-    ui.selected = null;
-    ui.face = null;
-    ui.pay = null;
-    const lines = answer.events.map((item) => item.text).filter(Boolean);
-    ui.notice = { kind: "ok", text: S.done(lines.length ? lines : [notation]) };
-  } catch (err) {
-    ui.notice = refusal(err);
+    await task();
   } finally {
     ui.busy = false;
     document.body.classList.remove("busy");
   }
-  await refresh();
-  renderNotice();  // also when the game did not change (a refused move)
-  if (document.activeElement === document.body) {  // the clicked control is gone
-    document.getElementById("status").focus({ preventScroll: true });
+}
+
+/** A click: the move is added to the plan and its result shown (nothing is sent). */
+function plan(notation) {
+  return working(async () => {
+    const version = ui.plan ? ui.plan.version : ui.real.game.version;
+    ui.notice = null;
+    try {
+      const answer = await api(`/games/${encodeURIComponent(gameId)}/moves/preview`, {
+        token, method: "POST", body: { version, move: [...planned(), notation].join("; ") },
+      });
+      if (!ui.plan) ui.plan = { version, steps: [] };
+      ui.plan.steps.push({ notation, answer });
+      clearChoice();
+      if (ui.real.game.version !== version) overruled(version);  // heard meanwhile
+    } catch (err) {
+      await refused(err, version);  // a misclick costs nothing: the plan is as it was
+      return;
+    }
+    afterPlanChange();
+  });
+}
+
+/** Undo: the plan steps back one move (with none left, the game as it is). */
+function undo() {
+  if (ui.busy || !ui.plan) return;
+  ui.plan.steps.pop();
+  if (!ui.plan.steps.length) ui.plan = null;
+  ui.notice = null;
+  clearChoice();
+  ui.picked = null;  // back at an earlier position: a tile to place is picked again
+  afterPlanChange();
+}
+
+function afterPlanChange() {
+  const focus = focusKey();
+  drawPlan();
+  render();
+  if (!focus || !document.activeElement || document.activeElement === document.body) {
+    const next = document.querySelector("#actions [data-key=send-plan]")
+      || document.getElementById("status");
+    next.focus({ preventScroll: !next.dataset.key });  // the clicked control is gone
   }
+}
+
+/** Send turn: the whole plan, one submission, against the version it was planned on. */
+function sendPlan() {
+  return working(async () => {
+    if (!ui.plan) return;
+    const { version } = ui.plan;
+    const notation = planned().join("; ");
+    ui.notice = null;
+    ui.plan.sending = true;
+    try {
+      const answer = await api(`/games/${encodeURIComponent(gameId)}/moves`, {
+        token, method: "POST", body: { version, move: notation },
+        headers: { "Idempotency-Key": randomKey() },
+      });
+      addHistory(answer.events);
+      ui.plan = null;
+      clearChoice();
+      const lines = answer.events.map((item) => item.text).filter(Boolean);
+      ui.notice = { kind: "ok", text: S.done(lines.length ? lines : [notation]) };
+    } catch (err) {
+      if (ui.plan) ui.plan.sending = false;
+      await refused(err, version);
+      return;
+    }
+    await refresh();
+    renderNotice();
+    if (document.activeElement === document.body) {  // the clicked control is gone
+      document.getElementById("status").focus({ preventScroll: true });
+    }
+  });
+}
+
+/** A plan or a turn refused: a game that moved on overrules the plan (in words: what
+ * changed); another refusal leaves the plan as it was, with the rule. */
+async function refused(err, version) {
+  const conflict = err instanceof ApiError && err.problem.code === "version_conflict";
+  if (!conflict) ui.notice = refusal(err);
+  await refresh();
+  if (conflict) overruled(version);
+  drawPlan();
+  render();
+}
+
+/** The game moved on from ``version`` while a turn was planned: the plan is dropped, and
+ * the notice says what happened meanwhile (from the history). */
+function overruled(version) {
+  ui.plan = null;
+  clearChoice();
+  const lines = [...ui.history.values()].filter((item) => item.version > version)
+    .sort((a, b) => a.version - b.version).map(historyText).filter(Boolean);
+  ui.notice = { kind: "warn", text: lines.length ? S.planOverruled(lines) : S.movedOn };
 }
 
 /** What to tell the player about a refused move. */
@@ -232,9 +345,10 @@ function keepSelection(ix) {
   if (ui.selected && !known(ui.selected)) {
     ui.selected = null;
   }
-  if (!ui.selected && ix.place.size && !mayActAgain(ix) && ui.picked !== ui.game.version) {
+  const at = `${ui.game.version}+${planned().length}`;
+  if (!ui.selected && ix.place.size && !mayActAgain(ix) && ui.picked !== at) {
     ui.selected = ix.place.keys().next().value;  // a tile to place: pick the first, once
-    ui.picked = ui.game.version;
+    ui.picked = at;
   }
   if (!ui.selected || !ix.place.has(ui.selected)) {
     ui.face = null;
@@ -330,7 +444,7 @@ function findTile(id) {
 
 function moveButton(m, ...content) {
   return h("button", { type: "button", class: "move", "data-move": m.notation,
-                       onclick: () => send(m.notation) }, ...content);
+                       onclick: () => plan(m.notation) }, ...content);
 }
 
 function tileButton(t, { selected = false, label, onclick, move, size = 56, extra = {} }) {
@@ -363,8 +477,8 @@ function deadlineText(iso) {
   const when = new Date(iso);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const text = new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric",
-                                                    month: "short", hour: "2-digit",
-                                                    minute: "2-digit" }).format(when);
+                                               month: "short", hour: "2-digit",
+                                               minute: "2-digit" }).format(when);
   const hours = (when - Date.now()) / 3.6e6;
   const left = hours < 0 ? S.deadlinePassed
     : hours < 1 ? S.inMinutes(Math.max(1, Math.round(hours * 60)))
@@ -401,6 +515,7 @@ function render() {
   renderOthers(last);
   renderHistory();
   renderAllMoves(ix);
+  tick();
   restoreFocus(focus);
 }
 
@@ -428,7 +543,10 @@ function renderStatus(ix) {
   const g = ui.game;
   const v = g.view;
   const parts = [];
-  if (v.phase === "over") {
+  if (ui.plan) {  // (a plan may end the game: it is not over until sent)
+    parts.push(h("strong", { class: "your-turn", "data-your-turn": "true" },
+                 S.turnPlanned(ui.plan.steps.length)));
+  } else if (v.phase === "over") {
     parts.push(h("strong", {}, S.gameOver));
   } else if (v.current === mySeat() && ix.all.length) {
     parts.push(h("strong", { class: "your-turn", "data-your-turn": "true" },
@@ -447,6 +565,66 @@ function renderStatus(ix) {
   fill("status", ...parts);
 }
 
+// -- clocks (each seat's time_left as read, run down since) -----------------------------
+
+/** The day off running now (the clocks stand still until then), or null. */
+function dayOffUntil() {
+  const until = ui.real.game.day_off_until;
+  return until && Date.now() < Date.parse(until) ? until : null;
+}
+
+/** The seconds ``seat`` has left now: the seat to act's clock runs, unless a day off. */
+function secondsLeft(seat) {
+  const g = ui.real.game;
+  const entry = g.seats.find((x) => x.seat === seat);
+  if (!entry || entry.time_left === undefined) return null;
+  if (g.status !== "active" || g.current_seat !== seat) return entry.time_left;
+  const until = g.day_off_until ? Date.parse(g.day_off_until) : 0;
+  const from = Math.max(ui.readAt, until);
+  return Math.max(0, entry.time_left - Math.max(0, Date.now() - from) / 1000);
+}
+
+const banked = () => Boolean(ui.real.game.time_control && ui.real.game.time_control.bank);
+
+/** The time the seat to act has left, in words; and a day off, if one runs. */
+function clockLine() {
+  const g = ui.real.game;
+  if (g.status !== "active" || g.current_seat === null) return "";
+  const left = secondsLeft(g.current_seat);
+  if (left === null) return "";
+  const words = timeWords(left);
+  const mine = g.current_seat === mySeat();
+  let text = !left ? S.noTimeLeft
+    : mine ? (banked() ? S.leftInYourBank(words) : S.leftForYourMove(words))
+      : (banked() ? S.leftInBank(nameOf(g.current_seat), words)
+                  : S.leftForMove(nameOf(g.current_seat), words));
+  const until = dayOffUntil();
+  if (until) {
+    const days = (g.time_control && g.time_control.days_off) || [];
+    const weekend = days.length === 2 && days.includes("sat") && days.includes("sun");
+    const when = new Intl.DateTimeFormat(lang, { weekday: "long", hour: "2-digit",
+                                                 minute: "2-digit", hourCycle: "h23" })
+      .format(new Date(until));
+    text += ` ${(weekend ? S.weekendOff : S.dayOff)(when)}`;
+  }
+  return text;
+}
+
+/** Each second: the clocks' words on the page (outside the status, which is read out). */
+function tick() {
+  if (!ui.real || !ui.game.view) return;
+  const line = clockLine();
+  const el = document.getElementById("clock");
+  el.hidden = !line;
+  if (el.textContent !== line) el.textContent = line;
+  for (const cell of document.querySelectorAll("[data-clock-seat]")) {
+    const left = secondsLeft(Number(cell.dataset.clockSeat));
+    const text = left === null ? "–" : banked() ? S.inTheBank(timeWords(left))
+      : timeWords(left);
+    if (cell.textContent !== text) cell.textContent = text;
+  }
+}
+
 function ruleLink(rule) {
   return h("a", { href: `/rules#${encodeURIComponent(rule)}` }, rule);
 }
@@ -463,8 +641,8 @@ function renderNotice() {
 function renderFinal() {
   const v = ui.game.view;
   const el = document.getElementById("final");
-  el.hidden = v.phase !== "over";
-  if (v.phase !== "over") return;
+  el.hidden = v.phase !== "over" || Boolean(ui.plan);
+  if (el.hidden) return;
   const rows = v.seats.map((s) => ({ seat: s.seat, name: s.name, score: s.score,
                                      winner: v.winners.includes(s.seat) }));
   rows.sort((a, b) => b.score - a.score);
@@ -480,8 +658,15 @@ function renderFinal() {
                              h("td", { "data-final-score": r.score }, String(r.score)))),
            v.neutral ? h("tr", { class: "neutral" }, h("td", {}, S.neutral(S.neutralName(v.neutral.name))),
                          h("td", {}, String(v.neutral.score))) : null)),
+       h("p", {}, h("a", { href: replayPath(), "data-replay": "" }, S.replay)),
        h("p", {}, h("a", { href: `/games/${encodeURIComponent(ui.game.game_id)}/record` },
                     S.record), S.recordNote));
+}
+
+/** The replay of this game (in this seat's view: a private game opens only so). */
+function replayPath() {
+  return `/replay/${encodeURIComponent(gameId)}${token ? `#token=${encodeURIComponent(token)}`
+                                                      : ""}`;
 }
 
 /** The turn just played: its lines, the tile bought, the money taken. */
@@ -545,7 +730,7 @@ function renderScorings(last) {
 }
 
 function boardOptions(ix, shown) {
-  const opts = { cellMoves: [], tileMoves: new Map(), selectable: new Map(), onMove: send,
+  const opts = { cellMoves: [], tileMoves: new Map(), selectable: new Map(), onMove: plan,
                  onSelect: select, fountain: ui.game.variant !== "granada" };
   const sel = ui.selected;
   const words = shown ? tileWords(shown) : "";
@@ -608,7 +793,7 @@ function renderMe(ix, last) {
     const swap = ui.selected && (ix.fromCity.get(ui.selected) || [])
       .find((m) => m.move.to === "swap" && m.move.other === t.id);
     if (swap) {  // a city tile is picked: this reserve tile can take its place
-      return tileButton(t, { move: swap.notation, onclick: () => send(swap.notation),
+      return tileButton(t, { move: swap.notation, onclick: () => plan(swap.notation),
                              label: S.swapWith(tileWords(selectedTile), tileWords(t)) });
     }
     if (ix.toCity.has(t.id)) {
@@ -650,11 +835,14 @@ function paymentLine(cards, price) {
 function renderActions(ix) {
   const me = mySeat();
   const section = document.getElementById("actions");
-  section.hidden = me === null || ui.game.view.phase === "over";
+  section.hidden = me === null || (ui.game.view.phase === "over" && !ui.plan);
   if (section.hidden) return;
   const content = [h("h2", {}, S.yourMove)];
+  if (ui.plan) content.push(planPanel());
   const sel = ui.selected;
-  if (!ix.all.length) {
+  if (!ix.all.length && ui.plan) {
+    content.push(h("p", {}, S.planComplete));
+  } else if (!ix.all.length) {
     content.push(h("p", { class: "muted" }, S.waitingFor(nameOf(ui.game.view.current))));
   } else if (sel && ix.buy.has(sel)) {
     const t = findTile(sel);
@@ -690,6 +878,22 @@ function renderActions(ix) {
       ? S.endActions : S.endTurn)));
   }
   fill("actions", ...content);
+}
+
+/** The turn planned so far, in words (as the history will say it), with Send and Undo. */
+function planPanel() {
+  const top = ui.plan.steps[ui.plan.steps.length - 1].answer;
+  const lines = top.events.map((item) => item.text).filter(Boolean);
+  return h("div", { class: "plan", "data-plan": ui.plan.steps.length, role: "group",
+                    "aria-label": S.planLabel },
+    h("h3", {}, S.planTitle),
+    h("ol", { class: "plan-lines" }, lines.map((line) => h("li", { "data-planned": "" }, line))),
+    h("p", { class: "small" }, top.turn_ends ? S.planEnds : S.planGoesOn),
+    h("button", { type: "button", class: "move send", "data-key": "send-plan",
+                  onclick: sendPlan }, top.turn_ends ? S.sendTurn : S.sendMoves),
+    " ",
+    h("button", { type: "button", class: "secondary", "data-key": "undo", onclick: undo },
+      S.undo));
 }
 
 /** A-3c, plainly: act again (the turn goes on) or place now (the actions end). */
@@ -805,7 +1009,7 @@ function renderMarket(ix, last) {
     const chip = cardChip(c);
     if (!m) return h("span", { class: "card-slot" }, chip);
     return h("button", { type: "button", class: "card-button", "data-move": m.notation,
-                         "aria-label": S.take(cardLabel(c)), onclick: () => send(m.notation) },
+                         "aria-label": S.take(cardLabel(c)), onclick: () => plan(m.notation) },
              chip);
   });
   const combos = ix.take.filter((m) => m.move.positions.length > 1).map((m) => moveButton(m,
@@ -833,10 +1037,13 @@ function swatch(type) {
 function renderOverview() {
   const v = ui.game.view;
   const me = mySeat();
+  const clocks = v.phase !== "over";
   const rows = v.seats.map((s) => h("tr", { "data-seat": s.seat,
                                             class: s.seat === v.current ? "current" : "" },
     h("td", {}, s.seat === v.current && v.phase !== "over" ? "▶ " : "", s.name,
-      s.seat === me ? S.you : ""),
+      s.seat === me ? S.you : "",
+      clocks ? h("span", { class: "seat-clock" }, h("span", { class: "sr-only" }, S.timeLeft),
+                 h("span", { "data-clock-seat": s.seat })) : null),
     h("td", { "data-score": s.score }, String(s.score)),
     h("td", {}, String(s.hand_size)),
     h("td", {}, String(s.city.length - 1)),
@@ -987,6 +1194,7 @@ async function start() {
   }
   if (!ui.game) return;
   startStream();
+  setInterval(tick, 1000);
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) {
       stopStream();

@@ -166,10 +166,42 @@ export const S = {
   inHours: (n) => ngettext("in {n} hour", "in {n} hours", n),
   inDays: (n) => ngettext("in {n} day", "in {n} days", n),
   done: (lines) => _("Done: {lines}.", { lines: lines.join(". ") }),
+  planOverruled: (lines) => _("The game moved on while you planned: {lines}. Nothing of your "
+                              + "plan was sent: plan your turn again.",
+                              { lines: lines.join(". ") }),
   movedOn: _("The game moved on while you were choosing: the page shows it again. "
              + "Choose again."),
   rule: _("rule"),
   unreachable: _("the server cannot be reached; check the connection and try again"),
+
+  // clocks
+  units: { day: (n) => ngettext("{n} day", "{n} days", n),
+           hour: (n) => ngettext("{n} hour", "{n} hours", n),
+           minute: (n) => ngettext("{n} minute", "{n} minutes", n),
+           second: (n) => ngettext("{n} second", "{n} seconds", n) },
+  // TRANSLATORS: a time in two units: "2 days 4 hours"
+  twoUnits: (big, small) => _("{big} {small}", { big, small }),
+  noTimeLeft: _("No time left."),
+  leftInYourBank: (time) => _("{time} left in your bank.", { time }),
+  leftForYourMove: (time) => _("{time} left for this move.", { time }),
+  leftInBank: (name, time) => _("{name}: {time} left in the bank.", { name, time }),
+  leftForMove: (name, time) => _("{name}: {time} left for this move.", { name, time }),
+  weekendOff: (when) => _("Weekend off: the clocks run again {when}.", { when }),
+  dayOff: (when) => _("A day off: the clocks run again {when}.", { when }),
+  timeLeft: _("time left: "),
+  inTheBank: (time) => _("{time} in the bank", { time }),
+
+  // a planned turn
+  turnPlanned: (n) => ngettext("Your turn, planned: {n} move, not sent yet.",
+                               "Your turn, planned: {n} moves, not sent yet.", n),
+  planLabel: _("Your planned turn"),
+  planTitle: _("Planned, not sent yet"),
+  planEnds: _("These moves end your turn: send them, or undo a move to plan it otherwise."),
+  planGoesOn: _("Plan on, or send these moves now: your turn goes on after them."),
+  planComplete: _("Your turn is planned."),
+  sendTurn: _("Send turn"),
+  sendMoves: _("Send these moves"),
+  undo: _("Undo"),
 
   // final scores
   finalScores: _("Final scores"),
@@ -180,6 +212,7 @@ export const S = {
   neutral: (name) => _("{name} (neutral)", { name }),
   theNeutral: _("the neutral player"),
   neutralName: (name) => NEUTRALS[name] || name,
+  replay: _("Step through the game move by move"),
   record: _("The game record"),
   recordNote: ` ${_("(JSON: every move in notation; import it to replay).")}`,
 
