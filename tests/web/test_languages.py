@@ -1,13 +1,16 @@
 """The pages in the reader's language (issue 24 §2), in Chromium: the browser's
 languages (Accept-Language), the switcher (kept on this browser), a seat's own language on
 its page (the switcher changes it for the mails too), and the API's errors and the
-history's words in the page's language."""
+history's words in the page's language; the clock and a planned turn in the seat's."""
 
 from __future__ import annotations
+
+import re
 
 from service import i18n
 
 from .conftest import screenshot, watch_errors
+from .driver import plan_move, planned
 
 
 def heading(page) -> str:
@@ -83,3 +86,30 @@ def test_the_rules_page_offers_every_language(server, new_context):
     page.click("nav.languages a[hreflang='fi']")
     page.wait_for_url("**/rules?lang=fi")
     assert page.locator("h3:has-text('A-4')").first.inner_text() == "A-4 Rakentamissäännöt"
+
+
+def test_the_clock_and_a_planned_turn_in_the_seats_language(server, new_context):
+    """Russian (three plural forms): the seat's time left in its bank, the other seat's
+    bank, and a planned turn's words and buttons."""
+    created = server.call("/games", {"seats": [{"name": "Ann", "language": "ru"},
+                                               {"name": "Bob", "language": "ru"}],
+                                     "time_control": {"bank": 3000, "increment": 60,
+                                                      "cap": 3000}})
+    gid = created["game_id"]
+    acting = server.call(f"/games/{gid}")["current_seat"]
+    page = new_context(locale="en-US").new_page()
+    errors = watch_errors(page)
+    page.goto(created["seats"][acting]["join_url"])
+    page.wait_for_selector("#overview [data-clock-seat]")
+    assert re.fullmatch(r"Ещё 49 минут \d+ секунд[аы]? в вашем банке времени\.",
+                        page.locator("#clock").inner_text())
+    assert page.locator(f"#overview [data-clock-seat='{1 - acting}']").inner_text() == \
+        "50 минут в банке времени"
+    plan_move(page.locator("#market [data-move^='take']").first)
+    assert planned(page) == 1
+    assert page.locator("[data-plan] h3").inner_text() == "Спланировано, ещё не отправлено"
+    assert page.locator("#actions [data-key=undo]").inner_text() == "Отменить"
+    assert page.locator("#actions [data-key=send-plan]").inner_text() in (
+        "Отправить ход", "Отправить эти ходы")
+    assert "Ход спланирован: 1 ход, ещё не отправлен." in page.locator("#status").inner_text()
+    assert errors == []
