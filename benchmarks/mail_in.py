@@ -47,7 +47,8 @@ from workers.redis_server import EmbeddedRedis, free_port  # noqa: E402
 
 
 class Inbox:
-    """Keeps the "your turn" mails by (game, version), with their arrival time."""
+    """Keeps the "your turn" mails by (game, version), with their arrival time (and the
+    "game started" mail of the seat to move: its first turn)."""
 
     def __init__(self) -> None:
         self.turns: dict[tuple[str, int], tuple[float, EmailMessage]] = {}
@@ -56,7 +57,8 @@ class Inbox:
     async def handle_DATA(self, server, session, envelope):  # noqa: N802
         at = time.perf_counter()
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        if msg["X-Alhambra-Kind"] == "your_turn":
+        kind = msg["X-Alhambra-Kind"]  # the seat to move's "started" mail is its first turn's
+        if kind == "your_turn" or kind == "started" and offered(msg):
             with self.cond:
                 key = (str(msg["X-Alhambra-Game"]), int(msg["X-Alhambra-Version"]))
                 self.turns[key] = (at, msg)
@@ -80,6 +82,8 @@ class Inbox:
 
 def offered(msg: EmailMessage) -> list[str]:
     text = msg.get_body(("plain",)).get_content()
+    if "Reply with one of these lines:\n" not in text:
+        return []  # not the seat to move's
     section = text.split("Reply with one of these lines:\n", 1)[1]
     return [line.strip() for line in section.split("\n\n", 1)[0].split("\n") if line.strip()]
 

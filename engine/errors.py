@@ -1,13 +1,16 @@
 """The engine's errors: a broken rule, a move out of turn, unreadable notation, bad options,
-a damaged log."""
+a damaged log. Their sentences are ``Msg`` objects (``engine/words.py``): English, and
+what the service needs to say them in the reader's language."""
 
 from __future__ import annotations
+
+from .words import Msg, msg
 
 
 class RuleViolation(Exception):
     """A move that the rules forbid. ``rule`` is the rule id of docs/rules.md (e.g. ``A-4.3``)."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: Msg | str) -> None:
         super().__init__(f"{message} ({rule})")
         self.rule = rule
         self.message = message
@@ -16,17 +19,19 @@ class RuleViolation(Exception):
 class NotYourTurn(RuleViolation):
     """A move by a seat that is not the one to act now (rule A-3: play passes in turn)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Msg | str) -> None:
         super().__init__("A-3", message)
 
 
 class NotationError(ValueError):
     """Move text that cannot be read: ``position`` is the 1-based column of the problem."""
 
-    def __init__(self, text: str, position: int, expected: str) -> None:
+    def __init__(self, text: str, position: int, expected: Msg | str) -> None:
         rest = text[position - 1 :].split(None, 1)
-        found = rest[0] if rest else "the end"
-        super().__init__(f"column {position}: expected {expected}, found {found!r}")
+        found = repr(rest[0]) if rest else msg("the end")
+        self.message = msg("column {position}: expected {expected}, found {found}",
+                           position=position, expected=expected, found=found)
+        super().__init__(self.message)
         self.text = text
         self.position = position
         self.expected = expected
@@ -35,7 +40,7 @@ class NotationError(ValueError):
 class OptionError(ValueError):
     """A bad variant, player count or option; ``field`` names the offending input."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: Msg | str) -> None:
         super().__init__(message)
         self.field = field
 

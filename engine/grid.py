@@ -14,7 +14,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from .components import BARRIERS, SIDE_NAMES, SIDES, TILES
+from .components import SIDES, TILES, E, N, S, W
+from .terms import SIDES as SIDE_WORDS
+from .words import Msg, msg
 
 Pos = tuple[int, int]
 
@@ -170,7 +172,7 @@ class Grid:
                 return None
         return constrained, required, links
 
-    def _side_error(self, tile: str, pos: Pos) -> str:
+    def _side_error(self, tile: str, pos: Pos) -> Msg:
         """Why ``tile`` at ``pos`` does not match its neighbours (A-4.3); called only when
         it does not."""
         x, y = pos
@@ -180,7 +182,8 @@ class Grid:
                 why = _pair_error(tile, pos, side, other, opp)
                 if why:
                     return why
-        return f"the sides of {tile} at {fmt_pos(pos)} do not match its neighbours"
+        return msg("the sides of {tile} at {cell} do not match its neighbours", tile=tile,
+                   cell=fmt_pos(pos))
 
     def _closes_hole(self, pos: Pos) -> bool:
         """True if a tile at empty ``pos`` would cut an empty cell off the outside (A-4a)."""
@@ -237,25 +240,32 @@ class Grid:
         mask = MASK[tile]
         return [pos for pos, c, r in self.slots(KIND[tile]) if mask & c == r]
 
-    def placement_error(self, tile: str, pos: Pos) -> tuple[str, str] | None:
+    def placement_error(self, tile: str, pos: Pos) -> tuple[str, Msg] | None:
         """(rule, reason) if ``tile`` may not be built at ``pos`` now, else None."""
         rules, cells = self.rules, self.cells
         if pos in cells:
-            return rules["empty"], f"cell {fmt_pos(pos)} already holds {cells[pos]}"
+            return rules["empty"], msg("cell {cell} already holds {tile}", cell=fmt_pos(pos),
+                                       tile=cells[pos])
         kind = KIND[tile]
         c = self.constraint(pos, kind)
         if c is not None and not c[0]:
-            return rules["adjacent"], (f"{tile} at {fmt_pos(pos)} would share no full side "
-                                       f"with a tile (a corner is not enough)")
+            return rules["adjacent"], msg("{tile} at {cell} would share no full side with a "
+                                          "tile (a corner is not enough)", tile=tile,
+                                          cell=fmt_pos(pos))
         if c is None or MASK[tile] & c[0] != c[1]:
             return rules["match"], self._side_error(tile, pos)
         if kind in self.roots and not c[2]:
-            return rules["reach"], (f"{tile} at {fmt_pos(pos)} could not be reached on foot "
-                                    f"from the start: each side it shares with a tile of "
-                                    f"its kind is closed by a {BARRIERS[kind]}")
+            return rules["reach"], (msg(
+                "{tile} at {cell} could not be reached on foot from the start: each side it "
+                "shares with a tile of its kind is closed by a wall", tile=tile,
+                cell=fmt_pos(pos)) if kind == "alhambra" else msg(
+                "{tile} at {cell} could not be reached on foot from the start: each side it "
+                "shares with a tile of its kind is closed by a moat", tile=tile,
+                cell=fmt_pos(pos)))
         if self._closes_hole(pos):
-            return rules["hole"], (f"{tile} at {fmt_pos(pos)} would close off an empty "
-                                   f"space inside the grid (a hole)")
+            return rules["hole"], msg("{tile} at {cell} would close off an empty space "
+                                      "inside the grid (a hole)", tile=tile,
+                                      cell=fmt_pos(pos))
         return None
 
     def _links(self, pos: Pos) -> list[Pos]:
@@ -307,23 +317,25 @@ class Grid:
             self._removable = edge - cut - split - set(self.roots.values())
         return self._removable
 
-    def removal_error(self, tile: str) -> tuple[str, str] | None:
+    def removal_error(self, tile: str) -> tuple[str, Msg] | None:
         """(rule, reason) if ``tile`` may not be taken out of the grid, else None."""
         if tile not in self.where:
-            return "A-3.3", f"{tile} is not in your grid"
+            return "A-3.3", msg("{tile} is not in your grid", tile=tile)
         if tile in self.roots.values():
-            return "A-3.3", f"{tile} is a start tile and can never be removed"
+            return "A-3.3", msg("{tile} is a start tile and can never be removed", tile=tile)
         if tile in self.removable():
             return None
         pos = self.where[tile]
         _, cut, split = self._removals()
         if tile in cut:
-            return self.rules["reach"], (f"without {tile} at {fmt_pos(pos)}, other tiles "
-                                         f"could no longer be reached on foot from the start")
+            return self.rules["reach"], msg("without {tile} at {cell}, other tiles could no "
+                                            "longer be reached on foot from the start",
+                                            tile=tile, cell=fmt_pos(pos))
         if tile in split:  # Decision C-3a
-            return self.rules["split"], (f"without {tile} at {fmt_pos(pos)}, the grid "
-                                         f"would fall apart in pieces")
-        return self.rules["hole"], f"taking {tile} away would leave a hole at {fmt_pos(pos)}"
+            return self.rules["split"], msg("without {tile} at {cell}, the grid would fall "
+                                            "apart in pieces", tile=tile, cell=fmt_pos(pos))
+        return self.rules["hole"], msg("taking {tile} away would leave a hole at {cell}",
+                                       tile=tile, cell=fmt_pos(pos))
 
     def _reachable_all(self, cells: dict[Pos, str]) -> bool:
         """True if every tile of ``cells`` can be walked to from its kind's root."""
@@ -366,23 +378,24 @@ class Grid:
         cells[pos] = new
         return self._reachable_all(cells)
 
-    def swap_error(self, out: str, new: str) -> tuple[str, str] | None:
+    def swap_error(self, out: str, new: str) -> tuple[str, Msg] | None:
         """(rule, reason) if reserve tile ``new`` may not take the place of ``out``."""
         if out not in self.where:
-            return "A-3.3", f"{out} is not in your grid"
+            return "A-3.3", msg("{tile} is not in your grid", tile=out)
         if out in self.roots.values():
-            return "A-3.3", f"{out} is a start tile and can never be swapped"
+            return "A-3.3", msg("{tile} is a start tile and can never be swapped", tile=out)
         pos = self.where[out]
         c = self.constraint(pos, KIND[new])
         if c is None or MASK[new] & c[0] != c[1]:
             return self.rules["match"], self._side_error(new, pos)
         # With matching sides a tile of the same kind keeps every walk as it was.
         if KIND[new] != KIND[out] and not self._swap_keeps_walks(pos, new):
-            return self.rules["reach"], (f"with {new} in place of {out}, some tile could "
-                                         f"no longer be reached on foot from the start")
+            return self.rules["reach"], msg("with {tile} in place of {other}, some tile "
+                                            "could no longer be reached on foot from the "
+                                            "start", tile=new, other=out)
         return None
 
-    def violations(self) -> list[tuple[str, str]]:
+    def violations(self) -> list[tuple[str, Msg]]:
         """Every building rule the grid as a whole breaks, as (rule, reason), for grids not
         built move by move (e.g. one given to ``analyze``)."""
         cells, rules = self.cells, self.rules
@@ -399,8 +412,9 @@ class Grid:
                     stack.append(p)
         for pos, tile in sorted(cells.items()):
             if pos not in joined:
-                out.append((rules["adjacent"], f"{tile} at {fmt_pos(pos)} is not joined side "
-                                               f"by side to the rest of the grid"))
+                out.append((rules["adjacent"], msg("{tile} at {cell} is not joined side by "
+                                                   "side to the rest of the grid", tile=tile,
+                                                   cell=fmt_pos(pos))))
         for (x, y), tile in sorted(cells.items()):
             for side, dx, dy, opp in SIDES[1:3]:  # east and south: each touching pair once
                 other = cells.get((x + dx, y + dy))
@@ -410,15 +424,16 @@ class Grid:
         seen = self._walkable()
         for pos, tile in sorted(cells.items()):
             if pos not in seen and pos in joined:
-                out.append((rules["reach"], f"{tile} at {fmt_pos(pos)} cannot be reached "
-                                            f"on foot from the start"))
+                out.append((rules["reach"], msg("{tile} at {cell} cannot be reached on foot "
+                                                "from the start", tile=tile,
+                                                cell=fmt_pos(pos))))
         xs = [p[0] for p in cells]
         ys = [p[1] for p in cells]
         for y in range(min(ys) + 1, max(ys)):
             for x in range(min(xs) + 1, max(xs)):
                 if (x, y) not in cells and self._enclosed((x, y)):
-                    out.append((rules["hole"], f"the empty cell {x},{y} is closed in by tiles "
-                                               f"(a hole)"))
+                    out.append((rules["hole"], msg("the empty cell {cell} is closed in by "
+                                                   "tiles (a hole)", cell=fmt_pos((x, y)))))
         return out
 
     def _walkable(self) -> set[Pos]:
@@ -485,22 +500,32 @@ class Grid:
         return got
 
 
-def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> str | None:
+_SIDE_KEYS = {N: "n", E: "e", S: "s", W: "w"}
+
+
+def _pair_error(tile: str, pos: Pos, side: int, other: str, opp: int) -> Msg | None:
     """Why the ``side`` of ``tile`` at ``pos`` does not match ``other`` beyond it, or None."""
     kind = KIND[tile]
     mine, theirs = bool(MASK[tile] & side), bool(MASK[other] & opp)
     if KIND[other] == kind:
         if mine == theirs:
             return None
-        word = BARRIERS[kind]
-        return (f"the {SIDE_NAMES[side]} side of {tile} at {fmt_pos(pos)} "
-                f"{'has a' if mine else 'has no'} {word} but the tile {SIDE_NAMES[side]} of "
-                f"it, {other}, {'has one' if theirs else 'has none'} on its "
-                f"{SIDE_NAMES[opp]} side")
+        words = {"tile": tile, "cell": fmt_pos(pos), "other": other,
+                 "side": SIDE_WORDS[_SIDE_KEYS[side]], "opposite": SIDE_WORDS[_SIDE_KEYS[opp]]}
+        if kind == "alhambra":
+            return msg("the {side} side of {tile} at {cell} has a wall but the tile {side} of "
+                       "it, {other}, has none on its {opposite} side", **words) if mine else \
+                msg("the {side} side of {tile} at {cell} has no wall but the tile {side} of "
+                    "it, {other}, has one on its {opposite} side", **words)
+        return msg("the {side} side of {tile} at {cell} has a moat but the tile {side} of "
+                   "it, {other}, has none on its {opposite} side", **words) if mine else \
+            msg("the {side} side of {tile} at {cell} has no moat but the tile {side} of "
+                "it, {other}, has one on its {opposite} side", **words)
     if mine and theirs:
         return None
-    return (f"{tile} at {fmt_pos(pos)} touches {other} on its {SIDE_NAMES[side]} side: where "
-            f"an Alhambra tile meets a Granada tile the sides must be a wall and a moat")
+    return msg("{tile} at {cell} touches {other} on its {side} side: where an Alhambra tile "
+               "meets a Granada tile the sides must be a wall and a moat", tile=tile,
+               cell=fmt_pos(pos), other=other, side=SIDE_WORDS[_SIDE_KEYS[side]])
 
 
 def _cut_points(links: dict[Pos, list[Pos]], starts: list[Pos]) -> set[Pos]:

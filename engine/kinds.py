@@ -17,6 +17,7 @@ from .events import Participant
 from .majorities import ordered_places, shared_places
 from .moves import Move
 from .payments import FLIP_PRICE, check_flip_payment, flip_payments
+from .words import msg
 
 SIMPLE_POINTS = {1: [3], 2: [10, 3], 3: [18, 10, 3]}  # G-5 option simple_scoring
 
@@ -51,7 +52,8 @@ class AlhambraTiles:
         """For a placement ``move`` of a tile now showing ``face``: the face it is turned
         to (None: as it lies) and the cards paid for that; RuleViolation if not allowed."""
         if move.face is not None or move.cards:
-            raise RuleViolation("G-3", f"{move.tile} has one face: it cannot be flipped")
+            raise RuleViolation("G-3", msg("{tile} has one face: it cannot be flipped",
+                                           tile=move.tile))
         return None, []
 
     def flipped_placements(self, placements: list[Move], face: int, hand: Counter[str],
@@ -88,22 +90,31 @@ class GranadaTiles(AlhambraTiles):
         tile = move.tile
         wanted = face if move.face is None else move.face
         flip = wanted != face
-        side = "back" if wanted else "front"
         if move.face is not None and not flip:  # one spelling: a face is named to turn it
-            raise RuleViolation("G-3", f"{tile} already shows its {side}: name a face only "
-                                f"to turn a tile over (leave out ':{side}')")
+            raise RuleViolation("G-3", msg(
+                "{tile} already shows its back: name a face only to turn a tile over (leave "
+                "out ':back')", tile=tile) if wanted else msg(
+                "{tile} already shows its front: name a face only to turn a tile over (leave "
+                "out ':front')", tile=tile))
         if flip and game_end:
-            raise RuleViolation("G-6", f"a tile received at the game end is placed as it "
-                                f"lies: {tile} cannot be turned to its {side}")
+            raise RuleViolation("G-6", msg(
+                "a tile received at the game end is placed as it lies: {tile} cannot be "
+                "turned to its back", tile=tile) if wanted else msg(
+                "a tile received at the game end is placed as it lies: {tile} cannot be "
+                "turned to its front", tile=tile))
         if move.to == "reserve" or not flip:
             if move.cards:
-                raise RuleViolation("G-3", f"nothing to pay: {tile} is not being flipped"
-                                    if not flip else f"turning {tile} as it goes into the "
-                                    f"reserve is free")
+                raise RuleViolation("G-3", msg("nothing to pay: {tile} is not being flipped",
+                                               tile=tile) if not flip else
+                                    msg("turning {tile} as it goes into the reserve is free",
+                                        tile=tile))
             return (wanted if flip else None), []
         if not move.cards:
-            raise RuleViolation("G-3", f"to build {tile} on its {side} you first pay at "
-                                f"least {FLIP_PRICE} in one currency (add e.g. 'pay DE3')")
+            raise RuleViolation("G-3", msg(
+                "to build {tile} on its back you first pay at least {price} in one currency "
+                "(add e.g. 'pay DE3')", tile=tile, price=FLIP_PRICE) if wanted else msg(
+                "to build {tile} on its front you first pay at least {price} in one "
+                "currency (add e.g. 'pay DE3')", tile=tile, price=FLIP_PRICE))
         check_flip_payment(hand, move.cards)
         return wanted, list(move.cards)
 

@@ -13,6 +13,7 @@ from typing import Any, NoReturn, TypeVar
 
 from .components import NEUTRAL_NAMES, TILES
 from .errors import NotationError
+from .words import Msg, listing, msg
 
 Pos = tuple[int, int]
 T = TypeVar("T")
@@ -34,7 +35,8 @@ _SHAPES: dict[tuple[str, str | None], tuple[frozenset[str], frozenset[str]]] = {
         ("redesign", "swap", "tile other", ""),
     )
 }
-_TARGETS = {"place": "city, reserve or neutral", "redesign": "city, reserve or swap"}
+_TARGETS = {"place": msg("city, reserve or neutral"),
+            "redesign": msg("city, reserve or swap")}
 _FIELDS = ("tile", "cards", "positions", "at", "other", "face")
 # For speed: which fields may be set together, as tuples of booleans in _FIELDS order.
 _PRESENT = {
@@ -83,17 +85,18 @@ class Move:
             raise _shape_error(self.action, self.to, present)
         if (self.tile is not None and self.tile not in TILES) or (
                 self.other is not None and self.other not in TILES):
-            raise ValueError("'tile' and 'other' must be tile ids like A17")
+            raise ValueError(msg("'tile' and 'other' must be tile ids like A17"))
         if self.cards and not _all_cards(self.cards):
-            raise ValueError(f"'cards' must be money cards like DI5, not {list(self.cards)}")
+            raise ValueError(msg("'cards' must be money cards like DI5, not {cards}",
+                                 cards=str(list(self.cards))))
         if self.positions and not all(type(p) is int for p in self.positions):
-            raise ValueError("'positions' must be whole numbers")
+            raise ValueError(msg("'positions' must be whole numbers"))
         at = self.at
         if at is not None and not (len(at) == 2 and type(at[0]) is int
                                    and type(at[1]) is int):
-            raise ValueError("'at' must be a cell x, y of two whole numbers")
+            raise ValueError(msg("'at' must be a cell x, y of two whole numbers"))
         if self.face is not None and not (type(self.face) is int and self.face in (0, 1)):
-            raise ValueError("'face' must be 0 (front) or 1 (back)")
+            raise ValueError(msg("'face' must be 0 (front) or 1 (back)"))
         # One spelling per move: display positions ascending, cards by currency and value.
         if len(self.positions) > 1:
             self.positions = tuple(sorted(self.positions))
@@ -129,16 +132,16 @@ class Move:
     def from_json(cls, data: Any) -> Move:
         """The move of a ``to_json`` dict; ValueError with a clear message if it is none."""
         if not isinstance(data, dict):
-            raise ValueError("a move is a JSON object")
+            raise ValueError(msg("a move is a JSON object"))
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:
-            raise ValueError(f"unknown field(s) {sorted(unknown)}")
+            raise ValueError(msg("unknown field(s) {fields}", fields=str(sorted(unknown))))
         for key in ("action", "tile", "other", "to"):
             if data.get(key) is not None and not isinstance(data[key], str):
-                raise ValueError(f"'{key}' must be a string")
+                raise ValueError(msg("'{key}' must be a string", key=key))
         for key in ("cards", "positions", "at"):
             if data.get(key) is not None and not isinstance(data[key], list):
-                raise ValueError(f"'{key}' must be a list")
+                raise ValueError(msg("'{key}' must be a list", key=key))
         return cls(action=data.get("action", ""), tile=data.get("tile"),
                    cards=tuple(data.get("cards") or ()),
                    positions=tuple(data.get("positions") or ()), to=data.get("to"),
@@ -156,27 +159,25 @@ def _all_cards(cards: tuple[Any, ...]) -> bool:
 def _shape_error(action: Any, to: Any, present: tuple[bool, ...]) -> ValueError:
     """What is wrong with a move's action, target or set of fields."""
     if action not in ("take", "buy", "end", "place", "redesign"):
-        return ValueError("'action' must be take, buy, end, place or redesign")
+        return ValueError(msg("'action' must be take, buy, end, place or redesign"))
     if (action, to) not in _SHAPES:
         if action in _TARGETS:
-            return ValueError(f"'to' of a {action} move must be {_TARGETS[action]}")
-        return ValueError(f"'to' does not belong to a{_n(action)} {action} move")
+            return ValueError(msg("'to' of a '{action}' move must be {targets}", action=action,
+                                  targets=_TARGETS[action]))
+        return ValueError(msg("'to' does not belong to a '{action}' move", action=action))
     required, optional = _SHAPES[action, to]
     kind = action if to is None else f"{action} to {to}"
     for name, given in zip(_FIELDS, present, strict=True):
         if given and name not in required | optional:
-            return ValueError(f"'{name}' does not belong to a{_n(action)} {kind} move")
+            return ValueError(msg("'{field}' does not belong to a '{kind}' move",
+                                  field=name, kind=kind))
     missing = [name for name, given in zip(_FIELDS, present, strict=True)
                if not given and name in required]
-    return ValueError(f"a{_n(action)} {kind} move needs {' and '.join(map(repr, missing))}")
-
-
-def _n(word: str) -> str:
-    return "n" if word[0] in "aeiou" else ""
+    return ValueError(msg("a '{kind}' move needs {fields}", kind=kind,
+                          fields=listing(map(repr, missing))))
 
 
 FACE_WORDS = {0: "front", 1: "back"}
-_KIND_WORDS = {"alhambra": "an Alhambra", "granada": "a Granada"}
 
 
 def _tile_face(move: Move) -> str:
@@ -238,10 +239,10 @@ class _Reader:
     def column(self) -> int:
         return self.tokens[self.i][1] if self.i < len(self.tokens) else len(self.text) + 1
 
-    def fail(self, expected: str) -> NoReturn:
+    def fail(self, expected: Msg | str) -> NoReturn:
         raise NotationError(self.text, self.column(), expected)
 
-    def next(self, expected: str) -> str:
+    def next(self, expected: Msg | str) -> str:
         if self.i >= len(self.tokens):
             self.fail(expected)
         tok = self.tokens[self.i][0]
@@ -249,12 +250,12 @@ class _Reader:
         return tok
 
     def word(self, *words: str) -> str:
-        expected = " or ".join(repr(w) for w in words)
+        expected = listing((repr(w) for w in words), "or")
         if self.peek() not in words:
             self.fail(expected)
         return self.next(expected).lower()
 
-    def integer(self, what: str) -> int:
+    def integer(self, what: Msg) -> int:
         tok = self.peek()
         if tok is None or not re.fullmatch(r"-?\d+", tok):
             self.fail(what)
@@ -263,14 +264,16 @@ class _Reader:
     def tile(self) -> str:
         tok = self.peek()
         if tok is None or not _TILE.match(tok.upper()) or tok.upper() not in TILES:
-            self.fail("a tile id like A17 or G05")
-        return self.next("a tile").upper()
+            self.fail(msg("a tile id like A17 or G05"))
+        return self.next(msg("a tile id like A17 or G05")).upper()
 
     def card(self) -> str:
         tok = self.peek()
         if tok is None or not _CARD.match(tok.upper()):
-            self.fail("a money card like DI5 (DE denar, DI dirham, DU ducat, FL florin; 1-9)")
-        return self.next("a card").upper()
+            self.fail(msg("a money card like DI5 (DE denar, DI dirham, DU ducat, FL florin; "
+                          "1-9)"))
+        return self.next(msg("a money card like DI5 (DE denar, DI dirham, DU ducat, FL "
+                             "florin; 1-9)")).upper()
 
     def comma_list(self, item: Callable[[], T]) -> tuple[T, ...]:
         items = [item()]
@@ -288,13 +291,15 @@ def _read_target(r: _Reader, allowed: tuple[str, ...], tile: str) -> tuple[str, 
         # one spelling: an Alhambra tile goes to Dirk (A-8), a Granada tile to Juan (G-7)
         neutral = NEUTRAL_NAMES[TILES[tile].kind]
         if r.peek() != neutral.lower():
-            r.fail(f"'{neutral.lower()}' ({tile} is {_KIND_WORDS[TILES[tile].kind]} tile: "
-                   f"it goes to {neutral})")
+            r.fail(msg("'{word}' ({tile} is an Alhambra tile: it goes to Dirk)",
+                       word=neutral.lower(), tile=tile) if TILES[tile].kind == "alhambra" else
+                   msg("'{word}' ({tile} is a Granada tile: it goes to Juan)",
+                       word=neutral.lower(), tile=tile))
     word = r.word(*allowed)
     if word == "at":
-        x = r.integer("an x coordinate")
+        x = r.integer(msg("an x coordinate"))
         r.word(",")
-        y = r.integer("a y coordinate")
+        y = r.integer(msg("a y coordinate"))
         return "city", (x, y)
     if word in ("dirk", "juan"):
         return "neutral", None
@@ -304,7 +309,7 @@ def _read_target(r: _Reader, allowed: tuple[str, ...], tile: str) -> tuple[str, 
 def _read_move(r: _Reader) -> Move:
     action = r.word("take", "buy", "end", "place", "redesign")
     if action == "take":
-        positions = r.comma_list(lambda: r.integer("a money display position (1-4)"))
+        positions = r.comma_list(lambda: r.integer(msg("a money display position (1-4)")))
         return Move("take", positions=positions)
     if action == "buy":
         tile = r.tile()
@@ -339,7 +344,7 @@ def parse_move(text: str) -> Move:
     r = _Reader(text)
     move = _read_move(r)
     if r.peek() is not None:
-        r.fail("the end of the move")
+        r.fail(msg("the end of the move"))
     return move
 
 
@@ -354,9 +359,9 @@ def parse_moves(text: str) -> list[Move]:
             break
         moves.append(_read_move(r))
         if not r.done():
-            r.fail("';' or the end of the turn")
+            r.fail(msg("';' or the end of the turn"))
     if not moves:
-        r.fail("a move")
+        r.fail(msg("a move"))
     return moves
 
 

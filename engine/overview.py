@@ -14,6 +14,7 @@ from .majorities import best_values, type_counts
 from .payments import held, minimal_payments
 from .scoring import faces
 from .state import State
+from .words import Msg
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class NoCell:
 
     tile: str
     rule: str
-    reason: str
+    reason: Msg
 
 
 def tiles_without_cell(state: State, seat: int) -> list[NoCell]:

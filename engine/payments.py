@@ -12,6 +12,8 @@ from collections.abc import Iterable
 
 from .components import CURRENCIES, CURRENCY_CODES, card_currency, card_value
 from .errors import RuleViolation
+from .terms import CURRENCY_NAMES
+from .words import msg
 
 FLIP_PRICE = 3  # G-3: at least 3 in one currency to build a tile on its other face
 
@@ -22,17 +24,20 @@ def check_payment(hand: Counter[str], cards: Iterable[str], currency: str | None
     sum; otherwise raise naming ``rule``."""
     cards = list(cards)
     if not cards:
-        raise RuleViolation(rule, "a payment needs at least one card")
+        raise RuleViolation(rule, msg("a payment needs at least one card"))
     for c in dict.fromkeys(cards):
         n, has = cards.count(c), hand.get(c, 0)
         if has < n:
-            held_ = f"only {has}" if has else "none"
-            raise RuleViolation(rule, f"you pay {n} x {c} but hold {held_}")
+            raise RuleViolation(rule, msg("you pay {n} x {card} but hold only {held}", n=n,
+                                          card=c, held=has) if has else
+                                msg("you pay {n} x {card} but hold none", n=n, card=c))
     if currency is not None:
         for c in cards:
             if card_currency(c) != currency:
-                raise RuleViolation(rule, f"{c} is a {card_currency(c)} card; this payment "
-                                    f"must be in {currency}")
+                raise RuleViolation(rule, msg("{card} is a {currency} card; this payment "
+                                              "must be in {wanted}", card=c,
+                                              currency=CURRENCY_NAMES[card_currency(c)],
+                                              wanted=CURRENCY_NAMES[currency]))
     return sum(card_value(c) for c in cards)
 
 
@@ -40,11 +45,11 @@ def check_flip_payment(hand: Counter[str], cards: Iterable[str]) -> None:
     """G-3: a flip is paid from ``hand`` in one currency, at least 3, no change."""
     cards = list(cards)
     if len({card_currency(c) for c in cards}) > 1:
-        raise RuleViolation("G-3", "a flip is paid in one currency only")
+        raise RuleViolation("G-3", msg("a flip is paid in one currency only"))
     total = check_payment(hand, cards, None, "G-3")
     if total < FLIP_PRICE:
-        raise RuleViolation("G-3", f"a flip costs at least {FLIP_PRICE}; "
-                            f"{','.join(cards)} total {total}")
+        raise RuleViolation("G-3", msg("a flip costs at least {price}; {cards} total {total}",
+                                       price=FLIP_PRICE, cards=",".join(cards), total=total))
 
 
 @functools.lru_cache(maxsize=8192)

@@ -35,6 +35,7 @@ from .moves import parse_move
 from .rules import new_game, play, take_over
 from .state import State, evolve, replay
 from .version import __version__
+from .words import Msg, msg
 
 FORMAT = "alhambra-pbem-record"
 FORMAT_VERSION = 2
@@ -44,9 +45,15 @@ class RecordError(ValueError):
     """A record that does not replay: ``move_number`` (1-based, 0 for the header) and the
     ``rule`` broken, if any."""
 
-    def __init__(self, move_number: int, message: str, rule: str | None = None) -> None:
-        where = f"move {move_number}" if move_number else "record header"
-        super().__init__(f"{where}: {message}" + (f" ({rule})" if rule else ""))
+    def __init__(self, move_number: int, message: Msg | str, rule: str | None = None
+                 ) -> None:
+        if move_number:
+            said = msg("move {number}: {message} ({rule})", number=move_number,
+                       message=message, rule=rule) if rule else \
+                msg("move {number}: {message}", number=move_number, message=message)
+        else:
+            said = msg("record header: {message}", message=message)
+        super().__init__(said)
         self.move_number = move_number
         self.rule = rule
         self.message = message
@@ -89,36 +96,40 @@ def export_record(events: list[Event], state: State | None = None) -> dict[str, 
 def import_record(doc: Any) -> list[Event]:
     """Replay ``doc`` and return the game's events; RecordError at the first problem."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise RecordError(0, f"not a game record: 'format' must be {FORMAT!r}")
+        raise RecordError(0, msg("not a game record: 'format' must be {format}",
+                                 format=repr(FORMAT)))
     if doc.get("format_version") not in (1, FORMAT_VERSION):
-        raise RecordError(0, f"unsupported format_version {doc.get('format_version')!r}; "
-                          f"this engine reads 1 and {FORMAT_VERSION}")
+        raise RecordError(0, msg("unsupported format_version {given}; this engine reads 1 "
+                                 "and {version}", given=repr(doc.get("format_version")),
+                                 version=FORMAT_VERSION))
     for key, kind in (("variant", str), ("seats", list), ("moves", list)):
         if not isinstance(doc.get(key), kind):
-            raise RecordError(0, f"'{key}' must be a {kind.__name__}")
+            raise RecordError(0, msg("'{key}' must be a {kind}", key=key,
+                                     kind=kind.__name__))
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
-        raise RecordError(0, "'seed' must be an integer")
+        raise RecordError(0, msg("'seed' must be an integer"))
     if not all(isinstance(s, str) for s in doc["seats"]):
-        raise RecordError(0, "'seats' must be a list of names")
+        raise RecordError(0, msg("'seats' must be a list of names"))
     schema = doc.get("schema", doc["format_version"])
     if not isinstance(schema, int) or isinstance(schema, bool):
-        raise RecordError(0, "'schema' must be an integer")
+        raise RecordError(0, msg("'schema' must be an integer"))
     bots = doc.get("bots")
     after = doc.get("takeover_after_timeouts", 0)
     level = doc.get("takeover_bot")
     if bots is not None and (not isinstance(bots, list) or not all(
             b is None or isinstance(b, str) for b in bots)):
-        raise RecordError(0, "'bots' must be a list of bot levels or nulls")
+        raise RecordError(0, msg("'bots' must be a list of bot levels or nulls"))
     if not isinstance(after, int) or isinstance(after, bool) or \
             not (level is None or isinstance(level, str)):
-        raise RecordError(0, "'takeover_after_timeouts' must be an integer and "
-                          "'takeover_bot' a bot level")
+        raise RecordError(0, msg("'takeover_after_timeouts' must be an integer and "
+                                 "'takeover_bot' a bot level"))
     try:
         events = new_game(doc["variant"], doc["seats"], doc["seed"], doc.get("options") or {},
                           schema, bots=bots, takeover_after_timeouts=after,
                           takeover_bot=level)
     except OptionError as exc:
-        raise RecordError(0, f"{exc.field}: {exc}") from None
+        raise RecordError(0, msg("{field}: {message}", field=exc.field,
+                                 message=exc.args[0])) from None
     state = replay(events)
     for n, entry in enumerate(doc["moves"], start=1):
         if isinstance(entry, dict) and isinstance(entry.get("taken_over"), str) and \
@@ -127,31 +138,36 @@ def import_record(doc: Any) -> list[Event]:
             try:
                 taken = take_over(state, entry["seat"], entry["taken_over"], entry["reason"])
             except RuleViolation as exc:
-                raise RecordError(n, f"takeover: {exc.message}", exc.rule) from None
+                raise RecordError(n, msg("takeover: {message}", message=exc.message),
+                                  exc.rule) from None
             for event in taken:
                 evolve(state, event)
             events += taken
             continue
         if not isinstance(entry, dict) or not isinstance(entry.get("move"), str) or \
                 not isinstance(entry.get("seat"), int):
-            raise RecordError(n, "each move must be {\"seat\": int, \"move\": text}")
+            raise RecordError(n, msg("each move must be an object with 'seat' (a number) "
+                                     "and 'move' (text)"))
         bot = entry.get("bot")
         try:
             move = parse_move(entry["move"])
             events += play(state, entry["seat"], move, bool(entry.get("timeout")),
                            bot if isinstance(bot, str) and bot else None)
         except NotationError as exc:
-            raise RecordError(n, f"{entry['move']!r}: {exc}") from None
+            raise RecordError(n, msg("{move}: {message}", move=repr(entry["move"]),
+                                     message=exc.message)) from None
         except RuleViolation as exc:
-            raise RecordError(n, f"{entry['move']!r}: {exc.message}", exc.rule) from None
+            raise RecordError(n, msg("{move}: {message}", move=repr(entry["move"]),
+                                     message=exc.message), exc.rule) from None
     result = doc.get("result")
     if result is not None:
         if state.phase != "over":
-            raise RecordError(len(doc["moves"]), "the record claims a result but the game "
-                              "is not over after its moves")
+            raise RecordError(len(doc["moves"]), msg("the record claims a result but the "
+                                                     "game is not over after its moves"))
         replayed = export_record(events, state)["result"]
         if not isinstance(result, dict) or any(result.get(k) != v for k, v in replayed.items()
                                                if k in result or k != "neutral"):
-            raise RecordError(len(doc["moves"]), f"the recorded result {result} differs from "
-                              f"the replayed one {replayed}")
+            raise RecordError(len(doc["moves"]), msg(
+                "the recorded result {result} differs from the replayed one {replayed}",
+                result=str(result), replayed=str(replayed)))
     return events

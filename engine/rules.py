@@ -24,8 +24,11 @@ from .moves import Move, format_move
 from .payments import check_payment
 from .scoring import awards
 from .state import State
+from .terms import amount
+from .terms import neutral as neutral_words
 from .variants import VARIANTS
 from .version import __version__
+from .words import msg, nmsg
 
 MONEY_TARGET = 20  # A-2 step 4: deal until a player holds 20 or more
 
@@ -42,10 +45,11 @@ def new_game(variant: str, seats: list[str], seed: int,
     ``takeover_after_timeouts`` turns in a row whose time ran out (0: never), a
     ``takeover_bot`` plays the seat. The caller checks the levels (engine.bots.LEVELS)."""
     if variant not in VARIANTS:
-        raise OptionError("variant", f"unknown variant {variant!r}; known: {sorted(VARIANTS)}")
+        raise OptionError("variant", msg("unknown variant {variant}; known: {known}",
+                                         variant=repr(variant), known=str(sorted(VARIANTS))))
     if schema not in range(1, SCHEMA + 1):
-        raise OptionError("schema", f"unknown event schema {schema}; this engine knows 1 to "
-                          f"{SCHEMA}")
+        raise OptionError("schema", msg("unknown event schema {schema}; this engine knows 1 "
+                                        "to {last}", schema=schema, last=SCHEMA))
     v = VARIANTS[variant]
     opts = v.check(len(seats), options or {}, schema)
     setup = rng(seed, "setup")
@@ -59,12 +63,13 @@ def new_game(variant: str, seats: list[str], seed: int,
         created["engine_version"] = __version__
     if bots is not None and any(bots):
         if len(bots) != len(seats):
-            raise OptionError("bots", f"{len(bots)} bot levels for {len(seats)} seats")
+            raise OptionError("bots", msg("{levels} bot levels for {seats} seats",
+                                          levels=len(bots), seats=len(seats)))
         created["bots"] = list(bots)
     if takeover_after_timeouts:
         if takeover_after_timeouts < 0 or not takeover_bot:
-            raise OptionError("takeover_after_timeouts", "a takeover needs a positive "
-                              "number of timeouts and a bot level")
+            raise OptionError("takeover_after_timeouts", msg(
+                "a takeover needs a positive number of timeouts and a bot level"))
         created["takeover_after_timeouts"] = takeover_after_timeouts
     if takeover_bot:
         created["takeover_bot"] = takeover_bot
@@ -172,25 +177,29 @@ def _need_action(state: State) -> None:
     if state.phase == "action" and state.can_act:
         return
     if state.phase == "distribution":
-        raise RuleViolation("A-6", f"the game is ending: place the tile you received "
-                            f"({', '.join(state.pending)}) first")
-    raise RuleViolation("A-3.4", f"your actions are over this turn; place your bought tiles "
-                        f"({', '.join(state.pending)}) into the Alhambra or the reserve")
+        raise RuleViolation("A-6", msg("the game is ending: place the tile you received "
+                                       "({tiles}) first", tiles=", ".join(state.pending)))
+    raise RuleViolation("A-3.4", msg("your actions are over this turn; place your bought "
+                                     "tiles ({tiles}) into the Alhambra or the reserve",
+                                     tiles=", ".join(state.pending)))
 
 
 def _take(state: State, seat: int, move: Move) -> ev.MoneyTaken:
     display = state.display
     if len(set(move.positions)) != len(move.positions):
-        raise RuleViolation("A-3.1", "a display position is named twice")
+        raise RuleViolation("A-3.1", msg("a display position is named twice"))
     for p in move.positions:
         if not 1 <= p <= len(display):
-            raise RuleViolation("A-3.1", f"there is no card at display position {p}; the "
-                                f"display holds {len(display)} card(s)")
+            raise RuleViolation("A-3.1", nmsg(
+                "there is no card at display position {position}; the display holds {n} "
+                "card", "there is no card at display position {position}; the display holds "
+                "{n} cards", len(display), position=p))
     cards = [display[p - 1] for p in move.positions]
     total = sum(card_value(c) for c in cards)
     if len(cards) > 1 and total > 5:
-        raise RuleViolation("A-3.1", f"several cards may be taken only if they total at most "
-                            f"5; {'+'.join(cards)} total {total}")
+        raise RuleViolation("A-3.1", msg("several cards may be taken only if they total at "
+                                         "most 5; {cards} total {total}",
+                                         cards="+".join(cards), total=total))
     return {"type": "money_taken", "seat": seat, "positions": list(move.positions),
             "cards": cards}
 
@@ -199,13 +208,14 @@ def _buy(state: State, seat: int, move: Move) -> ev.TileBought:
     tile = str(move.tile)
     space = state.space_of(tile)
     if space is None:
-        raise RuleViolation("A-3.2", f"{tile} is not on the building market")
+        raise RuleViolation("A-3.2", msg("{tile} is not on the building market", tile=tile))
     currency = SPACE_CURRENCY[space]
     price = state.face(tile).value
     total = check_payment(state.hands[seat], move.cards, currency, "A-3.2")
     if total < price:
-        raise RuleViolation("A-3.2", f"{tile} costs {price} {currency}; "
-                            f"{','.join(move.cards)} total {total}")
+        raise RuleViolation("A-3.2", msg("{tile} costs {price}; {cards} total {total}",
+                                         tile=tile, price=amount(currency, price),
+                                         cards=",".join(move.cards), total=total))
     event: ev.TileBought = {"type": "tile_bought", "seat": seat, "space": space,
                             "tile": tile, "cards": list(move.cards), "exact": total == price}
     if tile in state.faces:
@@ -215,20 +225,20 @@ def _buy(state: State, seat: int, move: Move) -> ev.TileBought:
 
 def _end(state: State, seat: int, timeout: bool) -> ev.ActionsEnded:
     if not (state.acted or timeout) and can_act(state, seat):
-        raise RuleViolation("A-3", "a turn needs one action: 'end' without one is possible "
-                            "only when you can do nothing at all (no money on display, "
-                            "nothing to buy or redesign)")
+        raise RuleViolation("A-3", msg("a turn needs one action: 'end' without one is "
+                                       "possible only when you can do nothing at all (no "
+                                       "money on display, nothing to buy or redesign)"))
     return {"type": "actions_ended", "seat": seat}
 
 
 def _place(state: State, seat: int, move: Move) -> ev.TilePlaced:
     tile = str(move.tile)
     if not state.pending:
-        raise RuleViolation("A-3.4", "there is no tile to place now: tiles are placed after "
-                            "the turn's actions")
+        raise RuleViolation("A-3.4", msg("there is no tile to place now: tiles are placed "
+                                         "after the turn's actions"))
     if tile not in state.pending:
-        raise RuleViolation("A-3.4", f"{tile} is not among your tiles to place "
-                            f"({', '.join(state.pending)})")
+        raise RuleViolation("A-3.4", msg("{tile} is not among your tiles to place ({tiles})",
+                                         tile=tile, tiles=", ".join(state.pending)))
     game_end = state.phase == "distribution"
     face, cards = KINDS[TILES[tile].kind].placement_face(
         move, state.faces.get(tile, 0), state.hands[seat], game_end)
@@ -246,11 +256,13 @@ def _place(state: State, seat: int, move: Move) -> ev.TilePlaced:
     elif move.to == "neutral":
         variant = state.variant
         if not state.has_neutral:
-            raise RuleViolation(variant.neutral_rule, f"{variant.neutral_name} plays only in "
-                                f"a 2-player game")
+            raise RuleViolation(variant.neutral_rule, msg(
+                "{neutral} plays only in a 2-player game",
+                neutral=neutral_words(variant.neutral_name)))
         if game_end:
-            raise RuleViolation(variant.neutral_rule, f"{variant.neutral_name} never "
-                                f"receives tiles in the game-end distribution")
+            raise RuleViolation(variant.neutral_rule, msg(
+                "{neutral} never receives tiles in the game-end distribution",
+                neutral=neutral_words(variant.neutral_name)))
     return event
 
 
@@ -261,12 +273,13 @@ def _redesign(state: State, seat: int, move: Move) -> ev.Redesigned:
                             "to": cast(ev.RedesignTarget, move.to)}
     if move.at is not None:
         if tile not in reserve:
-            raise RuleViolation("A-3.3", f"{tile} is not in your reserve")
+            raise RuleViolation("A-3.3", msg("{tile} is not in your reserve", tile=tile))
         why = grid.placement_error(tile, move.at)
         event["at"] = list(move.at)
     elif move.other is not None:
         if move.other not in reserve:
-            raise RuleViolation("A-3.3", f"{move.other} is not in your reserve")
+            raise RuleViolation("A-3.3", msg("{tile} is not in your reserve",
+                                             tile=move.other))
         why = grid.swap_error(tile, move.other)
         event["other"] = move.other
     else:
@@ -290,10 +303,11 @@ def _move(state: State, seat: int, move: Move, emit: Emit, timeout: bool,
     """Check one move and emit its events. The move's first event carries the move's
     notation (and ``timeout`` when the service played it, ``bot`` when a bot did)."""
     if state.phase == "over":
-        raise RuleViolation("A-6", "the game is over")
+        raise RuleViolation("A-6", msg("the game is over"))
     if seat != state.current or state.phase == "setup":
-        raise NotYourTurn(f"it is {state.seats[state.current]}'s turn, not "
-                          f"{state.seats[seat] if 0 <= seat < state.players else seat}'s")
+        raise NotYourTurn(msg("it is {current}'s turn, not {seat}'s",
+                              current=state.seats[state.current],
+                              seat=state.seats[seat] if 0 <= seat < state.players else seat))
     event: ev.MoveEvent
     if move.action == "place":
         # Placing a bought tile after an exact purchase ends the actions (A-3.4).
@@ -338,7 +352,7 @@ def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = Fa
     """
     moves = [moves] if isinstance(moves, Move) else list(moves)
     if not moves:
-        raise RuleViolation("A-3", "no move given")
+        raise RuleViolation("A-3", msg("no move given"))
     work = state.copy()
     events: list[Event] = []
     emit = emitter(work, events)
@@ -358,11 +372,12 @@ def take_over(state: State, seat: int, bot: str, reason: ev.TakeoverReason = "re
     that resigns, or whose time ran out too often). RuleViolation if the game is over or
     a bot plays the seat already."""
     if state.phase == "over":
-        raise RuleViolation("A-6", "the game is over")
+        raise RuleViolation("A-6", msg("the game is over"))
     if not 0 <= seat < state.players:
-        raise RuleViolation("S-2", f"there is no seat {seat}")
+        raise RuleViolation("S-2", msg("there is no seat {seat}", seat=seat))
     if seat in state.bots:
-        raise RuleViolation("S-2", f"{state.seats[seat]}'s seat is played by a bot already")
+        raise RuleViolation("S-2", msg("{name}'s seat is played by a bot already",
+                                       name=state.seats[seat]))
     return [{"type": "seat_taken_over", "seat": seat, "bot": bot, "reason": reason}]
 
 
@@ -373,7 +388,8 @@ def _turn_changed(events: list[Event]) -> bool:
 def _check_next(work: State, seat: int, events: list[Event], i: int, move: Move) -> None:
     """Move ``i`` of a submission must come before the seat's turn ends."""
     if i and (work.current != seat or _turn_changed(events)):
-        raise RuleViolation("A-3", f"move {i + 1} ({move}) comes after your turn ended")
+        raise RuleViolation("A-3", msg("move {number} ({move}) comes after your turn ended",
+                                       number=i + 1, move=str(move)))
 
 
 #: Events that take from the money deck or a bag: what nobody may know before it is drawn.
@@ -390,15 +406,16 @@ def preview(state: State, seat: int, moves: Move | list[Move]) -> tuple[list[Eve
     may do could depend on what is drawn (the tiles received at the game end)."""
     moves = [moves] if isinstance(moves, Move) else list(moves)
     if not moves:
-        raise RuleViolation("A-3", "no move given")
+        raise RuleViolation("A-3", msg("no move given"))
     work = state.copy()
     events: list[Event] = []
     emit = emitter(work, events)
     for i, move in enumerate(moves):
         _check_next(work, seat, events, i, move)
         if any(e["type"] in DRAWS for e in events):
-            raise RuleViolation("A-3.4", f"move {i + 1} ({move}) comes after the market and "
-                                "the money display are refilled: send the turn first")
+            raise RuleViolation("A-3.4", msg("move {number} ({move}) comes after the market "
+                                             "and the money display are refilled: send the "
+                                             "turn first", number=i + 1, move=str(move)))
         _apply(work, seat, move, emit)
     shown = next((i for i, e in enumerate(events) if e["type"] in DRAWS), len(events))
     return events[:shown], shown < len(events) or work.current != seat or \

@@ -24,6 +24,8 @@ from .errors import OptionError
 from .events import SCHEMA, AwardKind
 from .grid import RULES_ALHAMBRA, Grid
 from .kinds import KINDS, AlhambraTiles
+from .terms import VARIANTS as VARIANT_WORDS
+from .words import msg
 
 BAGS = {"alhambra": [t.id for t in ALHAMBRA_TILES], "granada": [t.id for t in GRANADA_TILES]}
 
@@ -69,16 +71,21 @@ class Alhambra:
               ) -> dict[str, Any]:
         """The options with defaults filled in; OptionError for anything not allowed."""
         if not self.min_players <= players <= self.max_players:
-            raise OptionError("players", f"{self.name} is played by {self.min_players} to "
-                              f"{self.max_players} players, not {players}")
+            raise OptionError("players", msg("{game} is played by {least} to {most} players, "
+                                             "not {players}", game=VARIANT_WORDS[self.name],
+                                             least=self.min_players, most=self.max_players,
+                                             players=players))
         out = self.defaults(schema)
         for key, value in options.items():
             if key not in self.options:
-                raise OptionError(f"options.{key}", f"{self.name} has no option {key!r}; "
-                                  f"its options are {sorted(self.options) or 'none'}")
+                raise OptionError(f"options.{key}", msg(
+                    "{game} has no option {option}; its options are {options}",
+                    game=VARIANT_WORDS[self.name], option=repr(key),
+                    options=str(sorted(self.options)) if self.options else msg("none")))
             if type(value) is not type(self.options[key]):
-                raise OptionError(f"options.{key}", f"option {key!r} must be a "
-                                  f"{type(self.options[key]).__name__}")
+                raise OptionError(f"options.{key}", msg(
+                    "option {option} must be a {kind}", option=repr(key),
+                    kind=type(self.options[key]).__name__))
             out[key] = value
         return out
 
@@ -158,8 +165,9 @@ class AlhambraGranada(Alhambra):
     def check(self, players: int, options: dict[str, Any], schema: int = SCHEMA
               ) -> dict[str, Any]:
         if players == 2:
-            raise OptionError("players", "Alhambra + Granada is played by 3 to 6 players: "
-                              "the rulebook has no two-player game (Decision C-0)")
+            raise OptionError("players", msg("Alhambra + Granada is played by 3 to 6 "
+                                             "players: the rulebook has no two-player game "
+                                             "(Decision C-0)"))
         return super().check(players, options, schema)
 
     def money_deck(self, players: int, options: dict[str, Any]) -> list[str]:

@@ -14,6 +14,7 @@ from flask_smorest.utils import prepare_response
 
 from .blueprints import BLUEPRINTS, web
 from .games import Games, WebhookPolicy
+from .languages import init_languages
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
 from .schemas import ProblemSchema
@@ -93,10 +94,11 @@ API_CONFIG: dict[str, Any] = {
 #: the Authorization header, never in cookies, so no credentials are allowed.
 API_PATHS = r"^/(games|records|variants|health|openapi\.json)(/.*)?$"
 CORS_OPTIONS: dict[str, Any] = {
-    "methods": ["GET", "POST", "DELETE"], "supports_credentials": False, "max_age": 600,
+    "methods": ["GET", "POST", "PUT", "DELETE"], "supports_credentials": False,
+    "max_age": 600,
     "allow_headers": ["Authorization", "Content-Type", "If-Match", "Idempotency-Key",
-                      "Last-Event-ID"],
-    "expose_headers": ["ETag", "Location", "Retry-After"]}
+                      "Last-Event-ID", "Accept-Language"],
+    "expose_headers": ["ETag", "Location", "Retry-After", "Content-Language"]}
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -121,6 +123,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         api.register_blueprint(blp)
     app.register_blueprint(web.blp)  # the web client's pages: not part of the API document
     init_limits(app, settings)
+    init_languages(app)
     if settings.cors_origins:
         CORS(app, resources={API_PATHS: {"origins": list(settings.cors_origins)}},
              send_wildcard="*" in settings.cors_origins, **CORS_OPTIONS)

@@ -20,6 +20,8 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from engine.words import msg
+
 from .errors import Forbidden, Unauthenticated
 from .store import Game
 
@@ -48,7 +50,7 @@ def same_hash(token: str, stored_hash: str | None) -> bool:
     return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
 
 
-NEED_TOKEN = "use 'Authorization: Bearer <token>'"
+NEED_TOKEN = "'Authorization: Bearer <token>'"
 
 
 @dataclass(frozen=True)
@@ -75,38 +77,41 @@ class Caller:
             return None
         if self.anonymous:
             if game.status == "over" and not game.replay_public:
-                raise Forbidden("this game is over and its host keeps its replay private: "
-                                "only its seats and its host may see it")
+                raise Forbidden(msg("this game is over and its host keeps its replay "
+                                    "private: only its seats and its host may see it"))
             return None
         if self.game_id != game.id:
-            raise Forbidden("this token belongs to another game")
+            raise Forbidden(msg("this token belongs to another game"))
         return self.seat
 
     def player(self, game: Game) -> int:
         """The caller's seat in ``game``, to play: a seat token of this game only."""
         if self.anonymous:
-            raise Unauthenticated(f"a seat token is needed: {NEED_TOKEN}")
+            raise Unauthenticated(msg("a seat token is needed: use {header}",
+                                      header=NEED_TOKEN))
         if self.game_id == game.id and self.seat is not None:
             return self.seat
         if self.hosts(game):
-            raise Forbidden("the host token cannot play; use a seat token")
-        raise Forbidden("this token is not a seat of this game")
+            raise Forbidden(msg("the host token cannot play; use a seat token"))
+        raise Forbidden(msg("this token is not a seat of this game"))
 
     def own_seat(self, game: Game) -> int:
         """The seat whose own token the caller holds (to rotate it)."""
         if self.anonymous:
-            raise Unauthenticated(f"the seat's token is needed: {NEED_TOKEN}")
+            raise Unauthenticated(msg("the seat's token is needed: use {header}",
+                                      header=NEED_TOKEN))
         if self.game_id == game.id and self.seat is not None:
             return self.seat
-        raise Forbidden("only a seat's own token can be rotated")
+        raise Forbidden(msg("only a seat's own token can do this"))
 
     def owner(self, game: Game) -> int | None:
         """Whose webhooks on ``game`` the caller manages: its seat's, or (None) the
         host's."""
         if self.anonymous:
-            raise Unauthenticated(f"a seat token or the host token is needed: {NEED_TOKEN}")
+            raise Unauthenticated(msg("a seat token or the host token is needed: use {header}",
+                                      header=NEED_TOKEN))
         if self.game_id == game.id and self.seat is not None:
             return self.seat
         if self.hosts(game):
             return None
-        raise Forbidden("this token is neither a seat nor the host of this game")
+        raise Forbidden(msg("this token is neither a seat nor the host of this game"))

@@ -1,5 +1,5 @@
 """``alhambra-pbem``: serve the API, run workers, create games, migrate, export and import
-the database, print the OpenAPI document.
+the database, print the OpenAPI document, keep the translations' catalogs.
 
     alhambra-pbem serve --host 127.0.0.1 --port 8000 [--workers 2] [--threads 8] [--no-worker]
     alhambra-pbem worker [--queues mail,webhooks] [--no-dispatch] [--burst]
@@ -10,6 +10,7 @@ the database, print the OpenAPI document.
     alhambra-pbem export [--output games.jsonl]
     alhambra-pbem import [games.jsonl]
     alhambra-pbem openapi > openapi/openapi.json
+    alhambra-pbem catalogs [update|check]
 
 Settings come from the environment (service/settings.py, the README's table); ``--db``
 and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``; ``DATABASE_URL``
@@ -37,6 +38,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from . import catalogs
 from .app import create_app, openapi_document
 from .process import host_port, wait_for_port
 from .settings import Settings, SettingsError
@@ -211,6 +213,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_catalogs(args: argparse.Namespace) -> int:
+    return catalogs.run(args)
+
+
 def cmd_openapi(args: argparse.Namespace) -> int:
     app = create_app(Settings(database=":memory:", state_cache_size=0))
     print(json.dumps(openapi_document(app), indent=2, sort_keys=True))
@@ -276,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
     p.set_defaults(func=cmd_import)
 
+    p = sub.add_parser("catalogs", help="the translations: extract, update and compile the "
+                       "message catalogs (update), or list what is out of date (check)")
+    catalogs.add_arguments(p)
+    p.set_defaults(func=cmd_catalogs)
     p = sub.add_parser("openapi", help="print the OpenAPI document")
     p.set_defaults(func=cmd_openapi)
 

@@ -31,6 +31,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 from engine.describe import CLOCK_EVENTS
+from engine.words import Msg, msg
 
 #: Day names, Monday first (``datetime.weekday()``).
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -46,7 +47,7 @@ ZERO = timedelta(0)
 class ControlError(ValueError):
     """A time control that cannot be: ``field`` names the input, the message says why."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: Msg | str) -> None:
         super().__init__(message)
         self.field = field
 
@@ -79,47 +80,53 @@ class TimeControl:
         banked = [k for k in ("bank", "increment", "cap") if doc.get(k) is not None]
         off = [k for k in ("days_off", "timezone") if doc.get(k) is not None]
         if given and not banked and not off:
-            raise ControlError("time_control", "a time_control gives bank, increment and "
-                               "cap, or days_off and timezone, or both")
+            raise ControlError("time_control", msg("a time_control gives bank, increment "
+                                                   "and cap, or days_off and timezone, or "
+                                                   "both"))
         if banked and len(banked) < 3:
-            raise ControlError("time_control", "bank, increment and cap go together "
-                               f"(given: {', '.join(banked)})")
+            raise ControlError("time_control", msg("bank, increment and cap go together "
+                                                   "(given: {given})",
+                                                   given=", ".join(banked)))
         if off and len(off) < 2:
-            raise ControlError("time_control", "days_off and timezone go together "
-                               f"(given: {', '.join(off)})")
+            raise ControlError("time_control", msg("days_off and timezone go together "
+                                                   "(given: {given})", given=", ".join(off)))
         bank = cap = None
         increment = 0
         if banked:
             if time_per_move is not None:
-                raise ControlError("time_per_move", "a game with a bank has no time per "
-                                   "move: give time_per_move or a bank, not both")
+                raise ControlError("time_per_move", msg("a game with a bank has no time per "
+                                                        "move: give time_per_move or a bank, "
+                                                        "not both"))
             bank, increment, cap = (int(doc[k]) for k in ("bank", "increment", "cap"))
             if bank < minimum:
-                raise ControlError("time_control.bank", f"the bank must be at least "
-                                   f"{minimum} seconds")
+                raise ControlError("time_control.bank", msg(
+                    "the bank must be at least {seconds} seconds", seconds=minimum))
             if not 0 <= increment <= MAX_SECONDS:
-                raise ControlError("time_control.increment", "the increment is 0 to "
-                                   f"{MAX_SECONDS} seconds")
+                raise ControlError("time_control.increment", msg(
+                    "the increment is 0 to {seconds} seconds", seconds=MAX_SECONDS))
             if cap < bank:
-                raise ControlError("time_control.cap", f"the cap ({cap} s) may not be "
-                                   f"below the bank ({bank} s)")
+                raise ControlError("time_control.cap", msg(
+                    "the cap ({cap} s) may not be below the bank ({bank} s)", cap=cap,
+                    bank=bank))
             if bank > MAX_SECONDS or cap > MAX_SECONDS:
-                raise ControlError("time_control.cap", f"a bank and its cap are at most "
-                                   f"{MAX_SECONDS} seconds (a year)")
+                raise ControlError("time_control.cap", msg(
+                    "a bank and its cap are at most {seconds} seconds (a year)",
+                    seconds=MAX_SECONDS))
             time_per_move = bank
         elif time_per_move is None:
             time_per_move = default_time_per_move
         if time_per_move < minimum:
-            raise ControlError("time_per_move", f"time_per_move must be at least "
-                               f"{minimum} seconds")
+            raise ControlError("time_per_move", msg(
+                "time_per_move must be at least {seconds} seconds", seconds=minimum))
         days: tuple[str, ...] = ()
         zone = None
         if off:
             days = _days(doc["days_off"])
             zone = str(doc["timezone"])
             if zone not in _zones():
-                raise ControlError("time_control.timezone", f"unknown time zone {zone!r}: "
-                                   "an IANA name such as Europe/Helsinki or UTC")
+                raise ControlError("time_control.timezone", msg(
+                    "unknown time zone {zone}: an IANA name such as Europe/Helsinki or UTC",
+                    zone=repr(zone)))
         return cls(time_per_move, bank, increment, cap, days, zone)
 
     @classmethod
@@ -210,16 +217,17 @@ class TimeControl:
 def _days(names: Any) -> tuple[str, ...]:
     field = "time_control.days_off"
     if not isinstance(names, list | tuple) or not names:
-        raise ControlError(field, f"days_off is a list of day names: {', '.join(DAYS)}")
+        raise ControlError(field, msg("days_off is a list of day names: {days}",
+                                      days=", ".join(DAYS)))
     days = [str(n).lower() for n in names]
     unknown = [n for n in days if n not in DAYS]
     if unknown:
-        raise ControlError(field, f"unknown day {unknown[0]!r}; the days are "
-                           f"{', '.join(DAYS)}")
+        raise ControlError(field, msg("unknown day {day}; the days are {days}",
+                                      day=repr(unknown[0]), days=", ".join(DAYS)))
     if len(set(days)) != len(days):
-        raise ControlError(field, "a day is named twice in days_off")
+        raise ControlError(field, msg("a day is named twice in days_off"))
     if len(days) == len(DAYS):
-        raise ControlError(field, "with every day off no clock would ever run")
+        raise ControlError(field, msg("with every day off no clock would ever run"))
     return tuple(d for d in DAYS if d in days)
 
 

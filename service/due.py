@@ -59,18 +59,23 @@ def clock_started(from_version: int, events: Sequence[Mapping[str, Any]],
 
 def mails(from_version: int, events: Sequence[Mapping[str, Any]], after: engine.State
           ) -> list[tuple[str, int]]:
-    """The (kind, seat) of each mail the batch calls for, in sending order."""
+    """The (kind, seat) of each mail the batch calls for, in sending order. One mail
+    where one is meant: the seat to move's "game started" mail is its first "your turn"
+    mail, and a seat that resigned gets no mail saying so (it did it)."""
     out: list[tuple[str, int]] = []
     seats = range(len(after.seats))
     if from_version == 1:
         out += [("started", s) for s in seats]
     timed_out: set[int] = {e["seat"] for e in events if e.get("timeout")}
     out += [("timeout", s) for s in sorted(timed_out)]
-    if any(e["type"] == "seat_taken_over" for e in events):
-        out += [("taken_over", s) for s in seats]
+    taken = [e for e in events if e["type"] == "seat_taken_over"]
+    if taken:
+        resigned = {e["seat"] for e in taken if e["reason"] == "resigned"}
+        out += [("taken_over", s) for s in seats if s not in resigned]
     if after.phase == "over":
         out += [("game_over", s) for s in seats]
-    elif clock_started(from_version, events, after) and after.current not in after.bots:
+    elif from_version != 1 and clock_started(from_version, events, after) and \
+            after.current not in after.bots:
         out.append(("your_turn", after.current))  # a bot's seat gets no turn mail
     return out
 

@@ -13,6 +13,8 @@ from marshmallow import fields, validate
 
 from engine.events import EVENT_TYPES
 
+from .languages import Said
+
 SIDES = ("n", "e", "s", "w")
 MOVE_ACTIONS = ("take", "buy", "end", "place", "redesign")
 TARGETS = ("city", "reserve", "neutral", "swap")
@@ -141,9 +143,10 @@ class EventItemSchema(ma.Schema):
     version = fields.Integer(required=True, metadata={"description": "The game's version "
                                                                      "after this event"})
     event = Shown(EventBodySchema, required=True)
-    text = fields.String(required=True, allow_none=True, metadata={
-        "description": "What the event means, in the words the mails and the web page use; "
-                       "null for events not worth telling (a card drawn...)"})
+    text = Said(required=True, allow_none=True, metadata={
+        "description": "What the event means, in the words the mails and the web page use, "
+                       "in the request's language (Accept-Language); null for events not "
+                       "worth telling (a card drawn...)"})
 
 
 class MoveJsonSchema(ma.Schema):

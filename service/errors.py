@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import terms
+from engine.words import Msg, msg
+
 
 class DomainError(Exception):
     """A request the application refuses: ``detail`` says why, ``extra`` names details."""
 
-    def __init__(self, detail: str, **extra: Any) -> None:
+    def __init__(self, detail: Msg | str, **extra: Any) -> None:
         super().__init__(detail)
         self.detail = detail
         self.extra = extra
@@ -31,7 +34,7 @@ class InvalidToken(DomainError):
     """A token that belongs to no seat and no game host."""
 
     def __init__(self) -> None:
-        super().__init__("this token belongs to no seat and no game host")
+        super().__init__(msg("this token belongs to no seat and no game host"))
 
 
 class Forbidden(DomainError):
@@ -42,34 +45,40 @@ class InvalidInvite(DomainError):
     """An invite code that does not open a seat of the game."""
 
     def __init__(self) -> None:
-        super().__init__("this invite code does not open a seat of this game")
+        super().__init__(msg("this invite code does not open a seat of this game"))
 
 
 # -- what there is -------------------------------------------------------------------------
 
 class GameNotFound(DomainError):
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"there is no game {game_id!r}")
+        super().__init__(msg("there is no game {game}", game=repr(game_id)))
         self.game_id = game_id
 
 
 class WebhookNotFound(DomainError):
     def __init__(self, hook_id: int) -> None:
-        super().__init__(f"this game has no webhook {hook_id} of yours")
+        super().__init__(msg("this game has no webhook {hook} of yours", hook=hook_id))
 
 
 class WebhookUrlRefused(DomainError):
     """A webhook URL no delivery may call (service/webhook_urls.py): ``detail`` says why."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"webhook URL refused: {reason}", field="url", reason=reason)
+    def __init__(self, reason: Msg | str) -> None:
+        super().__init__(msg("webhook URL refused: {reason}", reason=reason), field="url",
+                         reason=reason)
         self.reason = reason
 
 
 class TooManyWebhooks(DomainError):
     def __init__(self, limit: int, whose: str) -> None:
-        super().__init__(f"{whose} may have at most {limit} webhooks: delete one first",
-                         limit=limit)
+        words = {"game": msg("a game may have at most {limit} webhooks: delete one first",
+                             limit=limit),
+                 "host": msg("the host may have at most {limit} webhooks: delete one first",
+                             limit=limit),
+                 "seat": msg("a seat may have at most {limit} webhooks: delete one first",
+                             limit=limit)}
+        super().__init__(words[whose], limit=limit)
 
 
 # -- where the game stands ---------------------------------------------------------------
@@ -78,38 +87,41 @@ class VersionConflict(DomainError):
     """The game is not at the version the move was made against (someone wrote first)."""
 
     def __init__(self, current: int) -> None:
-        super().__init__(f"the game is at version {current}; read it again and submit "
-                         "against that version", current_version=current)
+        super().__init__(msg("the game is at version {version}; read it again and submit "
+                             "against that version", version=current),
+                         current_version=current)
         self.current = current
 
 
 class GameNotStarted(DomainError):
     def __init__(self) -> None:
-        super().__init__("seats are still open: the game starts when every seat is taken")
+        super().__init__(msg("seats are still open: the game starts when every seat is "
+                             "taken"))
 
 
 class GameOver(DomainError):
     def __init__(self, version: int) -> None:
-        super().__init__("the game is over", current_version=version)
+        super().__init__(msg("the game is over"), current_version=version)
 
 
 class GameFull(DomainError):
     def __init__(self) -> None:
-        super().__init__("every seat of this game is taken")
+        super().__init__(msg("every seat of this game is taken"))
 
 
 class RecordUnavailable(DomainError):
     def __init__(self) -> None:
-        super().__init__("the record (with the seed that decides every hand) is served once "
-                         "the game is over")
+        super().__init__(msg("the record (with the seed that decides every hand) is served "
+                             "once the game is over"))
 
 
 class SeatPlayedByBot(DomainError):
     """The seat resigned or was abandoned: a bot plays it now (docs/rules.md S-2)."""
 
     def __init__(self, seat: int, bot: str) -> None:
-        super().__init__(f"seat {seat} is played by a {bot} bot now (it resigned or its "
-                         "time ran out too often, rule S-2): its token can no longer move",
+        super().__init__(msg("seat {seat} is played by a {bot} bot now (it resigned or its "
+                             "time ran out too often, rule S-2): its token can no longer "
+                             "move", seat=seat, bot=terms.bot(bot)),
                          rule="S-2", seat=seat, bot=bot)
 
 
@@ -117,13 +129,14 @@ class SeatTaken(DomainError):
     """A seat that is not open (filled by a person or a bot already, or no such seat)."""
 
     def __init__(self, seat: int) -> None:
-        super().__init__(f"seat {seat} is not an open seat of this game", seat=seat)
+        super().__init__(msg("seat {seat} is not an open seat of this game", seat=seat),
+                         seat=seat)
 
 
 class NotYourTurn(DomainError):
     """The engine's ``NotYourTurn`` (rule A-3), with the seat whose turn it is."""
 
-    def __init__(self, detail: str, rule: str, current_seat: int | None) -> None:
+    def __init__(self, detail: Msg | str, rule: str, current_seat: int | None) -> None:
         super().__init__(detail, rule=rule, current_seat=current_seat)
 
 
@@ -132,21 +145,22 @@ class NotYourTurn(DomainError):
 class InvalidOption(DomainError):
     """An unknown variant, a bad option, player count or time per move (``field``)."""
 
-    def __init__(self, field: str, detail: str) -> None:
+    def __init__(self, field: str, detail: Msg | str) -> None:
         super().__init__(detail, field=field)
 
 
 class InvalidMove(DomainError):
     """A structured (JSON) move that is not a move."""
 
-    def __init__(self, index: int, reason: str) -> None:
-        super().__init__(f"moves[{index}] is not a move: {reason}", move_index=index)
+    def __init__(self, index: int, reason: Msg | str) -> None:
+        super().__init__(msg("moves[{index}] is not a move: {reason}", index=index,
+                             reason=reason), move_index=index)
 
 
 class InvalidRecord(DomainError):
     """A record that does not replay to a finished game."""
 
-    def __init__(self, detail: str, move_number: int | None, rule: str | None = None
+    def __init__(self, detail: Msg | str, move_number: int | None, rule: str | None = None
                  ) -> None:
         extra: dict[str, Any] = {"move_number": move_number}
         if rule:
@@ -156,4 +170,4 @@ class InvalidRecord(DomainError):
 
 class IdempotencyKeyReused(DomainError):
     def __init__(self) -> None:
-        super().__init__("this Idempotency-Key was used for a different submission")
+        super().__init__(msg("this Idempotency-Key was used for a different submission"))

@@ -27,6 +27,7 @@ import engine
 from engine.bots import LEVELS, choose
 from engine.overview import tiles_without_cell
 from engine.record import RecordError, export_record, import_record
+from engine.words import msg
 
 from . import due as planned
 from . import times
@@ -51,6 +52,7 @@ from .errors import (
     VersionConflict,
     WebhookNotFound,
 )
+from .i18n import message
 from .results import Played, TimedOut
 from .store import Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
 from .webhook_urls import check_url
@@ -64,8 +66,9 @@ def check_level(level: str, field: str) -> str:
     """A bot level the engine plays (engine.bots.LEVELS), or InvalidOption naming
     ``field``."""
     if level not in LEVELS:
-        raise InvalidOption(field, f"unknown bot level {level!r}; this server's bots are "
-                            f"{', '.join(LEVELS)}")
+        raise InvalidOption(field, msg("unknown bot level {level}; this server's bots are "
+                                       "{levels}", level=repr(level),
+                                       levels=", ".join(LEVELS)))
     return level
 
 
@@ -80,11 +83,12 @@ def check_variant(variant: str, players: int, options: dict[str, Any]) -> dict[s
     v = engine.VARIANTS.get(variant)
     try:
         if v is None:
-            raise engine.OptionError("variant", f"unknown variant {variant!r}; known: "
-                                     f"{sorted(engine.VARIANTS)}")
+            raise engine.OptionError("variant", msg("unknown variant {variant}; known: "
+                                                    "{known}", variant=repr(variant),
+                                                    known=str(sorted(engine.VARIANTS))))
         return v.check(players, options)
     except engine.OptionError as exc:
-        raise InvalidOption(exc.field, str(exc)) from None
+        raise InvalidOption(exc.field, message(exc)) from None
 
 
 def variants() -> list[dict[str, Any]]:
@@ -124,7 +128,7 @@ def read_moves(text: str | None, items: list[dict[str, Any]] | None) -> list[eng
             if engine.parse_move(str(move)) != move:
                 raise ValueError("fields that do not belong to this action")
         except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
-            raise InvalidMove(i, str(exc)) from None
+            raise InvalidMove(i, message(exc)) from None
         out.append(move)
     return out
 
@@ -239,7 +243,7 @@ class Games:
         for s in self.store.seats(game.id):
             entry: dict[str, Any] = {"seat": s.seat, "name": s.name,
                                      "joined": s.token_hash is not None or bool(s.bot),
-                                     "bot": s.bot}
+                                     "bot": s.bot, "language": s.language}
             if s.seat == mine:
                 entry["email"] = s.email
             seats.append(entry)
@@ -327,8 +331,8 @@ class Games:
                timeout_policy: str, takeover_after_timeouts: int = 3,
                takeover_bot: str | None = None, time_control: dict[str, Any] | None = None,
                replay_public: bool = True) -> dict[str, Any]:
-        """A new game; a seat spec is a person (``name``, ``email``), a bot (``bot``: its
-        level, ``name`` optional) or None (open). Starts at once when no seat is open.
+        """A new game; a seat spec is a person (``name``, ``email``, ``language``), a bot
+        (``bot``: its level, ``name`` optional) or None (open). Starts at once when no seat is open.
         ``time_per_move`` (default 72 hours) or a bank in ``time_control``, with days
         off or not (service/clock.py); ``replay_public``: may anyone replay the game once
         it is over?"""
@@ -336,16 +340,17 @@ class Games:
         try:
             control = TimeControl.parse(time_per_move, time_control, self.min_time_per_move)
         except ControlError as exc:
-            raise InvalidOption(exc.field, str(exc)) from None
+            raise InvalidOption(exc.field, message(exc)) from None
         level = check_level(takeover_bot or self.takeover_bot, "takeover_bot")
         if takeover_after_timeouts < 0:
-            raise InvalidOption("takeover_after_timeouts", "takeover_after_timeouts must be "
-                                "0 (never) or more")
+            raise InvalidOption("takeover_after_timeouts", msg(
+                "takeover_after_timeouts must be 0 (never) or more"))
         for i, spec in enumerate(seats):
             if spec is not None and spec.get("bot") is not None:
                 check_level(spec["bot"], f"seats.{i}.bot")
         if len(seats) > players:
-            raise InvalidOption("seats", f"{len(seats)} seats given for {players} players")
+            raise InvalidOption("seats", msg("{seats} seats given for {players} players",
+                                             seats=len(seats), players=players))
         seats = list(seats) + [None] * (players - len(seats))
         game_id = secrets.token_hex(8)
         host_token = new_token()
@@ -372,7 +377,7 @@ class Games:
             token = self.seat_token(game_id, i, 0)
             email = spec.get("email")
             rows.append(Seat(game_id, i, spec["name"], email.lower() if email else None,
-                             hash_token(token), stamp))
+                             hash_token(token), stamp, language=spec.get("language")))
             tokens.append({"seat": i, "name": spec["name"], "token": token})
         self.store.create_game(game, rows)
         if not open_seats:
@@ -380,8 +385,8 @@ class Games:
         return {"game_id": game_id, "host_token": host_token, "invite_code": invite,
                 "seats": tokens}
 
-    def join(self, game_id: str, invite_code: str, name: str, email: str | None
-             ) -> dict[str, Any]:
+    def join(self, game_id: str, invite_code: str, name: str, email: str | None,
+             language: str | None = None) -> dict[str, Any]:
         game = self.game(game_id)
         if not game.invite_hash:  # every seat was named when the game was created
             raise GameFull()
@@ -395,7 +400,8 @@ class Games:
             seat = open_seats[0]
             token = self.seat_token(game_id, seat.seat, seat.token_generation)
             if not self.store.join(game_id, seat.seat, name,
-                                   email.lower() if email else None, hash_token(token)):
+                                   email.lower() if email else None, hash_token(token),
+                                   language):
                 continue  # someone took that seat meanwhile: try the next one
             if len(open_seats) == 1:
                 self._start(game_id)
@@ -408,7 +414,7 @@ class Games:
         filled starts the game."""
         game = self.game(game_id)
         if not caller.hosts(game):
-            raise Forbidden("only the game's host token may seat a bot")
+            raise Forbidden(msg("only the game's host token may seat a bot"))
         check_level(level, "level")
         name = bot_name(seat, level)
         if not 0 <= seat < game.players or not self.store.seat_bot(game_id, seat, name,
@@ -417,6 +423,18 @@ class Games:
         if not any(s.token_hash is None and s.bot is None for s in self.store.seats(game_id)):
             self._start(game_id)
         return {"game_id": game_id, "seat": seat, "name": name, "bot": level}
+
+    def choose_language(self, game: Game, caller: Caller, seat: int, language: str
+                        ) -> dict[str, Any]:
+        """The caller's own seat speaks ``language`` from now on (its mails, its page)."""
+        if caller.own_seat(game) != seat:
+            raise Forbidden(msg("only a seat's own token can do this"))
+        return self.set_language(game, seat, language)
+
+    def set_language(self, game: Game, seat: int, language: str) -> dict[str, Any]:
+        """``seat`` speaks ``language`` from now on (a reply ``language fi`` by mail)."""
+        self.store.set_language(game.id, seat, language)
+        return {"game_id": game.id, "seat": seat, "language": language}
 
     def rotate_token(self, game: Game, caller: Caller) -> dict[str, Any]:
         """A new token for the caller's seat; its old token (the caller's) stops working."""
@@ -734,11 +752,11 @@ class Games:
         try:
             events = import_record(doc)
         except RecordError as exc:
-            raise InvalidRecord(str(exc), exc.move_number, exc.rule) from None
+            raise InvalidRecord(message(exc), exc.move_number, exc.rule) from None
         state = engine.replay(events)
         if state.phase != "over":
-            raise InvalidRecord("only a finished game can be imported; this record stops "
-                                "before the end", len(doc["moves"]))
+            raise InvalidRecord(msg("only a finished game can be imported; this record stops "
+                                    "before the end"), len(doc["moves"]))
         created = events[0]
         game_id = secrets.token_hex(8)
         stamp = times.now()

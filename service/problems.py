@@ -6,7 +6,9 @@ A broken rule's problem ``type`` is the rule's place in the players' rules page
 ``PROBLEMS`` is the one table from the application's domain errors (``errors.py``) and
 the engine's errors to an HTTP status and code. ``ApiError`` is for what only HTTP knows
 (a bad ``If-Match``, a missing version, a body that is not JSON). HTTP errors from
-Flask/werkzeug (404, 405, …) and unexpected exceptions (500) get the same shape.
+Flask/werkzeug (404, 405, …) and unexpected exceptions (500) get the same shape. The
+``detail`` is said in the request's language (``Accept-Language``: service/languages.py);
+``code``, ``rule`` and the other members are the same in every language.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from werkzeug.exceptions import HTTPException
 import engine
 
 from . import errors
+from .i18n import Msg, message, msg
+from .languages import say
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -96,7 +100,7 @@ CODES: dict[str, str] = {
 class ApiError(Exception):
     """An error only HTTP knows: ``status``, stable ``code``, a sentence, extra members."""
 
-    def __init__(self, status: int, code: str, detail: str, *,
+    def __init__(self, status: int, code: str, detail: Msg | str, *,
                  headers: dict[str, str] | None = None, **extra: Any) -> None:
         super().__init__(detail)
         self.status = status
@@ -109,14 +113,16 @@ class ApiError(Exception):
 _TITLES = {422: "Unprocessable Content", 413: "Content Too Large"}
 
 
-def problem(status: int, code: str, detail: str, headers: dict[str, str] | None = None,
-            type_: str | None = None, **extra: Any) -> Response:
-    """A problem+json answer; its ``type`` is ``type_`` or the code's URN."""
+def problem(status: int, code: str, detail: Msg | str,
+            headers: dict[str, str] | None = None, type_: str | None = None, **extra: Any
+            ) -> Response:
+    """A problem+json answer; its ``type`` is ``type_`` or the code's URN, its ``detail``
+    in the request's language."""
     body = {"type": type_ or f"urn:alhambra-pbem:problem:{code}",
             "title": _TITLES.get(status) or http.HTTPStatus(status).phrase,
             "status": status, "code": code,
-            "detail": detail}
-    body.update(extra)
+            "detail": say(detail)}
+    body.update({k: say(v) if isinstance(v, Msg) else v for k, v in extra.items()})
     if request:
         body["instance"] = request.path
     resp = Response(json.dumps(body), status=status, mimetype=PROBLEM_TYPE)
@@ -141,9 +147,9 @@ def domain_problem(exc: Exception) -> Response:
     elif isinstance(exc, engine.RuleViolation):
         detail, extra = exc.message, {"rule": exc.rule}
     elif isinstance(exc, engine.NotationError):
-        detail, extra = str(exc), {"position": exc.position, "expected": exc.expected}
+        detail, extra = exc.message, {"position": exc.position, "expected": say(exc.expected)}
     else:
-        detail, extra = str(exc), {}
+        detail, extra = message(exc), {}
     if isinstance(exc, errors.Unauthenticated):
         headers["WWW-Authenticate"] = 'Bearer realm="alhambra-pbem"'
     elif isinstance(exc, errors.InvalidToken):
@@ -171,41 +177,45 @@ def _http_exception(exc: HTTPException) -> Response:
         if allow:
             headers["Allow"] = allow[0]
         return problem(405, "method_not_allowed",
-                       f"{request.method} is not allowed here", headers,
+                       msg("{method} is not allowed here", method=request.method), headers,
                        allowed=allow[0].split(", ") if allow else [])
     if status == 404:
-        return problem(404, "not_found", f"nothing at {request.path}")
+        return problem(404, "not_found", msg("nothing at {path}", path=request.path))
     if status == 400 and "messages" in data:
         messages = data["messages"]
         if any("Invalid JSON body" in str(m) for m in _flatten(messages)):
-            return problem(400, "malformed_json", "the request body is not valid JSON")
-        return problem(400, "bad_request", "the request cannot be read", errors=messages)
+            return problem(400, "malformed_json", msg("the request body is not valid JSON"))
+        return problem(400, "bad_request", msg("the request cannot be read"),
+                       errors=messages)
     if status == 422 and "messages" in data:
-        return problem(422, "validation_error", "the request does not match the schema",
+        return problem(422, "validation_error", msg("the request does not match the schema"),
                        errors=data["messages"])
     if status == 413:
-        return problem(413, "payload_too_large", "the request body is too large")
+        return problem(413, "payload_too_large", msg("the request body is too large"))
     if status == 415:
-        return problem(415, "unsupported_media_type", "the body must be JSON: send "
-                       "'Content-Type: application/json'")
+        return problem(415, "unsupported_media_type", msg(
+            "the body must be JSON: send 'Content-Type: application/json'"))
     if status == 400:
-        return problem(400, "bad_request", exc.description or "bad request")
+        return problem(400, "bad_request", exc.description or msg("bad request"))
     if status == 429:
         return _rate_limited(exc)
     if status >= 500:
-        return problem(500, "internal_error", "the server failed; nothing was written")
+        return problem(500, "internal_error", msg("the server failed; nothing was written"))
     return problem(status, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
 
 
 def _rate_limited(exc: HTTPException) -> Response:
     """flask-limiter's refusal: which limit, and when to try again."""
     limit = getattr(exc, "limit", None)
-    what = f" (at most {limit.limit})" if limit is not None else ""
     resets = [lim.reset_at for limiter in current_app.extensions.get("limiter", ())
               for lim in limiter.current_limits if lim.breached]
     retry = max(1, math.ceil(max(resets) - time.time())) if resets else 60
-    return problem(429, "rate_limited", f"too many requests of this kind from your "
-                   f"address{what}: try again in {retry} s", {"Retry-After": str(retry)})
+    detail = msg("too many requests of this kind from your address (at most {limit}): try "
+                 "again in {seconds} s", limit=str(limit.limit), seconds=retry) \
+        if limit is not None else \
+        msg("too many requests of this kind from your address: try again in {seconds} s",
+            seconds=retry)
+    return problem(429, "rate_limited", detail, {"Retry-After": str(retry)})
 
 
 def _flatten(messages: Any):
@@ -233,4 +243,4 @@ def register_error_handlers(app: Flask) -> None:
         if isinstance(exc, HTTPException):
             return _http_exception(exc)
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return problem(500, "internal_error", "the server failed; nothing was written")
+        return problem(500, "internal_error", msg("the server failed; nothing was written"))

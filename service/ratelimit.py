@@ -33,6 +33,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .auth import hash_token
 from .errors import DomainError, InvalidInvite, InvalidToken
+from .i18n import msg
 from .problems import domain_problem, problem
 from .settings import Settings
 
@@ -88,12 +89,20 @@ class Refusals:
             log.warning("refused secrets cannot be counted", exc_info=True)
             return domain_problem(exc)
         item, (kind, _) = over[0]
-        what = "tokens" if isinstance(exc, InvalidToken) else "invite codes"
-        where = "from your address" if kind == "address" else \
-            ("for this game" if kind == "invite" else "starting like this one")
         retry = max(1, math.ceil(reset - time.time()))
-        return problem(429, "rate_limited", f"too many refused {what} {where} (at most "
-                       f"{item}): try again in {retry} s", {"Retry-After": str(retry)})
+        words = {"limit": str(item), "seconds": retry}
+        if kind == "address":
+            detail = msg("too many refused tokens from your address (at most {limit}): try "
+                         "again in {seconds} s", **words) if isinstance(exc, InvalidToken) \
+                else msg("too many refused invite codes from your address (at most {limit}): "
+                         "try again in {seconds} s", **words)
+        elif kind == "invite":
+            detail = msg("too many refused invite codes for this game (at most {limit}): try "
+                         "again in {seconds} s", **words)
+        else:
+            detail = msg("too many refused tokens starting like this one (at most {limit}): "
+                         "try again in {seconds} s", **words)
+        return problem(429, "rate_limited", detail, {"Retry-After": str(retry)})
 
 
 def init_limits(app: Flask, settings: Settings) -> Limiter:

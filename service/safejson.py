@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from engine.words import msg
+
 MAX_DEPTH = 32
 MAX_DIGITS = 30
 
@@ -36,12 +38,12 @@ def _depth(text: str) -> int:
 
 def _int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise BadJson(f"a number has more than {MAX_DIGITS} digits")
+        raise BadJson(msg("a number has more than {digits} digits", digits=MAX_DIGITS))
     return int(text)
 
 
 def _constant(name: str) -> Any:
-    raise BadJson(f"{name} is not a JSON number")
+    raise BadJson(msg("{name} is not a JSON number", name=name))
 
 
 def _check_text(value: Any) -> None:
@@ -51,8 +53,8 @@ def _check_text(value: Any) -> None:
         item = stack.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item):
-                raise BadJson("a string holds a lone surrogate (such as \\ud800): "
-                              "strings must be Unicode text")
+                raise BadJson(msg("a string holds a lone surrogate (such as \\ud800): "
+                                  "strings must be Unicode text"))
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -65,14 +67,15 @@ def loads(data: bytes | str) -> Any:
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
     except UnicodeDecodeError:
-        raise BadJson("the body is not UTF-8") from None
+        raise BadJson(msg("the body is not UTF-8")) from None
     if _depth(text) > MAX_DEPTH:
-        raise BadJson(f"arrays and objects are nested more than {MAX_DEPTH} deep")
+        raise BadJson(msg("arrays and objects are nested more than {depth} deep",
+                          depth=MAX_DEPTH))
     try:
         value = json.loads(text, parse_int=_int, parse_constant=_constant)
     except BadJson:
         raise
     except (ValueError, RecursionError) as exc:
-        raise BadJson(f"the body is not valid JSON: {exc}") from None
+        raise BadJson(msg("the body is not valid JSON: {error}", error=str(exc))) from None
     _check_text(value)
     return value

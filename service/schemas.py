@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import email_validator
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from . import times
+from . import i18n, times
 from .clock import DAYS, MAX_SECONDS
 from .engine_schemas import EventItemSchema, LegalMoveSchema, MoveJsonSchema, Shown, ViewSchema
 from .games import LEVELS, TIMEOUT_POLICIES, variants
+from .languages import Said
 
 GAME_ID = r"^[0-9a-f]{16}$"
 STATUSES = ("open", "active", "over")
 VARIANT_NAMES = [v["name"] for v in variants()]
+
+_TAG = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
 
 
 class Timestamp(fields.DateTime):
@@ -96,9 +101,30 @@ class EmailAddress(fields.Email):
         return checked.ascii_email or checked.normalized
 
 
+class Language(fields.String):
+    """A BCP 47 language tag of a language this server speaks (``fi``, ``fi-FI``), read as
+    its primary tag."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("metadata", {}).update({
+            "enum": list(i18n.LANGUAGES), "example": "fi",
+            "description": "A language of this server (BCP 47; a regional tag such as "
+                           "fi-FI is read as fi): mails and the web page in it"})
+        super().__init__(validate=validate.Length(1, 35), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        lang = i18n.language(text) if _TAG.fullmatch(text) else None
+        if lang is None:
+            raise ma.ValidationError("not a language of this server: "
+                                     + ", ".join(i18n.LANGUAGES))
+        return lang
+
+
 class SeatSpecSchema(Strict):
     name = Name(load_default=None)  # a person's seat needs one (_person_or_bot)
     email = EmailAddress(load_default=None, allow_none=True)
+    language = Language(load_default=None, allow_none=True)
     bot = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 40),
                         metadata={"enum": list(LEVELS), "description": "A seat played by a "
                                   "bot of this level (no token, no e-mail; rule S-2; its "
@@ -111,6 +137,8 @@ class SeatSpecSchema(Strict):
             raise ma.ValidationError("a person's seat needs a name", "name")
         if data.get("bot") is not None and data.get("email") is not None:
             raise ma.ValidationError("a bot's seat has no e-mail address", "email")
+        if data.get("bot") is not None and data.get("language") is not None:
+            raise ma.ValidationError("a bot's seat has no language", "language")
 
 
 class TimeControlSchema(Strict):
@@ -220,6 +248,17 @@ class JoinSchema(Strict):
     invite_code = fields.String(required=True, validate=validate.Length(1, 100))
     name = Name(required=True)
     email = EmailAddress(load_default=None, allow_none=True)
+    language = Language(load_default=None, allow_none=True)
+
+
+class SeatLanguageSchema(Strict):
+    language = Language(required=True)
+
+
+class SeatLanguageSetSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    language = fields.String(required=True)
 
 
 class AddBotSchema(Strict):
@@ -262,6 +301,9 @@ class SeatSchema(ma.Schema):
                        "shows in the view (view.seats[].bot, .left)"})
     email = fields.String(allow_none=True, metadata={"description": "Only to the seat's "
                                                                     "own token"})
+    language = fields.String(allow_none=True, required=True, metadata={
+        "enum": list(i18n.LANGUAGES), "description": "The seat's language (its mails, its "
+        "page; PUT /games/{id}/seats/{seat}/language), null if it chose none"})
     time_left = fields.Integer(metadata={
         "description": "The game document only: seconds left on the seat's clock now (the "
                        "seat to act: until its deadline; the others: what their next turn "
@@ -334,8 +376,8 @@ class NoCellSchema(ma.Schema):
     rule = fields.String(required=True, metadata={"description": "The building rule most "
                                                   "free cells beside the city break",
                                                   "example": "C-3"})
-    reason = fields.String(required=True, metadata={"description": "The engine's sentence "
-                                                    "for one of those cells"})
+    reason = Said(required=True, metadata={"description": "The engine's sentence for one of "
+                                           "those cells, in the request's language"})
 
 
 class LegalMovesSchema(ma.Schema):

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import i18n
 from .auth import Caller
 from .games import Games
 
@@ -39,9 +40,12 @@ KEEPALIVE = ": keep-alive\n\n"
 BATCH = 500  # game ids per query
 
 
-def message(item: dict[str, Any]) -> str:
-    """One event item as a server-sent event: ``id:`` its version, ``data:`` its JSON."""
-    return f"id: {item['version']}\ndata: {json.dumps(item, separators=(',', ':'))}\n\n"
+def message(item: dict[str, Any], lang: str = i18n.DEFAULT) -> str:
+    """One event item as a server-sent event: ``id:`` its version, ``data:`` its JSON,
+    its words in ``lang``."""
+    said = {**item, "text": i18n.say(item["text"], lang) if item["text"] is not None
+            else None}
+    return f"id: {item['version']}\ndata: {json.dumps(said, separators=(',', ':'))}\n\n"
 
 
 @dataclass(eq=False)
@@ -57,6 +61,7 @@ class Stream:
     keepalive: float  # seconds of quiet before a keep-alive comment
     poll: float  # seconds between looks at the game's version
     release: Callable[[], None]  # gives its place back (stream_caps.py)
+    lang: str = i18n.DEFAULT  # the language of the events' words
     sock: socket.socket | None = None
     chunked: bool = False
     quiet_since: float = field(default_factory=time.monotonic)
@@ -190,20 +195,20 @@ class StreamHub:
         if game is None:
             self._end_all(streams)
             return
-        behind: dict[tuple[int | None, int], list[Stream]] = defaultdict(list)
+        behind: dict[tuple[int | None, int, str], list[Stream]] = defaultdict(list)
         for stream in streams:
             if stream.since < game.version:
-                behind[(stream.seat, stream.since)].append(stream)
+                behind[(stream.seat, stream.since, stream.lang)].append(stream)
             elif game.status == "over":
                 self._end(stream)
-        for (_, since), group in behind.items():
+        for (_, since, lang), group in behind.items():
             try:
                 items = games.events(game, group[0].who, since)["events"]
             except Exception as exc:  # noqa: BLE001 - these streams end; clients return
                 log.warning("streams of %s: the events could not be read: %s", game.id, exc)
                 self._end_all(group)
                 continue
-            text = "".join(message(item) for item in items)
+            text = "".join(message(item, lang) for item in items)
             last = items[-1]["version"] if items else since
             for stream in group:
                 if text and not self._send(stream, text):

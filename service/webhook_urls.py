@@ -19,6 +19,8 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from engine.words import msg
+
 from .errors import WebhookUrlRefused
 
 #: The ``ipaddress`` properties that make an address no place for a webhook, in the
@@ -45,24 +47,27 @@ class Target:
 def check_url(url: str, allow_private: bool = False) -> Target:
     """The target of ``url``, or WebhookUrlRefused saying why not."""
     if len(url) > 2000 or any(ord(c) < 33 or c in "\\\x7f" for c in url):
-        raise WebhookUrlRefused("the URL is too long or has spaces, control characters or "
-                                "backslashes")
+        raise WebhookUrlRefused(msg("the URL is too long or has spaces, control characters "
+                                    "or backslashes"))
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise WebhookUrlRefused(f"the URL cannot be read ({exc})") from None
+        raise WebhookUrlRefused(msg("the URL cannot be read ({error})", error=str(exc))) \
+            from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        what = scheme or "a URL without a scheme"
-        raise WebhookUrlRefused(f"only http and https URLs are called, not {what}")
+        raise WebhookUrlRefused(msg("only http and https URLs are called, not {scheme}",
+                                    scheme=scheme) if scheme else
+                                msg("only http and https URLs are called, not a URL "
+                                    "without a scheme"))
     if "@" in parts.netloc:
-        raise WebhookUrlRefused("URLs with user info (user:password@) are refused")
+        raise WebhookUrlRefused(msg("URLs with user info (user:password@) are refused"))
     host = (parts.hostname or "").lower()
     if not host:
-        raise WebhookUrlRefused("the URL has no host")
+        raise WebhookUrlRefused(msg("the URL has no host"))
     if "%" in host:
-        raise WebhookUrlRefused("IPv6 zone ids are refused")
+        raise WebhookUrlRefused(msg("IPv6 zone ids are refused"))
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
@@ -82,20 +87,23 @@ def check_name(host: str, allow_private: bool = False) -> None:
     private targets off) names a host inside a network."""
     name = host.rstrip(".")
     if NUMERIC_HOST.match(host) or _inet_aton(host):
-        raise WebhookUrlRefused(f"{host!r} is an IP address in an odd form (decimal, hex, "
-                                "octal or shortened): write it as a dotted quad")
+        raise WebhookUrlRefused(msg("{host} is an IP address in an odd form (decimal, hex, "
+                                    "octal or shortened): write it as a dotted quad",
+                                    host=repr(host)))
     try:
         ascii_name = name.encode("idna").decode("ascii")
     except UnicodeError:
-        raise WebhookUrlRefused(f"{host!r} is not a valid host name") from None
+        raise WebhookUrlRefused(msg("{host} is not a valid host name", host=repr(host))) \
+            from None
     labels = ascii_name.split(".")
     if not all(LABEL.match(label) for label in labels):
-        raise WebhookUrlRefused(f"{host!r} is not a valid host name")
+        raise WebhookUrlRefused(msg("{host} is not a valid host name", host=repr(host)))
     if allow_private:
         return
     if len(labels) < 2 or labels[-1] == "localhost" or \
             ("." + ascii_name).endswith(INTERNAL_SUFFIXES):
-        raise WebhookUrlRefused(f"{host!r} names a host inside a private network")
+        raise WebhookUrlRefused(msg("{host} names a host inside a private network",
+                                    host=repr(host)))
 
 
 def _inet_aton(host: str) -> bool:
@@ -114,15 +122,19 @@ def check_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address,
             if embedded is not None:
                 check_address(embedded, allow_private)
         if address.scope_id:
-            raise WebhookUrlRefused("IPv6 zone ids are refused")
+            raise WebhookUrlRefused(msg("IPv6 zone ids are refused"))
     for prop in ALWAYS + (() if allow_private else PRIVATE):
         if getattr(address, prop, False):
             kind = prop.removeprefix("is_").replace("_", "-")
-            raise WebhookUrlRefused(f"{address} is a {kind} address" + (
-                "" if prop in ALWAYS else " (ALHAMBRA_WEBHOOK_ALLOW_PRIVATE=1 allows it)"))
+            raise WebhookUrlRefused(
+                msg("{address} is a {kind} address", address=str(address), kind=kind)
+                if prop in ALWAYS else
+                msg("{address} is a {kind} address (ALHAMBRA_WEBHOOK_ALLOW_PRIVATE=1 allows "
+                    "it)", address=str(address), kind=kind))
     if not allow_private and not address.is_global:
-        raise WebhookUrlRefused(f"{address} is not a public address "
-                                "(ALHAMBRA_WEBHOOK_ALLOW_PRIVATE=1 allows it)")
+        raise WebhookUrlRefused(msg("{address} is not a public address "
+                                    "(ALHAMBRA_WEBHOOK_ALLOW_PRIVATE=1 allows it)",
+                                    address=str(address)))
 
 
 def resolve(target: Target, allow_private: bool = False) -> list[str]:
@@ -131,7 +143,7 @@ def resolve(target: Target, allow_private: bool = False) -> list[str]:
     infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not addresses:
-        raise WebhookUrlRefused(f"{target.host} has no address")
+        raise WebhookUrlRefused(msg("{host} has no address", host=target.host))
     for text in addresses:
         check_address(ipaddress.ip_address(text.partition("%")[0]), allow_private)
     return addresses

@@ -413,10 +413,12 @@ def smtp_send(port: int, msg: EmailMessage | bytes, rcpt: list[str] | None = Non
 def start_by_mail(s: Stack, inbox: Inbox, players: int = 2,
                   emails: list[str] | None = None) -> tuple[GameHandle, Received]:
     """A new game on ``s`` (its seats' addresses: ``emails``) and its first "your turn"
-    mail."""
+    mail: the "game started" mail of the seat to move."""
     h = new_game(s.client, players, emails)
-    v = h.get()["version"]
-    (mail,) = inbox.wait(h.id, "your_turn", where=lambda m: m.version == v)
+    doc = h.get()
+    address = (emails or [f"p{i}@example.org" for i in range(players)])[doc["current_seat"]]
+    (mail,) = inbox.wait(h.id, "started", where=lambda m: m.version == doc["version"] and
+                         m.rcpt == [address.lower()])
     return h, mail
 
 

@@ -1,9 +1,11 @@
 """A seat's city as a small text picture, for plain-text mails (pbmserv style).
 
 Each tile is a cell of two lines, its id and its building with its value (``gard10``:
-a garden worth 10; ``**`` the fountain or start tile); x grows east, y south, as in the
-notation. Walls are drawn with ``-`` and ``|``, Granada's moats with ``=`` and ``:``,
-``+`` at their ends and turns; dots mark the other sides of the city's cells::
+a garden worth 10, the building's name cut to four letters in the reader's language;
+``**`` the fountain or start tile); a compact picture (another player's city) has the
+second line only. x grows east, y south, as in the notation. Walls are drawn with ``-``
+and ``|``, Granada's moats with ``=`` and ``:``, ``+`` at their ends and turns; dots mark
+the other sides of the city's cells::
 
           -1      0      1
         +------+------+------+
@@ -17,6 +19,7 @@ notation. Walls are drawn with ``-`` and ``|``, Granada's moats with ``=`` and `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 WIDTH = 6
@@ -39,15 +42,21 @@ def _barrier(cells: dict[tuple[int, int], dict[str, Any]], x: int, y: int, side:
     return None
 
 
-def _label(tile: dict[str, Any]) -> tuple[str, str]:
+def _english(tile: dict[str, Any]) -> str:
+    return str(tile["type"]).replace("_", "")
+
+
+def _label(tile: dict[str, Any], name: Callable[[dict[str, Any]], str]) -> tuple[str, str]:
     if tile["type"] == "start" or tile["value"] == 0:
         return tile["id"].center(WIDTH), "**".center(WIDTH)
     return (tile["id"].center(WIDTH),
-            f"{tile['type'].replace('_', '')[:WIDTH - 2]:<{WIDTH - 2}}{tile['value']:>2}")
+            f"{name(tile)[:WIDTH - 2]:<{WIDTH - 2}}{tile['value']:>2}")
 
 
-def picture(city: list[dict[str, Any]]) -> list[str]:
-    """The lines of the picture of ``city`` (the view's tiles with x and y)."""
+def picture(city: list[dict[str, Any]], name: Callable[[dict[str, Any]], str] = _english,
+            ids: bool = True) -> list[str]:
+    """The lines of the picture of ``city`` (the view's tiles with x and y); ``name`` says
+    a tile's building, ``ids`` draws each tile's id above it."""
     if not city:
         return []
     cells = {(t["x"], t["y"]): t for t in city}
@@ -76,8 +85,8 @@ def picture(city: list[dict[str, Any]]) -> list[str]:
     lines = [" " * margin + "".join(f"{x:^{WIDTH + 1}}" for x in xs).rstrip()]
     for y in ys:
         lines.append(border(y))
-        for row in (0, 1):
-            out = (f"{y:>{margin - 1}} " if row == 0 else " " * margin)
+        for row in (0, 1) if ids else (1,):
+            out = (f"{y:>{margin - 1}} " if row == 0 or not ids else " " * margin)
             for x in list(xs) + [xs[-1] + 1]:
                 key = _barrier(cells, x, y, "w")
                 sep = BARRIERS[key][1] if key else \
@@ -85,7 +94,7 @@ def picture(city: list[dict[str, Any]]) -> list[str]:
                 out += sep
                 if x in xs:
                     tile = cells.get((x, y))
-                    out += _label(tile)[row] if tile else " " * WIDTH
+                    out += _label(tile, name)[row] if tile else " " * WIDTH
             lines.append(out.rstrip())
     lines.append(border(ys[-1] + 1))
     return lines

@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from service import due as planned
-from service import times
+from service import i18n, times
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game
 
@@ -203,11 +203,14 @@ def webhook(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         return Finish("disabled")
     first = row.from_version or row.version
     events = ctx.store.read(row.game_id, since=first - 1, until=row.version)
+    lang = i18n.best(None, *(s.language for s in ctx.store.seats(row.game_id)
+                             if s.seat == hook.seat))  # the seat's; the host's: English
     payload = {
         "game_id": row.game_id, "webhook_id": hook.id, "seat": hook.seat,
         "from_version": first, "to_version": row.version,
-        "events": ctx.games.event_items(ctx.store.game(row.game_id), events, first,
-                                        hook.seat),
+        "events": [{**item, "text": i18n.say(item["text"], lang) if item["text"]
+                    is not None else None} for item in ctx.games.event_items(
+                        ctx.store.game(row.game_id), events, first, hook.seat)],
     }
     try:
         webhooks.post(hook.url, hook.secret, payload,

@@ -21,7 +21,6 @@ import smtplib
 import ssl
 import threading
 from dataclasses import dataclass
-from email.header import Header
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
@@ -79,6 +78,7 @@ class Mail:
     token_hash: str | None = None  # the seat's: its reply address is bound to it
     in_reply_to: str | None = None  # the Message-ID of the player's mail this answers
     references: tuple[str, ...] = ()  # that mail's References
+    language: str = "en"  # its words' (Content-Language)
 
     @property
     def key(self) -> str:
@@ -113,52 +113,52 @@ class Mailer:
     def message(self, mail: Mail) -> Message:
         """multipart/alternative: the text part, then the HTML part. (email.mime's compat32
         classes: the same wire format as EmailMessage, five times faster to build.)"""
-        msg = MIMEMultipart("alternative")
-        msg["Subject"] = Header(mail.subject, "utf-8").encode() if not mail.subject.isascii() \
-            else mail.subject
-        msg["From"] = self.settings.mail_from
-        msg["To"] = formataddr((mail.to_name, mail.to_addr), charset="utf-8")
-        msg["Date"] = formatdate(usegmt=True)
+        out = MIMEMultipart("alternative")
+        out["Subject"] = mail.subject  # non-ASCII: one encoded word (not a folded Header)
+        out["From"] = self.settings.mail_from
+        out["To"] = formataddr((mail.to_name, mail.to_addr), charset="utf-8")
+        out["Date"] = formatdate(usegmt=True)
         # The same Message-ID on a resend lets the receiving side drop a duplicate too.
-        msg["Message-ID"] = self.message_id(mail)
+        out["Message-ID"] = self.message_id(mail)
         root = self.root_id(mail.game_id)
-        msg["In-Reply-To"] = mail.in_reply_to or root
-        msg["References"] = " ".join(dict.fromkeys((root, *mail.references,
+        out["In-Reply-To"] = mail.in_reply_to or root
+        out["References"] = " ".join(dict.fromkeys((root, *mail.references,
                                                     *filter(None, [mail.in_reply_to]))))
         reply_to = self.reply_to(mail)
         if reply_to:
-            msg["Reply-To"] = reply_to
+            out["Reply-To"] = reply_to
         # RFC 3834: an answer to a player's mail is auto-replied, every other mail
         # auto-generated; either way responders that honour it do not answer.
-        msg["Auto-Submitted"] = "auto-replied" if mail.in_reply_to else "auto-generated"
-        msg["X-Alhambra-Game"] = mail.game_id
-        msg["X-Alhambra-Version"] = str(mail.version)
-        msg["X-Alhambra-Kind"] = mail.kind
-        msg.attach(MIMEText(mail.text, "plain", "utf-8"))
-        msg.attach(MIMEText(mail.html, "html", "utf-8"))
-        return msg
+        out["Auto-Submitted"] = "auto-replied" if mail.in_reply_to else "auto-generated"
+        out["Content-Language"] = mail.language
+        out["X-Alhambra-Game"] = mail.game_id
+        out["X-Alhambra-Version"] = str(mail.version)
+        out["X-Alhambra-Kind"] = mail.kind
+        out.attach(MIMEText(mail.text, "plain", "utf-8"))
+        out.attach(MIMEText(mail.html, "html", "utf-8"))
+        return out
 
     def send(self, mail: Mail) -> str:
         """Send (or write) the mail; returns where it went."""
-        msg = self.message(mail)
+        message = self.message(mail)
         if self.smtp is None:
-            return self._write(mail, msg)
+            return self._write(mail, message)
         with self._lock:
             try:
-                self._connection().send_message(msg)
+                self._connection().send_message(message)
             except (smtplib.SMTPServerDisconnected, ConnectionError):
                 # A kept connection may have been closed by the server: once more, anew.
                 self._drop()
-                self._connection().send_message(msg)
+                self._connection().send_message(message)
         log.info("mail %s to %s: %s", mail.key, mail.to_addr, mail.subject)
         return f"smtp://{self.smtp.host}:{self.smtp.port}"
 
-    def _write(self, mail: Mail, msg: Message) -> str:
+    def _write(self, mail: Mail, message: Message) -> str:
         folder = self.settings.outbox_dir
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{mail.key}.eml"
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(msg.as_bytes())
+        tmp.write_bytes(message.as_bytes())
         tmp.replace(path)
         log.info("mail %s to %s written to %s (no SMTP_URL): %s", mail.key, mail.to_addr,
                  path, mail.subject)

@@ -15,7 +15,8 @@ answered mail showed. Then, in this order:
   ``Authentication-Results`` header of the operator's MTA with an aligned DKIM or SPF
   pass) or is not the seat's address;
 - the reply is read (``replies.py``): ``status``, ``help``, ``resign`` (``Games.resign``:
-  a bot plays the seat from then on) or moves;
+  a bot plays the seat from then on), ``language fi`` (the seat's mails in Finnish from
+  then on) or moves; the command words in any language of the catalogs;
 - moves are submitted against the tag's version, with the mail's Message-ID as the
   idempotency key: a mail delivered twice plays once. If the game moved on since that
   version nothing is played ("stale");
@@ -56,7 +57,8 @@ from typing import Any
 from aiosmtpd.controller import Controller
 
 import engine
-from service import times
+from engine import terms
+from service import i18n, times
 from service.errors import (
     DomainError,
     GameNotFound,
@@ -196,10 +198,11 @@ class Gateway:
 
     def outcome(self, target: Target, reading: replies.Reading, message_id: str
                 ) -> dict[str, Any] | None:
-        """What becomes of the reply (JSON for the answer job): played, refused,
-        unreadable, empty, stale, over, status, help or resigned. None: no answer at
-        all."""
+        """What becomes of the reply (JSON for the answer job, its words in the seat's
+        language): played, refused, unreadable, empty, stale, over, status, help,
+        resigned, language or unknown_language. None: no answer at all."""
         tag = target.tag
+        lang = i18n.best(None, target.seat.language)
         out: dict[str, Any] = {"answered": tag.version, "wrote": reading.lines,
                                "moves": reading.understood}
         if reading.kind in ("status", "help", "empty"):
@@ -208,15 +211,25 @@ class Gateway:
             error = reading.error
             assert error is not None
             return {**out, "result": "unreadable", "line": reading.line,
-                    "column": error.position, "expected": error.expected,
+                    "column": error.position, "expected": i18n.say(error.expected, lang),
                     "source": reading.lines[reading.line - 1]}
+        if reading.kind == "language":
+            if reading.language is None:
+                return {**out, "result": "unknown_language"}
+            try:
+                self.ctx.games.set_language(self.ctx.games.game(tag.game_id),
+                                            target.seat.seat, reading.language)
+            except GameNotFound:
+                return None
+            return {**out, "result": "language"}
         key = f"mail:{message_id}" if len(message_id) <= 190 else \
             f"mail:{_digest(message_id)}"
         games = self.ctx.games
         try:
             if reading.kind == "resign":
                 resigned = games.resign(games.game(tag.game_id), target.seat.seat)
-                return {**out, "result": "resigned", "bot": resigned.bot}
+                return {**out, "result": "resigned",  # the bot's level in words
+                        "bot": i18n.say(terms.bot(resigned.bot or ""), lang)}
             played = games.submit(games.game(tag.game_id), target.seat.seat,
                                   reading.moves, tag.version, key)
         except VersionConflict:
@@ -225,9 +238,10 @@ class Gateway:
             return {**out, "result": "over"}
         except NotYourTurn as exc:
             return {**out, "result": "refused", "rule": exc.extra["rule"],
-                    "detail": exc.detail}
+                    "detail": i18n.say(exc.detail, lang)}
         except engine.RuleViolation as exc:
-            return {**out, "result": "refused", "rule": exc.rule, "detail": exc.message}
+            return {**out, "result": "refused", "rule": exc.rule,
+                    "detail": i18n.say(exc.message, lang)}
         except IdempotencyKeyReused:
             log.warning("mail-in: %s was played already with other moves: dropped",
                         message_id)
@@ -236,12 +250,13 @@ class Gateway:
             return None
         except DomainError as exc:
             return {**out, "result": "refused", "rule": exc.extra.get("rule", "-"),
-                    "detail": exc.detail}
+                    "detail": i18n.say(exc.detail, lang)}
         if played.replayed:
             log.info("mail-in: %s was delivered again: played once", message_id)
         return {**out, "result": "played", "played_version": played.version,
-                "played": list(played.own),  # in words, as the history says them
-                "events": list(played.news)}
+                # in words, as the history says them, in the seat's language
+                "played": [i18n.say(line, lang) for line in played.own],
+                "events": [i18n.say(line, lang) for line in played.news]}
 
 
 # -- the answer: due work of the workers --------------------------------------------------

@@ -1,8 +1,12 @@
-"""The content of the mails (which mails a batch calls for: service/due.py).
+"""The content of the mails, in each seat's language (which mails a batch calls for:
+service/due.py).
 
 Nothing here decides a rule: whose turn it is, the hand, the market and the legal moves
 all come from the engine (``engine.view``, ``engine.legal_moves``); events are shown as
-``engine.redact_event`` gives them to the recipient's seat.
+``engine.redact_event`` gives them to the recipient's seat. What a mail shows of the game
+is built by ``board.py``; the words come from the catalogs (``service/i18n.py``): the
+templates' ``_()``, the engine's and this module's ``Msg`` sentences and the clock's
+words (``clock_words.py``).
 """
 
 from __future__ import annotations
@@ -13,53 +17,68 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+import css_inline
 import jinja2
 
 import engine
-from engine import overview
-from engine.describe import WORDS, tile_words
-from service import times
+from engine import overview, terms
+from engine.words import Msg, listing, msg
+from service import i18n, times
 from service.clock import TimeControl
 from service.games import event_items, neutral_name
 from service.links import play_path, replay_path
 from service.store import Game, Seat
 
-from . import city
+from . import board
 from .clock_words import control_words, day_off_words, deadline_words, time_left_words
 from .mail import Mail
 
 MAX_LEGAL_MOVES = 200
-SUBJECT_KINDS = {
-    "started": "Game started",
-    "your_turn": "Your turn",
-    "reminder": "Reminder: your turn",
-    "timeout": "Your time ran out",
-    "taken_over": "A bot takes over a seat",
-    "game_over": "Game over",
+SUBJECT_KINDS: dict[str, Msg] = {
+    "started": msg("Game started"),
+    "your_turn": msg("Your turn"),
+    "reminder": msg("Reminder: your turn"),
+    "timeout": msg("Your time ran out"),
+    "taken_over": msg("A bot takes over a seat"),
+    "game_over": msg("Game over"),
 }
 #: The subjects of the answers to a reply (mail_in.py), by what became of it.
-ANSWER_SUBJECTS = {
-    "played": "Move played",
-    "refused": "Move refused",
-    "unreadable": "Move not understood",
-    "empty": "No move found",
-    "stale": "Nothing played: the game moved on",
-    "over": "Game over",
-    "status": "Status",
-    "help": "Help",
-    "resigned": "You resigned",
+ANSWER_SUBJECTS: dict[str, Msg] = {
+    "played": msg("Move played"),
+    "refused": msg("Move refused"),
+    "unreadable": msg("Move not understood"),
+    "empty": msg("No move found"),
+    "stale": msg("Nothing played: the game moved on"),
+    "over": msg("Game over"),
+    "status": msg("Status"),
+    "help": msg("Help"),
+    "resigned": msg("You resigned"),
+    "language": msg("Language changed"),
+    "unknown_language": msg("Language not known"),
 }
 #: Kinds of mail that list the seat's legal moves.
 MOVE_KINDS = ("your_turn", "reminder", "answer")
 
 
-@lru_cache(maxsize=1)
-def templates() -> jinja2.Environment:
-    return jinja2.Environment(
+@lru_cache(maxsize=len(i18n.LANGUAGES))
+def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
+    """The mails' templates, their words in ``lang`` (``_()``, ``ngettext()``,
+    ``pgettext()`` with %-placeholders; ``{% trans %}`` blocks would be trimmed)."""
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("workers", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html",),
                                             default_for_string=False),
-        trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+        trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"])
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)
+    return env
+
+
+def seat_language(batch: Batch, seat: int) -> str:
+    """The language of ``seat``'s mails: its own, else English."""
+    info = batch.seats[seat] if seat < len(batch.seats) else None
+    return i18n.best(None, info.language if info else None)
 
 
 @dataclass
@@ -79,6 +98,7 @@ class Batch:
     read: Callable[[int, int], list[dict[str, Any]]]
     tokens: dict[int, str] = field(default_factory=dict)  # seat -> its token (secret links)
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
+    sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
 
     @property
     def names(self) -> list[str]:
@@ -97,12 +117,19 @@ class Batch:
         return times.later(self.game.time_per_move, self.created_at)
 
 
+def _items(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
+           ) -> list[dict[str, Any]]:
+    return event_items(events, first_version, seat, batch.over, batch.names,
+                       neutral_name(batch.game.variant, batch.game.players), batch.state)
+
+
 def _lines(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
            ) -> list[str]:
-    """The words for ``events`` (from ``first_version``) as ``seat`` may see them."""
-    items = event_items(events, first_version, seat, batch.over, batch.names,
-                        neutral_name(batch.game.variant, batch.game.players), batch.state)
-    return [item["text"] for item in items if item["text"] is not None]
+    """The words for ``events`` (from ``first_version``) as ``seat`` may see them, in its
+    language."""
+    lang = seat_language(batch, seat)
+    return [i18n.say(item["text"], lang) for item in _items(batch, events, first_version, seat)
+            if item["text"] is not None]
 
 
 def since(batch: Batch, version: int, seat: int) -> list[str]:
@@ -110,10 +137,10 @@ def since(batch: Batch, version: int, seat: int) -> list[str]:
     return _lines(batch, batch.read(version, batch.to_version), version + 1, seat)
 
 
-def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
-    """The version of ``seat``'s last move (0: none yet) and the lines of what happened
-    since, as that seat may see it. Reads back from the batch in growing chunks, so a
-    mail reads about one round of events, not the whole log."""
+def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[dict[str, Any]]]:
+    """The version of ``seat``'s last move (0: none yet) and the events since. Reads back
+    from the batch in growing chunks, so a mail reads about one round of events, not the
+    whole log."""
     until, events, last = batch.to_version, [], 0
     chunk = 64
     while until > 0 and not last:
@@ -127,129 +154,145 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[str]]:
                 break
         events = older + events
         until, chunk = since, chunk * 2
-    return last, _lines(batch, events, last + 1, seat)
+    return last, events
 
 
-def _awards(batch: Batch) -> list[dict[str, Any]]:
-    """Points per scoring and seat over the whole game (read once, at the game's end)."""
-    neutral = neutral_name(batch.game.variant, batch.game.players) or "neutral"
-    names = batch.names
-    table: dict[tuple[int, Any], int] = {}
-    for e in batch.read(0, batch.to_version):
-        if e["type"] == "points_awarded":
-            key = (e["scoring"], e["seat"])
-            table[key] = table.get(key, 0) + e["points"]
-    return [{"scoring": sc, "name": neutral if who == "neutral" else names[who],
-             "points": pts} for (sc, who), pts in sorted(table.items(), key=lambda kv: (
-                 kv[0][0], 99 if kv[0][1] == "neutral" else kv[0][1]))]
-
-
-def majority_lines(batch: Batch) -> list[dict[str, str]]:
-    """The majorities as the next scoring would count them now, one line a building type:
-    its name, who has how many, who would score what."""
-    neutral = neutral_name(batch.game.variant, batch.game.players)
-
-    def who(p: Any) -> str:
-        return (neutral or "the neutral") if p == "neutral" else batch.names[p]
-
-    return [{"building": WORDS.get(m.building, (m.building, m.building))[1],
-             "counts": ", ".join(f"{who(p)} {n}" for p, n in sorted(
-                 m.counts.items(), key=lambda kv: (-kv[1], str(kv[0])))),
-             "points": ", ".join(f"{who(p)} +{n}" for p, n in sorted(
-                 m.points.items(), key=lambda kv: (-kv[1], str(kv[0])))) or "nobody"}
-            for m in overview.majorities(batch.state)]
+def _current(batch: Batch, say_: board.Speaker) -> str | None:
+    """Whose turn it is (a seat a bot plays says so), None once the game is over."""
+    state = batch.state
+    if batch.over:
+        return None
+    name = batch.names[state.current]
+    bot = state.bots.get(state.current)
+    return say_(msg("{name} ({bot} bot)", name=name, bot=terms.bot(bot))) if bot else name
 
 
 def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, Any]:
-    """The template variables of one mail."""
+    """The template variables of one mail, in the seat's language."""
     state, game = batch.state, batch.game
+    lang = seat_language(batch, seat)
+    say_ = board.Speaker(lang)
     view = engine.view(state, seat)
     me = view["seats"][seat]
     game_url = batch.public_url + play_path(game.id)
     deadline = batch.deadline()
-    exact = overview.exact_spaces(state, seat) if seat < len(state.hands) else []
+    now = batch.sent_at or times.now()
+    neutral = neutral_name(game.variant, game.players)
+    plays = seat < len(state.hands) and seat not in state.bots
     ctx: dict[str, Any] = {
-        "kind": kind, "game_id": game.id, "variant": game.variant, "turn": view["turn"],
+        "lang": lang, "language_name": i18n.NATIVE_NAMES[lang], "kind": kind,
+        "game_id": game.id, "stylesheet": board.stylesheet(),
+        "variant": say_(terms.VARIANTS.get(game.variant, game.variant)), "turn": view["turn"],
         "version": batch.to_version, "seat": seat, "name": me["name"],
         "players": [{"seat": s["seat"], "name": s["name"], "score": s["score"]}
                     for s in view["seats"]],
         "game_url": game_url, "api_url": batch.public_url,
-        "deadline": times.to_text(deadline) if deadline else None,
-        "deadline_words": deadline_words(deadline) if deadline else None,
-        **clock_context(batch, seat, deadline),
+        "deadline": deadline_words(deadline, now, lang) if deadline else None,
+        "deadline_date": i18n.date(deadline, lang) if deadline else None,
+        **clock_context(batch, seat, deadline, now, lang),
         "replies": batch.replies and bool(batch.seats[seat].token_hash
                                           if seat < len(batch.seats) else False),
-        "current_name": batch.names[state.current] if not batch.over else None,
-        "hand": me.get("hand", []), "display": view["display"],
-        "purses": [f"{p.currency} {'+'.join(map(str, p.values))} = {p.total}"
-                   for p in overview.purses(state.hands[seat])],
-        "market": [{"space": m["space"], "currency": m["currency"],
-                    "tiles": [f"{t['id']}: {tile_words(t['id'], state=state)}"
-                              for t in m["tiles"]],
-                    "exact": m["space"] in exact}
-                   for m in view["market"]],
-        "majorities": majority_lines(batch),
-        "next_scoring": overview.next_scoring(state),
-        "pending": [t["id"] for t in view["pending"]] if state.current == seat else [],
-        "city_size": len(me["city"]), "city": city.picture(me["city"]),
-        "reserve": [t["id"] for t in me["reserve"]],
+        "current_name": _current(batch, say_),
+        "my_turn": not batch.over and state.current == seat and plays,
+        "bot": state.bots.get(seat) and say_(terms.bot(state.bots[seat])),
+        "hand": board.hand(state, seat, say_) if seat < len(state.hands) else None,
+        "display": board.display(view, say_),
+        "market": board.market(state, view, seat, say_),
+        "neutral": say_(terms.neutral(neutral)) if view["neutral"] else None,
+        "neutral_score": view["neutral"]["score"] if view["neutral"] else None,
+        "neutral_points": say_(board.points(view["neutral"]["score"])) if view["neutral"]
+        else None,
+        "neutral_tiles": [board.tile_line(state, t["id"], say_)
+                          for t in view["neutral"]["tiles"]] if view["neutral"] else [],
+        "majorities": board.majorities(state, batch.names, neutral, say_),
+        "next_scoring": say_(terms.SCORINGS[overview.next_scoring(state)]),
+        "pending": [board.tile_line(state, t["id"], say_) for t in view["pending"]]
+        if state.current == seat and plays else [],
+        "cities": board.cities(state, view, seat, say_),
         "link": batch.public_url + play_path(game.id, batch.tokens[seat])
         if seat in batch.tokens else None,
         "record_url": f"{batch.public_url}/games/{game.id}/record",
         # a private game's replay opens from the seat's own link
         "replay_url": batch.public_url + replay_path(
             game.id, None if game.replay_public else batch.tokens.get(seat)),
+        "legal_moves": [], "more_moves": 0, "changes": [], "scorings": [],
     }
-    if kind in MOVE_KINDS:
-        moves = [str(m) for m in engine.legal_moves(state, seat)] if not batch.over else []
+    if (kind in MOVE_KINDS or kind == "started") and ctx["my_turn"]:
+        moves = [str(m) for m in engine.legal_moves(state, seat)]
         ctx["legal_moves"] = moves[:MAX_LEGAL_MOVES]
         ctx["more_moves"] = max(0, len(moves) - MAX_LEGAL_MOVES)
     if kind in ("your_turn", "reminder"):
-        last, ctx["changes"] = _since_last_move(batch, seat)
+        last, events = _since_last_move(batch, seat)
         ctx["since_version"] = last
+        ctx["changes"] = _lines(batch, events, last + 1, seat)
+        ctx["scorings"] = board.scoring_tables(events, batch.names, neutral, say_)
     if kind == "timeout":
-        ctx["played"] = [e["move"] for e in batch.events
-                         if e.get("timeout") and e.get("seat") == seat and "move" in e]
+        items = _items(batch, batch.events, batch.from_version, seat)
+        ctx["played"] = [say_(i["text"]) for i in items if i["text"] is not None and
+                         i["event"].get("timeout") and i["event"].get("seat") == seat]
     if kind == "taken_over":
-        ctx["taken_over"] = [{"name": batch.names[e["seat"]], "you": e["seat"] == seat,
-                              "reason": e["reason"], "bot": e["bot"]}
-                             for e in batch.events if e["type"] == "seat_taken_over"]
+        ctx["taken_over"] = [
+            {"line": say_(_taken_over_line(e, e["seat"] == seat, batch.names[e["seat"]])),
+             "you": e["seat"] == seat}
+            for e in batch.events if e["type"] == "seat_taken_over"]
     if kind == "game_over" or kind == "answer" and batch.over:
         over = next((e for e in batch.events if e["type"] == "game_over"), None) or {}
         scores = over.get("scores", list(state.scores))
         ctx["scores"] = sorted(({"name": n, "score": s, "left": state.left.get(i),
-                                 "bot": state.bots.get(i)} for i, (n, s) in enumerate(zip(
-                                     batch.names, scores, strict=False))),
+                                 "bot": state.bots.get(i) and say_(terms.bot(state.bots[i]))}
+                                for i, (n, s) in enumerate(zip(batch.names, scores,
+                                                               strict=False))),
                                key=lambda r: -r["score"])
         ctx["winners"] = [batch.names[w] for w in over.get("winners", state.winners)]
-        ctx["neutral"] = view["neutral"]
-        ctx["awards"] = _awards(batch)
+        ctx["winners_text"] = say_(listing(ctx["winners"]))
+        ctx["scorings"] = board.scoring_tables(batch.read(0, batch.to_version), batch.names,
+                                               neutral, say_)
     ctx.update(extra)
     return ctx
 
 
-def clock_context(batch: Batch, seat: int, deadline: datetime | None) -> dict[str, Any]:
+def clock_context(batch: Batch, seat: int, deadline: datetime | None, now: datetime,
+                  lang: str) -> dict[str, Any]:
     """The clock in words (workers/clock_words.py): the game's time control; the time
     the seat has left when it is to act (until ``deadline``); the day off running now."""
     control = TimeControl.of(batch.game.time_per_move, batch.game.time_control)
-    now = times.now()
     acting = deadline is not None and batch.state.current == seat
     off = control.day_off_until(now) if deadline is not None else None
     return {
-        "time_control": control_words(control),
+        "time_control": control_words(control, lang),
         "time_left": time_left_words(control.running(now, deadline).total_seconds(),
-                                     control.bank is not None)
+                                     control.bank is not None, lang)
         if acting and deadline is not None else None,
-        "day_off": day_off_words(control, off) if off else None,
+        "day_off": day_off_words(control, off, lang) if off else None,
     }
+
+
+def _taken_over_line(e: dict[str, Any], you: bool, name: str) -> Msg:
+    """Who left, why, and which bot plays the seat now (S-2)."""
+    bot = terms.bot(e["bot"])
+    if you:
+        return msg("you let the time run out too often in this game: a {bot} bot plays your "
+                   "seat from now on, so the game goes on (rule S-2)", bot=bot) \
+            if e["reason"] != "resigned" else \
+            msg("you resigned: a {bot} bot plays your seat from now on, so the game goes on "
+                "(rule S-2)", bot=bot)
+    return msg("{name} resigned: a {bot} bot plays that seat from now on, so the game goes "
+               "on (rule S-2)", name=name, bot=bot) if e["reason"] == "resigned" else \
+        msg("{name} let the time run out too often: a {bot} bot plays that seat from now "
+            "on, so the game goes on (rule S-2)", name=name, bot=bot)
 
 
 def subject(ctx: dict[str, Any]) -> str:
     """``[Alhambra <game>] Your turn, move 17``: the same prefix for every mail of a game,
-    then what the mail is and the move number players count."""
-    what = ANSWER_SUBJECTS[ctx["result"]] if ctx["kind"] == "answer" else \
-        SUBJECT_KINDS[ctx["kind"]]
-    return f"[Alhambra {ctx['game_id']}] {what}, move {ctx['turn']}"
+    then what the mail is and the move number players count (in the seat's language)."""
+    if ctx["kind"] == "answer":
+        what = ANSWER_SUBJECTS[ctx["result"]]
+    elif ctx["kind"] == "started" and ctx["legal_moves"]:
+        what = msg("Game started: your turn")
+    else:
+        what = SUBJECT_KINDS[ctx["kind"]]
+    return f"[Alhambra {ctx['game_id']}] " + i18n.say(
+        msg("{what}, move {turn}", what=what, turn=ctx["turn"]), ctx["lang"])
 
 
 def render(batch: Batch, kind: str, seat: int, version: int | None = None,
@@ -262,9 +305,18 @@ def render(batch: Batch, kind: str, seat: int, version: int | None = None,
     ctx = context_for(batch, kind, seat, **extra)
     if version is not None:
         ctx["version"] = version
-    env = templates()
+    env = templates(ctx["lang"])
+    html = env.get_template(f"{kind}.html").render(ctx)
     return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,
                 seat=seat, to_name=info.name or "", to_addr=info.email,
                 subject=subject(ctx), text=env.get_template(f"{kind}.txt").render(ctx),
-                html=env.get_template(f"{kind}.html").render(ctx),
-                token_hash=info.token_hash)
+                html=_inline(html), token_hash=info.token_hash, language=ctx["lang"])
+
+
+_INLINER = css_inline.CSSInliner(load_remote_stylesheets=False, keep_style_tags=False)
+
+
+def _inline(html: str) -> str:
+    """The HTML part with its stylesheet moved into style attributes (mail clients drop
+    ``<style>``): css-inline."""
+    return _INLINER.inline(html)

@@ -7,25 +7,34 @@ cuts off the quoted mail (``On … wrote:``, ``-----Original Message-----``, Out
 header block) and the signature; lines quoted with ``>`` go too. What is left to read is
 the first block of non-empty lines: the moves, one a line or separated by ``;``, in the
 notation of ``engine/NOTATION.md`` (``engine.parse_moves``), or the command ``status``,
-``help`` or ``resign`` (a bot plays the seat from then on, docs/rules.md S-2).
+``help``, ``resign`` (a bot plays the seat from then on, docs/rules.md S-2) or
+``language fi`` (the seat's mails in that language). The command words are read in every
+language of the catalogs (``pgettext("command", …)``: ``ohje``, ``hjælp``, ``помощь``…),
+capitals and accents aside; the move notation is one notation in every language.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import getaddresses
+from functools import cache
 
 import html2text
 from mailparser_reply import EmailReplyParser
 
 import engine
+from engine.words import pmsg
+from service import i18n
 
 #: Languages whose "On … wrote:" lines and signatures are recognised. (Not Danish: its
 #: signature "Tak" would swallow a reply "take 3".)
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "sv", "cs"]
-COMMANDS = ("status", "help", "resign")
+#: The commands, by their English word (the catalogs give each language's).
+COMMANDS = {"status": pmsg("command", "status"), "help": pmsg("command", "help"),
+            "resign": pmsg("command", "resign"), "language": pmsg("command", "language")}
 #: The most lines read as moves (a whole turn fits easily).
 MAX_LINES = 20
 
@@ -35,14 +44,15 @@ _IDS = re.compile(r"<[^<>\s]{1,250}>")
 
 @dataclass
 class Reading:
-    """What the reply asks: ``kind`` is moves, status, help, resign, empty or
-    unreadable."""
+    """What the reply asks: ``kind`` is moves, status, help, resign, language, empty or
+    unreadable (``language``: the language asked for, None if unknown)."""
 
     kind: str
     lines: list[str] = field(default_factory=list)  # as written
     moves: list[engine.Move] = field(default_factory=list)
     error: engine.NotationError | None = None
     line: int = 0  # the 1-based line of the error
+    language: str | None = None
 
     @property
     def understood(self) -> list[str]:
@@ -90,13 +100,36 @@ def reply_lines(text: str) -> list[str]:
     return block
 
 
+def _plain(word: str) -> str:
+    """A word without capitals and accents: "Βοήθεια" and "βοηθεια" read alike."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.casefold())
+                   if not unicodedata.combining(c))
+
+
+@cache
+def command_words() -> dict[str, str]:
+    """Each command word of every language (plain) → its command."""
+    return {_plain(i18n.say(said, lang)): command for lang in i18n.LANGUAGES
+            for command, said in COMMANDS.items()}
+
+
+@cache
+def _language_names() -> dict[str, str]:
+    return {_plain(name): lang for lang, name in i18n.NATIVE_NAMES.items()}
+
+
 def read(lines: list[str]) -> Reading:
     """The moves of a whole turn (all lines), or a command, or why they cannot be read."""
     if not lines:
         return Reading("empty")
-    word = lines[0].strip().lower().rstrip(".!")
-    if word in COMMANDS:
-        return Reading(word, lines)
+    words = lines[0].strip().rstrip(".!").split()
+    command = command_words().get(_plain(words[0])) if words else None
+    if command == "language" and len(words) <= 2:  # alone: which languages there are
+        asked = _plain(words[1].rstrip(".!")) if len(words) == 2 else ""
+        return Reading("language", lines,
+                       language=i18n.language(asked) or _language_names().get(asked))
+    if command is not None and command != "language" and len(words) == 1:
+        return Reading(command, lines)
     moves: list[engine.Move] = []
     for number, line in enumerate(lines, start=1):
         try:

@@ -15,6 +15,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 from ..auth import NEED_TOKEN, Caller
 from ..errors import Unauthenticated
 from ..games import Games
+from ..i18n import message, msg
 from ..links import play_path
 from ..problems import ApiError
 from ..safejson import BadJson, loads
@@ -37,7 +38,7 @@ class JsonBodyParser(FlaskParser):
         try:
             return loads(req.get_data(cache=True))
         except BadJson as exc:
-            raise ApiError(400, "malformed_json", str(exc)) from None
+            raise ApiError(400, "malformed_json", message(exc)) from None
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -62,7 +63,7 @@ def bearer_token() -> str | None:
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise Unauthenticated(NEED_TOKEN)
+        raise Unauthenticated(msg("use {header}", header=NEED_TOKEN))
     return token
 
 

@@ -14,6 +14,8 @@ from ..schemas import (
     JoinSchema,
     ListQuerySchema,
     RotatedTokenSchema,
+    SeatLanguageSchema,
+    SeatLanguageSetSchema,
 )
 from .common import (
     BEARER,
@@ -37,7 +39,8 @@ blp = Blueprint("games", __name__, url_prefix="/games",
 def create_game(body):
     """Create a game
 
-    Seats given with a name are filled now and get a secret token; seats given as
+    Seats given with a name are filled now and get a secret token (`language`: the seat's
+    mails and page in `en`, `el`, `fi`, `da` or `ru`); seats given as
     `{"bot": level}` are played by a bot (no token); the others are open and are joined
     with the invite code (or filled with a bot by the host). The game starts (setup events
     recorded) when every seat is filled. The clock: `time_per_move`, or a bank
@@ -98,10 +101,12 @@ def get_game(game_id):
 def join_game(body, game_id):
     """Join an open seat
 
-    With the invite code from the game's creation. Returns the seat's secret token. The
+    With the invite code from the game's creation (and the seat's `language`, if it
+    chooses one: its mails and page). Returns the seat's secret token. The
     last seat to be filled starts the game; a game whose seats are all taken answers 409
     `game_full`."""
-    joined = service().join(game_id, body["invite_code"], body["name"], body["email"])
+    joined = service().join(game_id, body["invite_code"], body["name"], body["email"],
+                            body["language"])
     joined["join_url"] = join_url(game_id, joined["token"])
     return joined, 201
 
@@ -118,6 +123,21 @@ def add_bot(body, game_id, seat):
     last seat to be filled starts the game. A seat that is not open: 409 `seat_taken`;
     an unknown level: 422 `invalid_option`."""
     return service().add_bot(game_id, caller(), seat, body["level"]), 201
+
+
+@blp.route("/<string:game_id>/seats/<int:seat>/language", methods=["PUT"])
+@blp.arguments(SeatLanguageSchema())
+@blp.response(200, SeatLanguageSetSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 400, 401, 403, 404, 415, 422)
+def set_language(body, game_id, seat):
+    """Choose a seat's language
+
+    With the seat's own token: its mails (and its web page) are in `language` from now
+    on (`en`, `el`, `fi`, `da` or `ru`; a regional tag such as `fi-FI` is read as `fi`).
+    Another seat's token: 403. A reply `language fi` to a game's mail does the same."""
+    games = service()
+    return games.choose_language(games.game(game_id), caller(), seat, body["language"])
 
 
 @blp.route("/<string:game_id>/token", methods=["POST"])

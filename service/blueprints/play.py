@@ -7,6 +7,7 @@ import re
 from flask import current_app, request
 
 from ..games import read_moves
+from ..i18n import msg
 from ..problems import ApiError
 from ..schemas import (
     EventsQuerySchema,
@@ -59,16 +60,17 @@ def _expected_version(body, header: str | None) -> int:
     if header is not None:
         m = _ETAG.match(header)
         if not m:
-            raise ApiError(400, "bad_request", "If-Match must be the game's ETag, e.g. "
-                           '"42"')
+            raise ApiError(400, "bad_request", msg("If-Match must be the game's ETag, e.g. "
+                                                   '"42"'))
         header_version = int(m.group(1))
     if body_version is not None and header_version is not None and \
             body_version != header_version:
-        raise ApiError(400, "bad_request", "the body's version and If-Match differ")
+        raise ApiError(400, "bad_request", msg("the body's version and If-Match differ"))
     expected = body_version if body_version is not None else header_version
     if expected is None:
-        raise ApiError(428, "precondition_required", "say which version of the game the "
-                       "move was made against: the body's 'version' or If-Match")
+        raise ApiError(428, "precondition_required", msg(
+            "say which version of the game the move was made against: the body's 'version' "
+            "or If-Match"))
     return expected
 
 
@@ -98,7 +100,8 @@ def submit_moves(body, game_id):
     seat = caller().player(game)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
-        raise ApiError(400, "bad_request", "Idempotency-Key must have 1 to 200 characters")
+        raise ApiError(400, "bad_request", msg("Idempotency-Key must have 1 to 200 "
+                                               "characters"))
     expected = _expected_version(body, request.headers.get("If-Match"))
     moves = read_moves(body.get("move"), body.get("moves"))
     played = games.submit(game, seat, moves, expected, key)

@@ -33,6 +33,8 @@ from flask import Response, current_app, request
 
 from ..auth import Caller
 from ..games import Games
+from ..i18n import msg
+from ..languages import request_language
 from ..problems import ApiError
 from ..schemas import EventsQuerySchema
 from ..settings import Settings
@@ -61,13 +63,13 @@ def _since(query_since: int) -> int:
         return query_since
     m = _LAST_EVENT_ID.match(header)
     if not m:
-        raise ApiError(400, "bad_request", "Last-Event-ID must be a version number, the id "
-                       "of the last message received")
+        raise ApiError(400, "bad_request", msg("Last-Event-ID must be a version number, the "
+                                               "id of the last message received"))
     return int(m.group(1))
 
 
 def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, seconds: float,
-        release: Callable[[], None] = lambda: None) -> Iterator[str]:
+        release: Callable[[], None] = lambda: None, lang: str = "en") -> Iterator[str]:
     """The stream's text: items after ``since`` as they are written, for ``seconds``, in
     the request's thread; then ``release`` its place."""
     end = time.monotonic() + seconds
@@ -79,7 +81,7 @@ def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, second
             game = games.game(game_id)
             if game.version > since:
                 for item in games.events(game, who, since)["events"]:
-                    yield message(item)
+                    yield message(item, lang)
                     since = item["version"]
                 quiet_since = time.monotonic()
             if game.status == "over" and game.version <= since:
@@ -107,11 +109,11 @@ def _place(seconds: float):
         return stream_caps().acquire(request.remote_addr or "", seconds)
     except TooManyStreams as full:
         s = settings()
-        detail = (f"too many open streams from your address (at most "
-                  f"{s.streams_per_client}): close one, or try again in "
-                  f"{full.retry_after} s" if full.whose == "address" else
-                  f"the server has too many open streams (at most {s.streams_max}): try "
-                  f"again in {full.retry_after} s")
+        detail = msg("too many open streams from your address (at most {limit}): close "
+                     "one, or try again in {seconds} s", limit=s.streams_per_client,
+                     seconds=full.retry_after) if full.whose == "address" else \
+            msg("the server has too many open streams (at most {limit}): try again in "
+                "{seconds} s", limit=s.streams_max, seconds=full.retry_after)
         raise ApiError(429, "rate_limited", detail,
                        headers={"Retry-After": str(full.retry_after)}) from None
 
@@ -150,12 +152,13 @@ def stream_events(query, game_id):
     # HEAD request (no body would ever be sent)
     seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
         request.method == "GET" else 0
+    lang = request_language()
     if seconds <= 0:
-        return Response(sse(games, s, game.id, who, since, 0),
+        return Response(sse(games, s, game.id, who, since, 0, lang=lang),
                         mimetype="text/event-stream", headers=headers)
     place = _place(seconds)
     if not request.environ.get(PARK):
-        return Response(sse(games, s, game.id, who, since, seconds, place.release),
+        return Response(sse(games, s, game.id, who, since, seconds, place.release, lang),
                         mimetype="text/event-stream", headers=headers)
     # The server takes the stream over once this first part is sent (stream_hub.py).
     try:
@@ -164,12 +167,12 @@ def stream_events(query, game_id):
         place.release()
         raise
     last = items[-1]["version"] if items else since
-    text = f"retry: {s.stream_retry_ms}\n\n" + "".join(message(item) for item in items)
+    text = f"retry: {s.stream_retry_ms}\n\n" + "".join(message(item, lang) for item in items)
     if game.status == "over" and last >= game.version:
         place.release()  # nothing more will come
     else:
         request.environ[PARKED] = Stream(games, game.id, who, seat, last,
                                          time.monotonic() + seconds, s.stream_keepalive,
-                                         s.stream_poll, place.release)
+                                         s.stream_poll, place.release, lang=lang)
     # an iterator, not a text: no Content-Length, so the answer goes on (chunked) after it
     return Response(iter([text]), mimetype="text/event-stream", headers=headers)

@@ -4,20 +4,23 @@
 else the spectator's), ``/replay/<game_id>`` (a game stepped move by move) and ``/docs``
 (Swagger UI from the ``swagger-ui-bundle`` package) are static HTML + ES modules from
 ``service/web/``; the pages hold no game logic and call only the documented API.
-``/rules`` is ``docs/rules.md`` rendered with Python-Markdown. Every answer carries a
+``/rules`` is ``docs/rules.md`` rendered with Python-Markdown, its headings in the
+reader's language (``service/rules_page.py``); ``/i18n/<lang>.json`` is the pages' words
+in a language (``service/i18n.py``: from the gettext catalogs). Every answer carries a
 Content-Security-Policy without inline scripts, ``nosniff`` and ``Referrer-Policy:
 no-referrer``.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
-import markdown
-from flask import Blueprint, Response, render_template, send_from_directory
-from markupsafe import Markup
+from flask import Blueprint, Response, abort, jsonify, render_template, send_from_directory
 from swagger_ui_bundle import swagger_ui_path
+
+from .. import i18n
+from ..languages import request_language
+from ..rules_page import rules_html
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 RULES = WEB / "rules.md"  # a link to docs/rules.md, packaged with the static files
@@ -70,15 +73,24 @@ def swagger_ui(filename: str) -> Response:
     return send_from_directory(Path(str(swagger_ui_path)), filename)
 
 
-@cache
-def rules_html() -> Markup:
-    """docs/rules.md as HTML; its ``<a id="A-4.3">`` anchors are kept for links."""
-    text = RULES.read_text(encoding="utf-8")
-    return Markup(markdown.markdown(text, extensions=["tables", "toc", "fenced_code"]))
-
-
 @blp.route("/rules")
 def rules() -> Response:
-    resp = Response(render_template("rules.html", body=rules_html()), mimetype="text/html")
+    """The rules, their headings in the request's language (``?lang=``, Accept-Language)."""
+    lang = request_language()
+    body = rules_html(RULES.read_text(encoding="utf-8"), lang)
+    resp = Response(render_template("rules.html", body=body, lang=lang,
+                                    languages=i18n.NATIVE_NAMES), mimetype="text/html")
     resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@blp.route("/i18n/<string:lang>.json")
+def catalog(lang: str) -> Response:
+    """The web pages' messages in ``lang`` (from the gettext catalogs): a public resource,
+    the same for everyone."""
+    if lang not in i18n.LANGUAGES:
+        abort(404)
+    resp = jsonify(i18n.web_catalog(lang))
+    resp.headers["Cache-Control"] = "public, max-age=300"
+    resp.headers["Content-Language"] = lang
     return resp

@@ -77,6 +77,7 @@ class Seat:
     joined_at: datetime | None
     token_generation: int = 0  # how many times the seat's token was rotated (auth.py)
     bot: str | None = None  # the level of the bot created to play the seat (docs/rules.md S-2)
+    language: str | None = None  # its mails' and page's (service/i18n.py); None: not chosen
 
 
 @dataclass(frozen=True)
@@ -186,9 +187,9 @@ def check_webhook_limits(counts: tuple[int, int], seat: int | None,
     if limits is None:
         return
     if counts[0] >= limits[0]:
-        raise TooManyWebhooks(limits[0], "a game")
+        raise TooManyWebhooks(limits[0], "game")
     if counts[1] >= limits[1]:
-        raise TooManyWebhooks(limits[1], "the host" if seat is None else "a seat")
+        raise TooManyWebhooks(limits[1], "host" if seat is None else "seat")
 
 
 #: What ``EventStore.count`` counts.
@@ -202,7 +203,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "created_at", "updated_at", "host_token_hash", "invite_hash",
               "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
-              "token_generation", "bot"),
+              "token_generation", "bot", "language"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
             "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
@@ -263,8 +264,11 @@ class EventStore(Protocol):
         ``generation - 1`` still (False: another rotation came first)."""
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
-             token_hash: str) -> bool:
+             token_hash: str, language: str | None = None) -> bool:
         """Fill an open seat; False if it was taken meanwhile."""
+
+    def set_language(self, game_id: str, seat: int, language: str | None) -> None:
+        """The seat's language from now on (GameNotFound: no such game or seat)."""
 
     def seat_bot(self, game_id: str, seat: int, name: str, bot: str) -> bool:
         """Fill an open seat with a bot of level ``bot`` (no token, no e-mail); False if

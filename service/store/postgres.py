@@ -204,8 +204,13 @@ drop table notifications;
 drop table outbox;
 """
 
+#: Each seat's language (its mails, its page: service/i18n.py).
+V8 = """
+alter table seats add column language text;
+"""
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -517,13 +522,21 @@ class PostgresStore:
             return cur.rowcount == 1
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
-             token_hash: str) -> bool:
+             token_hash: str, language: str | None = None) -> bool:
         with self.connection() as conn:
             cur = conn.execute("update seats set name = %s, email = %s, token_hash = %s, "
-                               "joined_at = %s where game_id = %s and seat = %s and "
-                               "token_hash is null and bot is null",
-                               (name, email, token_hash, times.now(), game_id, seat))
+                               "joined_at = %s, language = %s where game_id = %s and "
+                               "seat = %s and token_hash is null and bot is null",
+                               (name, email, token_hash, times.now(), language, game_id,
+                                seat))
             return cur.rowcount == 1
+
+    def set_language(self, game_id: str, seat: int, language: str | None) -> None:
+        with self.connection() as conn:
+            cur = conn.execute("update seats set language = %s where game_id = %s and "
+                               "seat = %s", (language, game_id, seat))
+            if cur.rowcount != 1:
+                raise GameNotFound(game_id)
 
     def seat_bot(self, game_id: str, seat: int, name: str, bot: str) -> bool:
         with self.connection() as conn:

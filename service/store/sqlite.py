@@ -272,9 +272,14 @@ def _v10(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v11(conn: sqlite3.Connection) -> None:
+    """Each seat's language (its mails, its page: service/i18n.py)."""
+    conn.execute("alter table seats add column language text")
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
-                                                          _v8, _v9, _v10]
+                                                          _v8, _v9, _v10, _v11]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -469,13 +474,20 @@ class SqliteStore:
             return cur.rowcount == 1
 
     def join(self, game_id: str, seat: int, name: str, email: str | None,
-             token_hash: str) -> bool:
+             token_hash: str, language: str | None = None) -> bool:
         with self.transaction() as db:
             cur = db.execute("update seats set name = ?, email = ?, token_hash = ?, "
-                             "joined_at = ? where game_id = ? and seat = ? and "
-                             "token_hash is null and bot is null",
-                             (name, email, token_hash, _stamp(), game_id, seat))
+                             "joined_at = ?, language = ? where game_id = ? and seat = ? "
+                             "and token_hash is null and bot is null",
+                             (name, email, token_hash, _stamp(), language, game_id, seat))
             return cur.rowcount == 1
+
+    def set_language(self, game_id: str, seat: int, language: str | None) -> None:
+        with self.transaction() as db:
+            cur = db.execute("update seats set language = ? where game_id = ? and seat = ?",
+                             (language, game_id, seat))
+            if cur.rowcount != 1:
+                raise GameNotFound(game_id)
 
     def seat_bot(self, game_id: str, seat: int, name: str, bot: str) -> bool:
         with self.transaction() as db:

@@ -118,8 +118,9 @@ def test_describe_says_what_happened_in_words():
     names = [f"p{i}" for i in range(3)]
     lines = [describe(e, names, state=s) for e in events if "move" in e]
     who = names[seat]
-    assert lines == [f"{who} bought a garden (8) with a 5 and a 3 denar, the exact price: "
-                     "another action", f"{who} placed a garden (8) north of the fountain"]
+    assert lines == [f"{who} bought a garden (8), walls north and east, with a 5 and a 3 denar, "
+                     "the exact price: another action",
+                     f"{who} placed a garden (8) north of the fountain"]
 
 
 def test_describe_scorings_name_the_place_and_the_neutral():
@@ -131,7 +132,7 @@ def test_describe_scorings_name_the_place_and_the_neutral():
     juan = dict(award, seat="neutral", building="bath_house", points=6)
     assert describe(juan, NAMES) == "2nd scoring: Juan got 6 for bath houses"
     dirk = {"type": "neutral_received", "tiles": ["A01", "A44"]}
-    assert describe(dirk, NAMES) == "Dirk receives a pavilion (2), a tower (7)"
+    assert describe(dirk, NAMES) == "Dirk receives a pavilion (2) and a tower (7)"
     over = {"type": "game_over", "scores": [81, 77], "neutral_score": 90, "winners": [0]}
     assert describe(over, NAMES, "Dirk") == "game over: Ann 81, Bob 77, Dirk 90; Ann won"
 
@@ -139,7 +140,8 @@ def test_describe_scorings_name_the_place_and_the_neutral():
 def test_describe_granada_faces_from_the_event_or_the_state():
     bought = {"type": "tile_bought", "seat": 1, "space": 1, "tile": "G07", "cards": ["DE4"],
               "exact": False, "face": 1}
-    assert describe(bought, NAMES) == "Bob bought a school (3) with 4 denars"
+    assert describe(bought, NAMES) == ("Bob bought a school (3), back face up, moats north and "
+                                       "east, with 4 denars")
     s = start(3, variant="granada")
     build(s, 0, {(0, 1): "G07"}, faces={"G07": 0})
     placed = {"type": "tile_placed", "seat": 0, "tile": "G07", "to": "city", "at": [0, 1],

@@ -102,7 +102,7 @@ def test_every_legal_move_round_trips_through_text_and_json(seed, players, steps
     ({"action": "place", "tile": "G17", "to": "reserve", "face": 2}, "'face'"),
     ({"action": "end", "colour": "red"}, "unknown field"),
     ({"action": "take"}, "needs 'positions'"),
-    ({"action": "take", "positions": [1], "tile": "A07"}, "'tile' does not belong to a take"),
+    ({"action": "take", "positions": [1], "tile": "A07"}, "'tile' does not belong to a 'take'"),
     ({"action": "redesign", "tile": "G01", "to": "reserve", "face": 1}, "'face' does not"),
     ({"action": "buy", "tile": "A07", "cards": ["DE8"], "to": "city"}, "'to' does not"),
     ({"action": "place", "tile": "A07", "to": "swap", "other": "A08"}, "city, reserve or"),

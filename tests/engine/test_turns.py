@@ -47,7 +47,7 @@ def test_a3_2_overpaying_ends_the_actions_and_wrong_payments_are_refused():
     seat = s.current
     set_market(s, ["A07", "A14", "A22", "A50"])
     set_hand(s, seat, ["DE5", "DE4", "DI3", "FL1"])
-    for text, words in (("buy A07 pay DE5", "costs 8 denar"),
+    for text, words in (("buy A07 pay DE5", "costs 8 denars"),
                         ("buy A07 pay DE5,DI3", "DI3 is a dirham card"),
                         ("buy A07 pay DE5,DE5", "hold only 1"),
                         ("buy A01 pay DE5,DE4", "not on the building market")):

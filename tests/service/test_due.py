@@ -12,6 +12,7 @@ import pytest
 
 from service import create_app, times
 from service.settings import Settings
+from service.store import MAIL_KINDS
 from tests.support import new_game
 
 
@@ -98,3 +99,20 @@ def test_a_bot_to_act_is_due_at_once_and_a_finished_game_has_nothing_due(app, cl
                                                                      "deadline")) <= 1
     assert store.game(gid).status == "over"
     assert [d for d in store.due_rows(gid) if d.state == "pending"] == []
+
+
+def test_one_mail_where_one_is_meant(app, clock):
+    """Issue 24: the first batch calls for a "game started" mail to each seat and no "your
+    turn" (the seat to move's started mail is its first turn's); a seat that resigns gets
+    no takeover mail (it did it), the others do (S-2)."""
+    store = app.extensions["alhambra"].store
+    client = app.test_client()
+    h = new_game(client, 3)
+    mails = {(d.kind, d.seat) for d in store.due_rows(h.id) if d.kind in MAIL_KINDS}
+    assert mails == {("started", 0), ("started", 1), ("started", 2)}
+    r = client.post(f"/games/{h.id}/resign", headers={"Authorization": f"Bearer {h.tokens[1]}"})
+    assert r.status_code == 201, r.get_json()
+    version = r.get_json()["version"]
+    told = {d.seat for d in store.due_rows(h.id)
+            if d.kind == "taken_over" and d.version == version}
+    assert told == {0, 2}

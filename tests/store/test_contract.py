@@ -101,6 +101,29 @@ def test_games_and_seats(store):
     assert joined.joined_at is not None and joined.joined_at >= stamp
 
 
+def test_seat_languages(store):
+    """Each seat keeps its language (issue 24): given at creation or on joining, changed
+    later; a seat without one has None."""
+    stamp = times.now()
+    game = Game(**{**make_game(store, "g0", 2).__dict__, "id": "g4", "status": "open",
+                   "invite_hash": "inv", "host_token_hash": "host-g4"})
+    store.create_game(game, [Seat("g4", 0, "A", None, "tok-a4", stamp, language="fi"),
+                             Seat("g4", 1, None, None, None, None),
+                             Seat("g4", 2, None, None, None, None)])
+    assert store.join("g4", 1, "B", None, "tok-b4", "ru")
+    assert store.join("g4", 2, "C", None, "tok-c4")
+    assert [s.language for s in store.seats("g4")] == ["fi", "ru", None]
+    store.set_language("g4", 2, "el")
+    store.set_language("g4", 0, None)
+    assert [s.language for s in store.seats("g4")] == [None, "ru", "el"]
+    assert store.seat_by_token_hash("tok-c4").language == "el"
+    assert [s.language for s in store.seats("g0")] == [None, None]
+    with pytest.raises(GameNotFound):
+        store.set_language("g4", 7, "da")
+    with pytest.raises(GameNotFound):
+        store.set_language("nope", 0, "da")
+
+
 def test_seats_played_by_bots(store):
     """A seat created as a bot, and an open seat filled with one: neither can be joined,
     and a taken seat cannot become a bot."""

@@ -79,8 +79,8 @@ def test_counts_are_said_with_their_plural(server, new_context):
     summary = page.locator(f"#others details[data-seat='{seat}'] summary").inner_text()
     assert ", 1 tile in the city," in summary, summary
     said = page.evaluate("""async () => {
-      const { S, plural } = await import('/assets/js/strings.js');
-      return [plural(1, 'card', 'cards'), plural(2, 'card', 'cards'), S.yourMoney(1),
+      const { S, cards } = await import('/assets/js/strings.js');
+      return [cards(1), cards(2), S.yourMoney(1),
               S.yourCity('Ann', 1), S.stock(1, 0, 'alhambra 3', 1)];
     }""")
     assert said == ["1 card", "2 cards", "Your money (1 card)", "Your city · Ann · 1 point",

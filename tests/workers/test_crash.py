@@ -81,17 +81,15 @@ def test_a_worker_killed_mid_send_loses_no_mail_and_sends_none_twice(tmp_path, r
         assert held == [("started", 1, 1)]
 
         s.start_worker()
-        mails = inbox.wait(h.id, "started", 2, timeout=30) + inbox.wait(h.id, "your_turn")
+        mails = inbox.wait(h.id, "started", 2, timeout=30)  # the first turn's: one of them
         time.sleep(3)  # past another lease: nothing comes twice
         ids = Counter(m.msg["Message-ID"] for m in inbox.of(h.id))
-        turn = f"p{h.get()['current_seat']}@example.org"
         assert sorted((m.kind, m.rcpt[0]) for m in inbox.of(h.id)) == \
-            [("started", "p0@example.org"), ("started", "p1@example.org"), ("your_turn", turn)]
-        assert set(ids.values()) == {1} and len(mails) == 3
+            [("started", "p0@example.org"), ("started", "p1@example.org")]
+        assert set(ids.values()) == {1} and len(mails) == 2
         rows = {(d.kind, d.seat): d for d in s.store.due_rows(h.id)}
         assert (rows["started", 1].state, rows["started", 1].attempts) == ("done", 2)
-        assert {d.state for d in rows.values() if d.kind in ("started", "your_turn")} == \
-            {"done"}
+        assert {d.state for d in rows.values() if d.kind == "started"} == {"done"}
     finally:
         inbox.release.set()
         s.stop_worker()
@@ -112,20 +110,20 @@ def test_a_claimed_row_whose_job_is_lost_is_claimed_again_and_run_once(tmp_path,
     ctx = s.context()
     try:
         h = new_game(s.client, 2)
-        assert dispatch.dispatch_once(ctx) == 3  # two "started" mails and a "your turn"
+        assert dispatch.dispatch_once(ctx) == 2  # two "started" mails (one is a "your turn")
         lost = [job.args for job in _jobs(ctx)]
         Queue(ctx.settings.queue, connection=ctx.redis).empty()  # gone with the worker
         assert dispatch.dispatch_once(ctx) == 0  # within the lease: left alone
         time.sleep(1.1)
-        assert dispatch.dispatch_once(ctx) == 3  # claimed again, as attempt 2
+        assert dispatch.dispatch_once(ctx) == 2  # claimed again, as attempt 2
         again = [job.args for job in _jobs(ctx)]
         assert sorted(a for a, _ in again) == sorted(a for a, _ in lost)
         assert {n for _, n in again} == {2}
         # the new claim's jobs send; a job of the lost claim (come back late) does not
-        assert [jobs.run(ctx, Claim(*args)) for args in again] == ["sent"] * 3
-        assert [jobs.run(ctx, Claim(*args)) for args in lost] == ["not-mine"] * 3
-        assert [jobs.run(ctx, Claim(*args)) for args in again] == ["not-mine"] * 3
-        assert sorted(m.kind for m in smtp.of(h.id)) == ["started", "started", "your_turn"]
+        assert [jobs.run(ctx, Claim(*args)) for args in again] == ["sent"] * 2
+        assert [jobs.run(ctx, Claim(*args)) for args in lost] == ["not-mine"] * 2
+        assert [jobs.run(ctx, Claim(*args)) for args in again] == ["not-mine"] * 2
+        assert sorted(m.kind for m in smtp.of(h.id)) == ["started", "started"]
     finally:
         ctx.close()
         s.store.close()
@@ -140,23 +138,23 @@ def test_a_mail_smtp_refused_is_due_again_later_then_sent_once(tmp_path, redis_s
                                                 retries=(0.3,)))
     try:
         h = new_game(s.client, 2)
-        assert dispatch.dispatch_once(away) == 3
+        assert dispatch.dispatch_once(away) == 2
         claims = [Claim(*job.args) for job in _jobs(away)]
         Queue(away.settings.queue, connection=away.redis).empty()
-        assert [jobs.run(away, c) for c in claims] == ["failed"] * 3
+        assert [jobs.run(away, c) for c in claims] == ["failed"] * 2
         rows = [d for d in s.store.due_rows(h.id) if d.id in {c.id for c in claims}]
         assert {(d.state, d.attempts) for d in rows} == {("pending", 1)}
         assert all("Error" in d.last_error and d.due_at > times.now() for d in rows)
         assert dispatch.dispatch_once(away) == 0  # not before its time
         time.sleep(0.35)
-        assert dispatch.dispatch_once(away) == 3
+        assert dispatch.dispatch_once(away) == 2
         claims = [Claim(*job.args) for job in _jobs(away)]
         Queue(away.settings.queue, connection=away.redis).empty()
         assert [jobs.run(away, c) for c in claims[:1]] == ["failed"]  # out of retries
         assert s.store.due_rows(h.id)[0].state == "failed"
         back = s.context()  # SMTP is back for the others
-        assert [jobs.run(back, c) for c in claims[1:]] == ["sent"] * 2
-        assert sorted(m.kind for m in smtp.of(h.id)) == ["started", "your_turn"]
+        assert [jobs.run(back, c) for c in claims[1:]] == ["sent"]
+        assert sorted(m.kind for m in smtp.of(h.id)) == ["started"]
         back.close()
     finally:
         away.close()

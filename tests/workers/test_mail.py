@@ -1,5 +1,6 @@
 """A move leads to exactly one "your turn" mail, with the right content, even when its
-job runs again; the "game started" mail carries the seat's working secret link."""
+job runs again; the "game started" mail carries the seat's working secret link, and is
+the first "your turn" mail of the seat to move (issue 24: one mail where one is meant)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import re
 
 from rq import Queue
 
-from engine import overview
-from engine.describe import WORDS, tile_words
+from engine import overview, terms
+from engine.components import card_currency as engine_currency
+from engine.describe import tile_words
+from service import i18n, times
 from tests.support import auth, new_game, play_random, replayed, wait_until
 from workers.jobs import process_batch, run_due
 
@@ -18,8 +21,12 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
     h = new_game(stack.client, 3)
     doc = h.get()
     first, setup = doc["current_seat"], doc["version"]
-    smtp.wait(h.id, "started", 3)
-    smtp.wait(h.id, "your_turn", where=lambda m: m.version == setup)
+    started = smtp.wait(h.id, "started", 3)
+    (first_mail,) = [m for m in started if m.rcpt == [f"p{first}@example.org"]]
+    assert first_mail.subject.endswith("Game started: your turn, move 1")
+    assert "Your legal moves" in first_mail.part("plain")
+    assert all("Your legal moves" not in m.part("plain") for m in started
+               if m is not first_mail)
 
     move = h.notations(first)[0]
     r = h.submit(first, move, setup)
@@ -35,21 +42,27 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
     text, html = mail.part("plain"), mail.part("html")
     view = h.get(nxt)
     assert view["current_seat"] == nxt and view["version"] == version
-    assert f"Deadline: {view['deadline']}" in text
+    deadline = times.from_text(view["deadline"])
+    assert f"Deadline: in 3 days, {deadline:%A %H:%M} UTC ({i18n.date(deadline, 'en')})" \
+        in text
     hand = view["view"]["seats"][nxt]["hand"]
-    assert f"Your hand: {' '.join(hand)}" in text
+    assert f"Your hand ({len(hand)} cards):" in text
     assert f"P{first} took " in text  # what changed since the seat's last move ({move})
-    for card in view["view"]["display"]:
-        assert card in text
+    for i, card in enumerate(view["view"]["display"], 1):  # in words, not DI5
+        assert f"{i}: {terms.CURRENCY_NAMES[engine_currency(card)]} {card[2:]}" in text
+        assert card not in text.split("Reply with")[0].split("Your legal moves")[0]
     state = replayed(stack.games, h.id)
-    for space in view["view"]["market"]:  # in words, as the history says them
+    for space in view["view"]["market"]:  # in words, with walls, as the history says them
         for tile in space["tiles"]:
-            assert f"{tile['id']}: {tile_words(tile['id'], state=state)}" in text
+            line = f"{tile['id']}: {tile_words(tile['id'], state=state, sides=True)}"
+            assert line in text and ("walls" in line or "a wall" in line)
         assert "_" not in text.split("Building market:")[1].split("Your city")[0]
     for space in overview.exact_spaces(state, nxt):  # MAIL.md: which spaces pay exactly
-        assert re.search(rf"space {space} .*\[you can pay exactly\]", text)
+        assert re.search(rf"^  {space} · .*\[you can pay exactly\]", text, re.M)
     for purse in overview.purses(state.hands[nxt]):  # the hand by currency, with sums
-        assert f"{purse.currency} {'+'.join(map(str, purse.values))} = {purse.total}" in text
+        values = " + ".join(map(str, purse.values))
+        assert (f"  {purse.currency}: {values} = {purse.total}" if len(purse.values) > 1
+                else f"  {purse.currency}: {values}") in text
     legal = h.notations(nxt)
     listed = re.findall(r"^  (\S.*)$", text.split("Your legal moves")[1].split("Play one")[0],
                         re.M)
@@ -83,7 +96,7 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
                       what="the old entry point's batch planned")
     assert [(p.from_version, p.version, p.result) for p in plan] == \
         [(setup + 1, version, "planned")]
-    assert len(smtp.of(h.id, "your_turn")) == 2  # the first seat's, and this one
+    assert len(smtp.of(h.id, "your_turn")) == 1  # the first seat's came as "started"
     assert len([m for m in smtp.of(h.id) if m.version == version]) == 1
     row = next(d for d in stack.store.due_rows(h.id) if d.id == row.id)
     assert (row.state, row.attempts, row.last_error) == ("done", 1, None) and row.done_at
@@ -110,20 +123,25 @@ def test_started_mail_carries_each_seat_working_link(stack, smtp):
 def test_your_turn_mail_shows_the_majorities_the_next_scoring_would_count(stack, smtp):
     """MAIL.md: the majorities overview, types by seats, who would score what (A-5.1)."""
     h = new_game(stack.client, 2)
+    setup = h.get()["version"]
     rng = random.Random(5)
     while not any(overview.majorities(replayed(stack.games, h.id))):
         play_random(h, rng, max_moves=1)
     doc = h.get()
     state = replayed(stack.games, h.id)
-    (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == doc["version"])
+    seat = doc["current_seat"]  # its "your turn" mail: the "started" one at the start
+    (mail,) = smtp.wait(h.id, "your_turn" if doc["version"] > setup else "started",
+                        where=lambda m: m.version == doc["version"] and
+                        m.rcpt == [f"p{seat}@example.org"])
     text = mail.part("plain")
-    section = text.split(f"Majorities (scoring {overview.next_scoring(state)} if it were "
-                         "now):")[1].split("Your city")[0]
+    scoring = terms.SCORINGS[overview.next_scoring(state)]
+    section = text.split(f"Majorities (the {scoring}, if it were now):")[1] \
+        .split("Your city")[0]
     lines = [line.strip() for line in section.strip().splitlines()]
     names = {**dict(enumerate(s["name"] for s in doc["view"]["seats"])), "neutral": "Dirk"}
     assert len(lines) == len(overview.majorities(state))
     for line, m in zip(lines, overview.majorities(state), strict=True):
-        assert line.startswith(WORDS[m.building][1] + ": ")
+        assert line.startswith(terms.PLURALS[m.building] + ": ")
         for seat, count in m.counts.items():
             assert f"{names[seat]} {count}" in line.split(" -> ")[0]
         for seat, points in m.points.items():

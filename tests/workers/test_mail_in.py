@@ -42,16 +42,16 @@ def test_a_reply_plays_the_move_and_is_answered_in_the_games_thread(mail_stack, 
     root = f"<{h.id}@test>"
     assert str(mail.msg["In-Reply-To"]) == root and str(mail.msg["References"]) == root
     assert str(mail.msg["Auto-Submitted"]) == "auto-generated"
-    assert mail.subject == f"[Alhambra {h.id}] Your turn, move 1"
+    assert mail.subject == f"[Alhambra {h.id}] Game started: your turn, move 1"
     text = mail.part("plain")
     offered = offered_moves(text)
     assert offered == h.notations(seat)  # every legal move, one a line
-    assert re.search(r"Deadline: \S+Z \(in 3 days, \w+day \d\d:\d\d UTC\): 3 days left for "
-                     r"this move\.\n", text)
+    assert re.search(r"Deadline: in 3 days, \w+day \d\d:\d\d UTC \(\w+ \d+, \d{4}\): 3 days left "
+                     r"for this move\.\n", text)
     assert "Time: 3 days per move" in text
     assert '"status"' in text and '"help"' in text
     picture = city.picture(h.get(seat)["view"]["seats"][seat]["city"])
-    assert "Your city:\n" + "\n".join(picture) + "\n" in text  # the fountain, for now
+    assert "Your city (0 points):\n" + "\n".join(picture) + "\n" in text  # the fountain
     assert "Reply with one of these lines" in mail.part("html")
 
     take = next(m for m in offered if m.startswith("take"))
@@ -317,7 +317,7 @@ def test_a_notation_error_is_answered_with_its_line_and_column(mail_stack, smtp)
     msg = reply_to(mail, "take 1\ntkae 2")
     smtp_send(s.listener.port, msg)
     text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
-    assert "could not read line 2 of your reply,\ncolumn 1: expected " + api["expected"] in text
+    assert "could not read line 2 of your reply, column 1: expected " + api["expected"] in text
     assert "  tkae 2\n  ^\n" in text
     assert offered_moves(text) == h.notations(seat)
     assert h.get()["version"] == mail.version
@@ -330,7 +330,7 @@ def test_status_and_help_are_commands(mail_stack, smtp):
     status = barrier(s.listener.port, smtp, mail)
     text = status.part("plain")
     assert f"here is the game as it stands (version {mail.version})" in text
-    assert offered_moves(text) == h.notations(seat) and "Your hand: " in text
+    assert offered_moves(text) == h.notations(seat) and "Your hand (" in text
     assert status.subject.endswith("Status, move 1")
     msg = reply_to(mail, "Help")
     smtp_send(s.listener.port, msg)

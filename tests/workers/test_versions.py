@@ -4,6 +4,7 @@ moved on by the time the job runs (a move lands between the due row and its mail
 from __future__ import annotations
 
 import engine
+from engine import overview
 from tests.support import make_stack, new_game, run_due_here
 
 
@@ -61,7 +62,12 @@ def test_the_your_turn_mail_of_a_move_is_built_from_that_move_when_another_lands
         (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == v1)
         assert mail.rcpt == [f"p{second}@example.org"]
         text = mail.part("plain")
-        assert f"Your hand: {' '.join(hand_at_v1)}" in text
+        assert f"Your hand ({len(hand_at_v1)} cards):" in text
+        state_v1 = engine.replay(s.store.read(h.id, 0, v1))
+        for purse in overview.purses(state_v1.hands[second]):  # the hand of v1, in words
+            values = " + ".join(map(str, purse.values))
+            assert (f"  {purse.currency}: {values} = {purse.total}" if len(purse.values) > 1
+                    else f"  {purse.currency}: {values}") in text
         assert not smtp.of(h.id, "your_turn") or all(
             m.rcpt != [f"p{third}@example.org"] for m in smtp.of(h.id, "your_turn"))
     finally:

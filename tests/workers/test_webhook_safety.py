@@ -276,7 +276,7 @@ def test_ten_slow_hooks_do_not_delay_another_games_mail(tmp_path, redis_server, 
     try:
         a = new_game(s.client, 2)
         b = new_game(s.client, 2)
-        smtp.wait(b.id, "your_turn", 1, timeout=30)  # the worker is up
+        smtp.wait(b.id, "started", 2, timeout=30)  # the worker is up
         for i in range(10):
             r = s.client.post(f"/games/{a.id}/webhooks", headers=auth(a.tokens[0]),
                               json={"url": f"{slow.url}/{i}"})

@@ -1,4 +1,8 @@
-// The public HTTP API, as any client calls it: JSON in, JSON or problem+json out.
+// The public HTTP API, as any client calls it: JSON in, JSON or problem+json out, in the
+// page's language (Accept-Language: problem details and the history's words).
+
+import { languageHeaders } from "./i18n.js";
+import { S } from "./strings.js";
 
 /** An error answer: HTTP status and the problem document (code, detail, rule, ...). */
 export class ApiError extends Error {
@@ -15,7 +19,8 @@ export function authHeaders(token) {
 
 /** Call the API; resolves to the JSON answer, rejects with an ApiError. */
 export async function api(path, { token, method = "GET", body, headers = {} } = {}) {
-  const init = { method, headers: { Accept: "application/json", ...authHeaders(token), ...headers },
+  const init = { method, headers: { Accept: "application/json", ...languageHeaders(),
+                                    ...authHeaders(token), ...headers },
                  cache: "no-store" };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -25,8 +30,7 @@ export async function api(path, { token, method = "GET", body, headers = {} } = 
   try {
     resp = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, { code: "network", detail: "the server cannot be reached; "
-                                                     + "check the connection and try again" });
+    throw new ApiError(0, { code: "network", detail: S.unreachable });
   }
   const text = await resp.text();
   let data = null;

@@ -1,13 +1,12 @@
 // A time left in words, its two largest units: "2 days 4 hours", "5 hours 10 minutes",
-// "4 minutes 30 seconds". The words are strings.js's.
+// "4 minutes 30 seconds". The words are strings.js's, in the page's language.
 
-import { plural, S } from "./strings.js";
+import { S } from "./strings.js";
 
 const UNITS = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
 
 function unit(name, n) {
-  const [one, many] = S.units[name];
-  return plural(n, one, many);
+  return S.units[name](n);
 }
 
 /** ``seconds`` (a time left) in words; from an hour up, to the nearest minute (a turn

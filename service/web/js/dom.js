@@ -53,7 +53,8 @@ export function fill(id, ...children) {
 }
 
 /** Put the words of `table` into the page's static HTML: an element marked
- * `data-s="key"` gets table[key] as its text, `data-s-label="key"` as its aria-label. */
+ * `data-s="key"` gets table[key] as its text, `data-s-label="key"` as its aria-label,
+ * `data-s-title="key"` as its title. */
 export function applyStrings(table, root = document) {
   for (const el of root.querySelectorAll("[data-s]")) {
     if (table[el.dataset.s] !== undefined) el.textContent = table[el.dataset.s];
@@ -62,5 +63,8 @@ export function applyStrings(table, root = document) {
     if (table[el.dataset.sLabel] !== undefined) {
       el.setAttribute("aria-label", table[el.dataset.sLabel]);
     }
+  }
+  for (const el of root.querySelectorAll("[data-s-title]")) {
+    if (table[el.dataset.sTitle] !== undefined) el.title = table[el.dataset.sTitle];
   }
 }

@@ -2,6 +2,7 @@
 
 import { api, ApiError } from "./api.js";
 import { applyStrings, fill, h } from "./dom.js";
+import { lang, LANGUAGES, switcher } from "./i18n.js";
 import { L, VARIANT_NAMES } from "./strings.js";
 
 // Options that mean something only for some numbers of players (Dirk plays with two, A-8).
@@ -23,11 +24,19 @@ function currentVariant() {
   return variants.find((v) => v.name === name);
 }
 
+/** A seat's language: its mails and its page (the page's own language first). */
+function languageField() {
+  return h("label", {}, L.seatLanguage, h("select", { name: "language" },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", {
+      value: code, lang: code, selected: code === lang }, name))));
+}
+
 function seatRow(i) {
   return h("div", { class: "seat", "data-seat": i },
     h("label", {}, L.seatName(i + 1), h("input", { name: "name", maxlength: 40,
                                                    autocomplete: "off" })),
     h("label", {}, L.email, h("input", { name: "email", type: "email" })),
+    languageField(),
     h("label", { class: "check" }, h("input", { name: "open", type: "checkbox" }), L.openSeat));
 }
 
@@ -77,7 +86,8 @@ async function create(event) {
     if (row.querySelector("[name=open]").checked) return null;
     const name = row.querySelector("[name=name]").value.trim() || L.defaultName(i + 1);
     const email = row.querySelector("[name=email]").value.trim();
-    return email ? { name, email } : { name };
+    const language = row.querySelector("[name=language]").value;
+    return email ? { name, email, language } : { name, language };
   });
   const options = Object.fromEntries([...document.querySelectorAll("#options input")]
     .map((el) => [el.name, el.checked]));
@@ -116,12 +126,14 @@ function joinForm(g) {
                                               autocomplete: "off" })),
     h("label", {}, L.yourName, h("input", { name: "name", required: true, maxlength: 40 })),
     h("label", {}, L.email, h("input", { name: "email", type: "email" })),
+    languageField(),
     h("button", { type: "submit" }, L.join));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     notice(null);
     const data = new FormData(form);
-    const body = { invite_code: data.get("invite_code").trim(), name: data.get("name").trim() };
+    const body = { invite_code: data.get("invite_code").trim(), name: data.get("name").trim(),
+                   language: data.get("language") };
     if (data.get("email").trim()) body.email = data.get("email").trim();
     try {
       const joined = await api(`/games/${g.game_id}/join`, { method: "POST", body });
@@ -151,6 +163,7 @@ async function loadLists() {
 async function start() {
   applyStrings(L);
   document.title = L.pageTitle;
+  document.querySelector("header.top").append(switcher());
   try {
     variants = (await api("/variants")).variants;
   } catch (err) {

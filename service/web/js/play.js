@@ -12,7 +12,8 @@ import {
   building, card, cardLabel, CURRENCIES, CURRENCY_CODES, flipped, tileName, tileWords,
   typesOf, VARIANT_NAMES,
 } from "./names.js";
-import { S } from "./strings.js";
+import { switcher } from "./i18n.js";
+import { lang, listing, S } from "./strings.js";
 import { follow } from "./stream.js";
 import { timeWords } from "./clock.js";
 
@@ -425,7 +426,7 @@ function mySeat() {
 
 function nameOf(seat) {
   const v = ui.game.view;
-  if (seat === "neutral") return v.neutral ? v.neutral.name : S.theNeutral;
+  if (seat === "neutral") return v.neutral ? S.neutralName(v.neutral.name) : S.theNeutral;
   return v.seats[seat] ? v.seats[seat].name : `seat ${seat}`;
 }
 
@@ -475,9 +476,9 @@ function deadlineText(iso) {
   if (!iso) return null;
   const when = new Date(iso);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const text = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric",
-                                                    month: "short", hour: "2-digit",
-                                                    minute: "2-digit" }).format(when);
+  const text = new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric",
+                                               month: "short", hour: "2-digit",
+                                               minute: "2-digit" }).format(when);
   const hours = (when - Date.now()) / 3.6e6;
   const left = hours < 0 ? S.deadlinePassed
     : hours < 1 ? S.inMinutes(Math.max(1, Math.round(hours * 60)))
@@ -601,8 +602,8 @@ function clockLine() {
   if (until) {
     const days = (g.time_control && g.time_control.days_off) || [];
     const weekend = days.length === 2 && days.includes("sat") && days.includes("sun");
-    const when = new Intl.DateTimeFormat(undefined, { weekday: "long", hour: "2-digit",
-                                                      minute: "2-digit", hourCycle: "h23" })
+    const when = new Intl.DateTimeFormat(lang, { weekday: "long", hour: "2-digit",
+                                                 minute: "2-digit", hourCycle: "h23" })
       .format(new Date(until));
     text += ` ${(weekend ? S.weekendOff : S.dayOff)(when)}`;
   }
@@ -645,7 +646,7 @@ function renderFinal() {
   const rows = v.seats.map((s) => ({ seat: s.seat, name: s.name, score: s.score,
                                      winner: v.winners.includes(s.seat) }));
   rows.sort((a, b) => b.score - a.score);
-  const winners = v.winners.map((w) => nameOf(w)).join(S.and);
+  const winners = listing(v.winners.map((w) => nameOf(w)));
   fill("final", h("h2", {}, S.finalScores),
        h("p", {}, S.winners(winners, v.winners.length)),
        h("table", { class: "scores" },
@@ -655,7 +656,7 @@ function renderFinal() {
            rows.map((r) => h("tr", { "data-seat": r.seat, class: r.winner ? "winner" : "" },
                              h("td", {}, r.name, r.winner ? S.winner : ""),
                              h("td", { "data-final-score": r.score }, String(r.score)))),
-           v.neutral ? h("tr", { class: "neutral" }, h("td", {}, S.neutral(v.neutral.name)),
+           v.neutral ? h("tr", { class: "neutral" }, h("td", {}, S.neutral(S.neutralName(v.neutral.name))),
                          h("td", {}, String(v.neutral.score))) : null)),
        h("p", {}, h("a", { href: replayPath(), "data-replay": "" }, S.replay)),
        h("p", {}, h("a", { href: `/games/${encodeURIComponent(ui.game.game_id)}/record` },
@@ -693,7 +694,7 @@ function renderScorings(last) {
   el.hidden = !all.length;
   if (!all.length) return;
   const columns = v.seats.map((s) => ({ seat: s.seat, name: s.name }));
-  if (v.neutral) columns.push({ seat: "neutral", name: v.neutral.name });
+  if (v.neutral) columns.push({ seat: "neutral", name: S.neutralName(v.neutral.name) });
   const blocks = all.map(([n, { version, points }], i) => {
     const rows = [];
     for (const type of typesOf(v.variant)) {
@@ -950,7 +951,8 @@ function placePanel(ix, t) {
         h("span", { class: "cards" }, p.split(",").map(cardChip)), ` = ${sum(p.split(","))}`))));
   }
   const others = usable.filter((m) => m.move.to !== "city");
-  const neutral = ui.game.view.neutral ? ui.game.view.neutral.name : S.theNeutral;
+  const neutral = ui.game.view.neutral ? S.neutralName(ui.game.view.neutral.name)
+    : S.theNeutral;
   for (const m of others) {
     const turned = m.move.face !== undefined && m.move.face !== null;
     out.push(moveButton(m, m.move.to === "reserve" ? S.putReserve(turned)
@@ -965,8 +967,7 @@ function cannotBuy(t, currency) {
   const code = CURRENCY_CODES[currency];
   const held = sum(v.seats[mySeat()].hand.filter((c) => c.startsWith(code)));
   ui.notice = { kind: "warn",
-                text: S.cannotBuy(tileName(t), t.value,
-                                  CURRENCIES[code].plural, held) };
+                text: S.cannotBuy(tileName(t), t.value, code, held) };
   renderNotice();
 }
 
@@ -1022,7 +1023,8 @@ function renderMarket(ix, last) {
        combos.length ? h("div", { class: "combos" }, h("p", {}, S.orSeveral), combos) : null,
        h("p", { class: "muted small", "data-scorings-done": v.scorings_done },
          S.stock(v.deck_size, v.discard_size,
-                 Object.entries(v.bag_sizes).map(([k, n]) => `${k} ${n}`).join(", "),
+                 Object.entries(v.bag_sizes).map(([k, n]) => `${VARIANT_NAMES[k] || k} ${n}`)
+                   .join(", "),
                  v.scorings_done),
          v.marker ? S.marker(v.marker === "back") : ""));
 }
@@ -1047,7 +1049,7 @@ function renderOverview() {
     h("td", {}, String(s.city.length - 1)),
     h("td", {}, String(s.reserve.length))));
   if (v.neutral) {
-    rows.push(h("tr", { class: "neutral" }, h("td", {}, S.neutral(v.neutral.name)),
+    rows.push(h("tr", { class: "neutral" }, h("td", {}, S.neutral(S.neutralName(v.neutral.name))),
                 h("td", {}, String(v.neutral.score)), h("td", {}, "–"),
                 h("td", {}, String(v.neutral.tiles.length)), h("td", {}, "–")));
   }
@@ -1059,14 +1061,15 @@ function renderOverview() {
          h("tbody", {}, rows)),
        majorities(v),
        v.neutral && v.neutral.tiles.length ? h("details", { class: "neutral-tiles" },
-         h("summary", {}, S.neutralTiles(v.neutral.name, v.neutral.tiles.length)),
+         h("summary", {}, S.neutralTiles(S.neutralName(v.neutral.name),
+                                         v.neutral.tiles.length)),
          h("div", { class: "tiles" }, v.neutral.tiles.map((t) => staticTile(t, 44)))) : null);
 }
 
 /** Building counts per seat: who leads each type (points are the engine's business). */
 function majorities(v) {
   const columns = v.seats.map((s) => ({ name: s.name, tiles: s.city }));
-  if (v.neutral) columns.push({ name: v.neutral.name, tiles: v.neutral.tiles });
+  if (v.neutral) columns.push({ name: S.neutralName(v.neutral.name), tiles: v.neutral.tiles });
   const rows = typesOf(v.variant).map((type) => {
     const counts = columns.map((c) => c.tiles.filter((t) => t.type === type).length);
     const best = Math.max(...counts);
@@ -1151,8 +1154,21 @@ function restoreFocus(key) {
 
 // -- start -------------------------------------------------------------------------------
 
+/** A seat's page keeps the switcher's choice as the seat's language (its mails too). */
+async function chooseLanguage(language) {
+  const seat = mySeat();
+  if (!token || seat === null) return;
+  try {
+    await api(`/games/${gameId}/seats/${seat}/language`,
+              { token, method: "PUT", body: { language } });
+  } catch (err) {
+    showError(err);
+  }
+}
+
 async function start() {
   applyStrings(S);
+  document.querySelector("header.top").append(switcher(chooseLanguage));
   if (!/^[0-9a-f]{16}$/.test(gameId)) {
     fill("title", S.noGameTitle);
     fill("status", S.notAGame);

@@ -6,14 +6,15 @@
 
 import { api } from "./api.js";
 import { cityBoard, tileSvg } from "./board.js";
-import { fill, h } from "./dom.js";
+import { applyStrings, fill, h } from "./dom.js";
+import { switcher } from "./i18n.js";
 import { card, cardLabel, VARIANT_NAMES } from "./names.js";
+import { cards, points, R, S } from "./strings.js";
 import { seatView, tileInfo, timeline } from "./timeline.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const fragment = new URLSearchParams(location.hash.slice(1));
 const token = fragment.get("token");
-const ORDINAL = { 1: "1st", 2: "2nd", 3: "3rd" };
 
 const ui = { game: null, steps: [], catalog: null, at: 0, scorings: [] };
 
@@ -27,21 +28,20 @@ async function load() {
   try {
     game = await api(base, { token });
   } catch (err) {
-    status(`This game cannot be replayed: ${err.message}`);
+    status(R.cannot(err.message));
     return;
   }
   ui.game = game;
   document.getElementById("game-link").href =
     `/play/${encodeURIComponent(gameId)}${token ? `#token=${encodeURIComponent(token)}` : ""}`;
   const names = game.seats.map((s) => s.name).join(", ");
-  fill("title", `Replay: ${VARIANT_NAMES[game.variant] || game.variant} · ${names}`);
+  fill("title", R.title2(VARIANT_NAMES[game.variant] || game.variant, names));
   if (!game.view) {
-    status("This game has not started: there is nothing to replay yet.");
+    status(R.notStarted);
     return;
   }
   if (game.status !== "over" && game.your_seat === null) {
-    status("A running game is replayed from a seat's own link, in that seat's view only; "
-           + "anyone may replay it once it is over.");
+    status(R.runningGame);
     return;
   }
   const { events } = await api(`${base}/events?since=0`, { token });
@@ -51,7 +51,7 @@ async function load() {
   ui.scorings = steps.map((s, i) => [s.scoring, i]).filter(([n]) => n);
   fill("scorings", ui.scorings.map(([n, i]) => h("button", {
     type: "button", "data-scoring": n, onclick: () => go(i),
-  }, `${ORDINAL[n] || n} scoring`)));
+  }, S.scoringTitle(n))));
   for (const el of document.querySelectorAll("#controls [data-go]")) {
     el.addEventListener("click", () => move(el.dataset.go));
   }
@@ -59,8 +59,7 @@ async function load() {
   document.getElementById("controls").hidden = false;
   document.getElementById("moment").hidden = false;
   document.querySelector("main").hidden = false;
-  status(game.status === "over" ? "The game is over: step through it."
-    : `The game so far, as your seat saw it (${game.seats[game.your_seat].name}).`);
+  status(game.status === "over" ? R.overStep : R.soFar(game.seats[game.your_seat].name));
   const wanted = Number(fragment.get("step"));
   go(Number.isInteger(wanted) && wanted > 0 ? Math.min(wanted, steps.length - 1) : 0);
   document.body.dataset.ready = "true";
@@ -94,7 +93,7 @@ function go(i) {
   const step = ui.steps[i];
   const st = step.state;
   const count = ui.steps.length - 1;
-  const el = fill("step", i ? `Move ${i} of ${count}` : `The setup (${count} moves follow)`);
+  const el = fill("step", R.step(i, count));
   el.dataset.step = String(i);
   el.dataset.steps = String(count);
   el.dataset.version = String(st.version);
@@ -109,7 +108,7 @@ function go(i) {
 
 function drawMoment(step) {
   const words = step.items.filter((it) => it.text && it !== step.move).map((it) => it.text);
-  const head = step.move ? (step.move.text || step.move.event.move) : "The table after the setup";
+  const head = step.move ? (step.move.text || step.move.event.move) : R.afterSetup;
   const el = fill("moment", h("p", { class: "move" }, head),
                   words.length ? h("ul", {}, words.map((w) => h("li", {}, w))) : null);
   el.dataset.scoring = step.scoring || "";
@@ -133,27 +132,27 @@ function drawTable(st) {
   const mine = ui.game.your_seat;
   const rows = st.seats.map((name, seat) => h("tr", {
     class: seat === st.current && st.phase !== "over" ? "current" : null, "data-seat": seat,
-  }, h("td", {}, name, st.bots[seat] ? ` (bot: ${st.bots[seat]})` : ""),
+  }, h("td", {}, name, st.bots[seat] ? ` ${R.bot(st.bots[seat])}` : ""),
      h("td", { class: "score" }, String(st.scores[seat])),
-     h("td", {}, seat === mine ? st.hands[seat].map(cardLabel).join(", ") || "no money"
-                               : `${st.hands[seat].length} cards`)));
+     h("td", {}, seat === mine ? st.hands[seat].map(cardLabel).join(", ") || S.noMoney
+                               : cards(st.hands[seat].length))));
   const neutral = ui.game.players === 2 && st.neutral.length
-    ? h("p", {}, `Neutral: ${st.neutralScore} points, ${st.neutral.length} tiles`) : null;
-  const due = st.scoringDue ? h("p", {}, `The ${ORDINAL[st.scoringDue]} scoring comes at the end of this turn`) : null;
+    ? h("p", {}, R.neutral(st.neutralScore, st.neutral.length)) : null;
+  const due = st.scoringDue ? h("p", {}, R.scoringDue(st.scoringDue)) : null;
   fill("table",
-       h("h2", {}, st.phase === "over" ? "Final scores" : `Turn ${st.turn}`),
+       h("h2", {}, st.phase === "over" ? R.finalScores : R.turn(st.turn)),
        h("table", { class: "scores" },
-         h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {}, "Points"),
-                          h("th", {}, "Money"))),
+         h("thead", {}, h("tr", {}, h("th", {}, R.player), h("th", {}, R.points),
+                          h("th", {}, R.money))),
          h("tbody", {}, rows)),
        neutral, due,
-       h("h3", {}, "Market"),
+       h("h3", {}, R.market),
        h("div", { class: "market-spaces" }, st.market.map((space, i) => h("div", {
          class: "rp-space", "data-space": i + 1 }, space.map((id) => tile(id, st))))),
-       h("h3", {}, "Money on the table"),
+       h("h3", {}, R.moneyOnTable),
        h("div", { class: "money cards", "data-display": st.display.join(",") },
          st.display.map(cardChip)),
-       st.pending.length ? h("p", {}, "To place: ", st.pending.map((id) => tile(id, st, 32)))
+       st.pending.length ? h("p", {}, R.toPlace, st.pending.map((id) => tile(id, st, 32)))
          : null);
 }
 
@@ -168,14 +167,17 @@ function drawCities(st) {
     const shown = box.children[seat];
     if (shown && shown.dataset.key === key) return;
     const figure = h("figure", { "data-seat": seat },
-      h("figcaption", {}, `${name}: ${st.scores[seat]} points`),
+      h("figcaption", {}, R.cityCaption(name, points(st.scores[seat]))),
       cityBoard(city),
       reserve.length
-        ? h("div", { class: "reserve" }, "Reserve: ", reserve.map((t) => tileSvg(t, 32)))
+        ? h("div", { class: "reserve" }, R.reserve, reserve.map((t) => tileSvg(t, 32)))
         : null);
     figure.dataset.key = key;
     if (shown) shown.replaceWith(figure); else box.append(figure);
   });
 }
 
-load().catch((err) => status(`The replay stopped: ${err.message}`));
+applyStrings({ ...R, rules: S.rules });
+document.title = R.pageTitle;
+document.querySelector("header.top").append(switcher());
+load().catch((err) => status(R.stopped(err.message)));

@@ -3,6 +3,7 @@
 // refused (429: too many open streams from this address), it waits its Retry-After.
 
 import { authHeaders } from "./api.js";
+import { languageHeaders } from "./i18n.js";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,7 +46,7 @@ export function follow({ gameId, token, since, onItems, onError, onConnect }) {
       try {
         const resp = await fetch(`/games/${encodeURIComponent(gameId)}/stream?since=${last}`,
                                  { headers: { Accept: "text/event-stream",
-                                              ...authHeaders(token) },
+                                              ...languageHeaders(), ...authHeaders(token) },
                                    cache: "no-store", signal: controller.signal });
         if (!resp.ok) {
           const after = Number(resp.headers.get("Retry-After"));

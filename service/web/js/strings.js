@@ -1,299 +1,451 @@
-// Every word the pages show, in one place (to be translated later: el, fi, da, ru).
-// The event lines of the history come from the API (engine/describe.py), not from here.
+// Every word the pages show, in one place, in the page's language (i18n.js: the server's
+// catalogs; the words of the game, such as building and currency names, are the same
+// messages as the mails'). The event lines of the history come from the API
+// (engine/describe.py), in the same language.
+
+import { _, lang, listing, ngettext, pgettext } from "./i18n.js";
+
+export { lang, listing };
 
 /** "1 card", "3 cards". */
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
+export function cards(n) {
+  return ngettext("{n} card", "{n} cards", n);
+}
+
+/** "1 point", "3 points". */
+export function points(n) {
+  return ngettext("{n} point", "{n} points", n);
+}
+
+// (No gettext call inside another's arguments: pybabel's extractor would miss it.)
+function tiles(n) {
+  return ngettext("{n} tile", "{n} tiles", n);
+}
+
+function players(n) {
+  return ngettext("{n} player", "{n} players", n);
+}
+
+function capital(word) {
+  return word ? word[0].toLocaleUpperCase(lang) + word.slice(1) : word;
 }
 
 export const VARIANT_NAMES = {
-  alhambra: "Alhambra",
-  granada: "Granada",
-  alhambra_granada: "Alhambra + Granada",
+  alhambra: _("Alhambra"),
+  granada: _("Granada"),
+  alhambra_granada: _("Alhambra + Granada"),
 };
 
 // Building types: name, name on the tile (always there), plural.
-export const BUILDING_NAMES = {
-  start: ["start tile", "start", "start tiles"],
-  pavilion: ["pavilion", "Pavilion", "pavilions"],
-  seraglio: ["seraglio", "Seraglio", "seraglios"],
-  arcades: ["arcades", "Arcades", "arcades"],
-  chambers: ["chambers", "Chambers", "chambers"],
-  garden: ["garden", "Garden", "gardens"],
-  tower: ["tower", "Tower", "towers"],
-  arena: ["arena", "Arena", "arenas"],
-  bath_house: ["bath house", "Bath house", "bath houses"],
-  library: ["library", "Library", "libraries"],
-  hostel: ["hostel", "Hostel", "hostels"],
-  hospital: ["hospital", "Hospital", "hospitals"],
-  market: ["market", "Market", "markets"],
-  park: ["park", "Park", "parks"],
-  school: ["school", "School", "schools"],
-  residential_area: ["residential area", "Residential area", "residential areas"],
+const NAMES = {
+  start: pgettext("building", "start tile"),
+  pavilion: pgettext("building", "pavilion"),
+  seraglio: pgettext("building", "seraglio"),
+  arcades: pgettext("building", "arcades"),
+  chambers: pgettext("building", "chambers"),
+  garden: pgettext("building", "garden"),
+  tower: pgettext("building", "tower"),
+  arena: pgettext("building", "arena"),
+  bath_house: pgettext("building", "bath house"),
+  library: pgettext("building", "library"),
+  hostel: pgettext("building", "hostel"),
+  hospital: pgettext("building", "hospital"),
+  market: pgettext("building", "market"),
+  park: pgettext("building", "park"),
+  school: pgettext("building", "school"),
+  residential_area: pgettext("building", "residential area"),
 };
+const PLURALS = {
+  start: pgettext("building", "start tile"),
+  pavilion: pgettext("buildings", "pavilions"),
+  seraglio: pgettext("buildings", "seraglios"),
+  arcades: pgettext("buildings", "arcades"),
+  chambers: pgettext("buildings", "chambers"),
+  garden: pgettext("buildings", "gardens"),
+  tower: pgettext("buildings", "towers"),
+  arena: pgettext("buildings", "arenas"),
+  bath_house: pgettext("buildings", "bath houses"),
+  library: pgettext("buildings", "libraries"),
+  hostel: pgettext("buildings", "hostels"),
+  hospital: pgettext("buildings", "hospitals"),
+  market: pgettext("buildings", "markets"),
+  park: pgettext("buildings", "parks"),
+  school: pgettext("buildings", "schools"),
+  residential_area: pgettext("buildings", "residential areas"),
+};
+export const BUILDING_NAMES = Object.fromEntries(Object.entries(NAMES).map(
+  ([type, name]) => [type, [name, type === "start" ? _("start") : capital(name),
+                            PLURALS[type]]]));
 
 export const CURRENCY_NAMES = {
-  DE: ["denar", "denars"], DI: ["dirham", "dirhams"], DU: ["ducat", "ducats"],
-  FL: ["florin", "florins"],
+  DE: [pgettext("currency", "denar"), pgettext("currencies", "denars")],
+  DI: [pgettext("currency", "dirham"), pgettext("currencies", "dirhams")],
+  DU: [pgettext("currency", "ducat"), pgettext("currencies", "ducats")],
+  FL: [pgettext("currency", "florin"), pgettext("currencies", "florins")],
 };
 
-export const SIDES = { n: "north", e: "east", s: "south", w: "west" };
-const DIRECTIONS = { "0,-1": "north", "1,-1": "north-east", "1,0": "east", "1,1": "south-east",
-                     "0,1": "south", "-1,1": "south-west", "-1,0": "west", "-1,-1": "north-west" };
-const ORDINALS = { 1: "1st", 2: "2nd", 3: "3rd" };
+/** An amount of a currency: "8 dirhams" (the mails' words). */
+export function amount(code, n) {
+  if (code === "DE") return ngettext("{n} denar", "{n} denars", n);
+  if (code === "DI") return ngettext("{n} dirham", "{n} dirhams", n);
+  if (code === "DU") return ngettext("{n} ducat", "{n} ducats", n);
+  return ngettext("{n} florin", "{n} florins", n);
+}
+
+export const SIDES = { n: pgettext("side", "north"), e: pgettext("side", "east"),
+                       s: pgettext("side", "south"), w: pgettext("side", "west") };
+const NEAR_FOUNTAIN = {
+  "0,-1": _("north of the fountain"), "1,-1": _("north-east of the fountain"),
+  "1,0": _("east of the fountain"), "1,1": _("south-east of the fountain"),
+  "0,1": _("south of the fountain"), "-1,1": _("south-west of the fountain"),
+  "-1,0": _("west of the fountain"), "-1,-1": _("north-west of the fountain"),
+};
+const NEAR_START = {
+  "0,-1": _("north of the start tile"), "1,-1": _("north-east of the start tile"),
+  "1,0": _("east of the start tile"), "1,1": _("south-east of the start tile"),
+  "0,1": _("south of the start tile"), "-1,1": _("south-west of the start tile"),
+  "-1,0": _("west of the start tile"), "-1,-1": _("north-west of the start tile"),
+};
+const SCORINGS = { 1: _("1st scoring"), 2: _("2nd scoring"), 3: _("3rd scoring") };
+const NEUTRALS = { Dirk: pgettext("neutral player", "Dirk"),
+                   Juan: pgettext("neutral player", "Juan") };
+const BOTS = { random: pgettext("bot level", "random"), greedy: pgettext("bot level", "greedy"),
+               strong: pgettext("bot level", "strong") };
 
 /** Where a cell is, from the start tile, as the history says it. */
 export function cellWords(x, y, fountain = true) {
-  const start = fountain ? "the fountain" : "the start tile";
-  const near = DIRECTIONS[`${x},${y}`];
-  if (near) return `${near} of ${start}`;
+  const near = (fountain ? NEAR_FOUNTAIN : NEAR_START)[`${x},${y}`];
+  if (near) return near;
   const steps = [];
-  if (x) steps.push(`${Math.abs(x)} ${x > 0 ? "east" : "west"}`);
-  if (y) steps.push(`${Math.abs(y)} ${y > 0 ? "south" : "north"}`);
-  return `${steps.join(" and ")} of ${start}`;
+  if (x) {
+    steps.push(x > 0 ? ngettext("{n} east", "{n} east", x)
+                     : ngettext("{n} west", "{n} west", -x));
+  }
+  if (y) {
+    steps.push(y > 0 ? ngettext("{n} south", "{n} south", y)
+                     : ngettext("{n} north", "{n} north", -y));
+  }
+  return fountain ? _("{steps} of the fountain", { steps: listing(steps) })
+                  : _("{steps} of the start tile", { steps: listing(steps) });
 }
 
 export const S = {
   // the page's static HTML (data-s, data-s-label)
-  skip: "Skip to your city",
-  spectatorView: "spectator view",
-  rules: "rules",
-  loading: "Loading the game…",
-  marketLabel: "Market and money display",
-  lastLabel: "The last turn",
-  scorings: "Scorings",
-  meLabel: "Your city, money and reserve",
-  allMovesLabel: "All legal moves",
+  skip: _("Skip to your city"),
+  spectatorView: _("spectator view"),
+  rules: _("rules"),
+  loading: _("Loading the game…"),
+  marketLabel: _("Market and money display"),
+  lastLabel: _("The last turn"),
+  scorings: _("Scorings"),
+  meLabel: _("Your city, money and reserve"),
+  allMovesLabel: _("All legal moves"),
 
   // the page
-  gameTitle: (variant, id) => `${variant} · game ${id}`,
-  noGameTitle: "No such game",
-  noGame: "There is no game at this address: check the link you were sent.",
-  notAGame: "This is not a game's address.",
-  round: (n) => `Round ${n}`,
-  live: "live",
-  offline: "offline",
-  waitingPlayers: (n) => `Waiting for ${plural(n, "more player", "more players")} to join: `
-                         + "the game starts when every seat is taken.",
-  seats: "Seats",
-  openSeat: "(open seat)",
-  gameOver: "Game over.",
-  yourTurnWhat: { action: "take money, buy, or redesign",
-                  placement: "place the tiles you bought",
-                  distribution: "place the tile you received" },
-  yourTurn: (what) => `Your turn: ${what}.`,
-  theirTurn: (name) => `${name}'s turn.`,
-  deadline: (text) => ` Deadline: ${text}.`,
-  deadlinePassed: "passed",
-  inMinutes: (n) => `in ${n} min`,
-  inHours: (n) => `in ${n} h`,
-  inDays: (n) => `in ${plural(n, "day", "days")}`,
-  done: (lines) => `Done: ${lines.join(". ")}.`,
-  planOverruled: (lines) => `The game moved on while you planned: ${lines.join(". ")}. `
-    + "Nothing of your plan was sent: plan your turn again.",
-  movedOn: "The game moved on while you were choosing: the page shows it again. Choose again.",
-  rule: "rule",
-  unreachable: "the server cannot be reached; check the connection and try again",
+  gameTitle: (variant, id) => _("{variant} · game {id}", { variant, id }),
+  noGameTitle: _("No such game"),
+  noGame: _("There is no game at this address: check the link you were sent."),
+  notAGame: _("This is not a game's address."),
+  round: (n) => _("Round {n}", { n }),
+  live: _("live"),
+  offline: _("offline"),
+  waitingPlayers: (n) => ngettext(
+    "Waiting for {n} more player to join: the game starts when every seat is taken.",
+    "Waiting for {n} more players to join: the game starts when every seat is taken.", n),
+  seats: _("Seats"),
+  openSeat: _("(open seat)"),
+  gameOver: _("Game over."),
+  yourTurnWhat: { action: _("take money, buy, or redesign"),
+                  placement: _("place the tiles you bought"),
+                  distribution: _("place the tile you received") },
+  yourTurn: (what) => _("Your turn: {what}.", { what }),
+  theirTurn: (name) => _("{name}'s turn.", { name }),
+  deadline: (text) => ` ${_("Deadline: {deadline}.", { deadline: text })}`,
+  deadlinePassed: _("passed"),
+  inMinutes: (n) => ngettext("in {n} minute", "in {n} minutes", n),
+  inHours: (n) => ngettext("in {n} hour", "in {n} hours", n),
+  inDays: (n) => ngettext("in {n} day", "in {n} days", n),
+  done: (lines) => _("Done: {lines}.", { lines: lines.join(". ") }),
+  planOverruled: (lines) => _("The game moved on while you planned: {lines}. Nothing of your "
+                              + "plan was sent: plan your turn again.",
+                              { lines: lines.join(". ") }),
+  movedOn: _("The game moved on while you were choosing: the page shows it again. "
+             + "Choose again."),
+  rule: _("rule"),
+  unreachable: _("the server cannot be reached; check the connection and try again"),
 
   // clocks
-  units: { day: ["day", "days"], hour: ["hour", "hours"], minute: ["minute", "minutes"],
-           second: ["second", "seconds"] },
-  twoUnits: (big, small) => `${big} ${small}`,
-  noTimeLeft: "No time left.",
-  leftInYourBank: (time) => `${time} left in your bank.`,
-  leftForYourMove: (time) => `${time} left for this move.`,
-  leftInBank: (name, time) => `${name}: ${time} left in the bank.`,
-  leftForMove: (name, time) => `${name}: ${time} left for this move.`,
-  weekendOff: (when) => `Weekend off: the clocks run again ${when}.`,
-  dayOff: (when) => `A day off: the clocks run again ${when}.`,
-  timeLeft: "time left: ",
-  inTheBank: (time) => `${time} in the bank`,
+  units: { day: (n) => ngettext("{n} day", "{n} days", n),
+           hour: (n) => ngettext("{n} hour", "{n} hours", n),
+           minute: (n) => ngettext("{n} minute", "{n} minutes", n),
+           second: (n) => ngettext("{n} second", "{n} seconds", n) },
+  // TRANSLATORS: a time in two units: "2 days 4 hours"
+  twoUnits: (big, small) => _("{big} {small}", { big, small }),
+  noTimeLeft: _("No time left."),
+  leftInYourBank: (time) => _("{time} left in your bank.", { time }),
+  leftForYourMove: (time) => _("{time} left for this move.", { time }),
+  leftInBank: (name, time) => _("{name}: {time} left in the bank.", { name, time }),
+  leftForMove: (name, time) => _("{name}: {time} left for this move.", { name, time }),
+  weekendOff: (when) => _("Weekend off: the clocks run again {when}.", { when }),
+  dayOff: (when) => _("A day off: the clocks run again {when}.", { when }),
+  timeLeft: _("time left: "),
+  inTheBank: (time) => _("{time} in the bank", { time }),
 
   // a planned turn
-  turnPlanned: (n) => `Your turn, planned: ${plural(n, "move", "moves")}, not sent yet.`,
-  planLabel: "Your planned turn",
-  planTitle: "Planned, not sent yet",
-  planEnds: "These moves end your turn: send them, or undo a move to plan it otherwise.",
-  planGoesOn: "Plan on, or send these moves now: your turn goes on after them.",
-  planComplete: "Your turn is planned.",
-  sendTurn: "Send turn",
-  sendMoves: "Send these moves",
-  undo: "Undo",
+  turnPlanned: (n) => ngettext("Your turn, planned: {n} move, not sent yet.",
+                               "Your turn, planned: {n} moves, not sent yet.", n),
+  planLabel: _("Your planned turn"),
+  planTitle: _("Planned, not sent yet"),
+  planEnds: _("These moves end your turn: send them, or undo a move to plan it otherwise."),
+  planGoesOn: _("Plan on, or send these moves now: your turn goes on after them."),
+  planComplete: _("Your turn is planned."),
+  sendTurn: _("Send turn"),
+  sendMoves: _("Send these moves"),
+  undo: _("Undo"),
 
   // final scores
-  finalScores: "Final scores",
-  winners: (names, n) => `${n > 1 ? "Winners" : "Winner"}: ${names}.`,
-  and: " and ",
-  player: "Player",
-  points: "Points",
-  winner: " (winner)",
-  neutral: (name) => `${name} (neutral)`,
-  theNeutral: "the neutral player",
-  replay: "Step through the game move by move",
-  record: "The game record",
-  recordNote: " (JSON: every move in notation; import it to replay).",
+  finalScores: _("Final scores"),
+  winners: (names, n) => ngettext("Winner: {names}.", "Winners: {names}.", n, { names }),
+  player: _("Player"),
+  points: _("Points"),
+  winner: ` ${_("(winner)")}`,
+  neutral: (name) => _("{name} (neutral)", { name }),
+  theNeutral: _("the neutral player"),
+  neutralName: (name) => NEUTRALS[name] || name,
+  replay: _("Step through the game move by move"),
+  record: _("The game record"),
+  recordNote: ` ${_("(JSON: every move in notation; import it to replay).")}`,
 
   // the last turn and scorings
-  lastTurn: (name) => `Last turn: ${name}`,
-  thisTurn: "Your turn so far",
-  lastPlaced: "placed last turn",
-  newTile: "new",
-  scoringTitle: (n) => `${ORDINALS[n] || n} scoring`,
-  scoringCaption: (n) => `Points of the ${ORDINALS[n] || n} scoring, per building type and `
-                         + "for the longest line",
-  scoringWhat: "For",
-  total: "Total",
-  lines: { wall: "longest wall", moat: "longest moat",
-           combined: "longest line of walls and moats" },
+  lastTurn: (name) => _("Last turn: {name}", { name }),
+  thisTurn: _("Your turn so far"),
+  lastPlaced: _("placed last turn"),
+  newTile: _("new"),
+  scoringTitle: (n) => SCORINGS[n] || String(n),
+  scoringCaption: (n) => _("Points of the {scoring}, per building type and for the "
+                           + "longest line", { scoring: SCORINGS[n] || String(n) }),
+  scoringWhat: _("Points for"),
+  total: _("Total"),
+  lines: { wall: _("the longest wall"), moat: _("the longest moat"),
+           combined: _("the longest line of walls and moats") },
 
   // your city
-  yourCity: (name, points) => `Your city · ${name} · ${plural(points, "point", "points")}`,
-  tilesToPlace: "Tiles to place",
-  yourMoney: (n) => `Your money (${plural(n, "card", "cards")})`,
-  yourReserve: (n) => `Your reserve (${n})`,
-  empty: "Empty.",
-  noMoney: "No money cards.",
-  moneyByCurrency: "your money by currency",
-  cityLabel: (name) => `${name}'s city`,
-  pickToPlace: (tile) => `pick ${tile} to place`,
-  pickToPlaceEnds: (tile) => `pick ${tile} to place now (this ends your actions)`,
-  pickReserve: (tile) => `pick reserve tile ${tile} to build`,
-  pickRedesign: (tile) => `pick ${tile} to redesign`,
-  buildHere: (tile, where) => `build ${tile} here, ${where}`,
-  swapWith: (tile, other) => `swap ${tile} for ${other} from your reserve`,
-  tileAt: (tile, where) => `${tile}, ${where}`,
-  redesignable: "can be redesigned",
+  yourCity: (name, n) => _("Your city · {name} · {points}", { name, points: points(n) }),
+  tilesToPlace: _("Tiles to place"),
+  yourMoney: (n) => _("Your money ({cards})", { cards: cards(n) }),
+  yourReserve: (n) => _("Your reserve ({count})", { count: n }),
+  empty: _("Empty."),
+  noMoney: _("No money cards."),
+  moneyByCurrency: _("your money by currency"),
+  cityLabel: (name) => _("{name}'s city", { name }),
+  pickToPlace: (tile) => _("pick {tile} to place", { tile }),
+  pickToPlaceEnds: (tile) => _("pick {tile} to place now (this ends your actions)", { tile }),
+  pickReserve: (tile) => _("pick reserve tile {tile} to build", { tile }),
+  pickRedesign: (tile) => _("pick {tile} to redesign", { tile }),
+  buildHere: (tile, where) => _("build {tile} here, {where}", { tile, where }),
+  swapWith: (tile, other) => _("swap {tile} for {other} from your reserve", { tile, other }),
+  tileAt: (tile, where) => _("{tile}, {where}", { tile, where }),
+  redesignable: _("can be redesigned"),
 
   // your move
-  yourMove: "Your move",
-  waitingFor: (name) => `Waiting for ${name}.`,
-  buyTile: (tile, space, currency) => `Buy ${tile} from space ${space} with ${currency}. `
-                                      + "Pay with:",
-  exactAgain: "exact: you may act again",
-  overPays: (n) => `over-pays by ${n}`,
-  buy: (tile) => `buy ${tile}`,
-  exact: "exact",
-  overPay: "over-pay",
-  exactTitle: "You paid exactly: you may take another action.",
-  exactAct: "Act again: take money, buy another tile or redesign your city; your turn goes on.",
-  exactPlace: "Place it now",
-  exactPlaceNote: "placing a tile ends your actions: the turn ends once your tiles are placed",
-  buildFromReserve: (tile) => `Build ${tile} from your reserve: choose a highlighted free `
-                              + "cell, or a marked tile of your city to swap it with.",
-  redesignTile: (tile) => `Redesign: ${tile}.`,
-  toReserve: "Move it to your reserve",
-  orSwap: "Or swap it with a marked tile of your reserve.",
-  chooseElse: "Choose something else",
-  endActions: "End my actions (then place the tiles)",
-  endTurn: "End my turn",
-  youMay: (bits) => `You may ${bits.join(", ")}.`,
-  mayTake: "take money from the display",
-  mayBuy: "pick a market tile to buy",
-  mayPlace: "pick a tile to place",
-  mayRedesign: "pick a reserve or city tile to redesign",
-  chooseBelow: "Choose a move below.",
-  placeTile: (tile) => `Place ${tile}: choose a highlighted cell of your city, or:`,
-  noCell: (tile) => `${tile} fits no free cell of your city:`,
-  noCellOffer: "It can go to your reserve:",
-  asItLies: (name, value) => `As it lies: ${name} ${value}`,
-  flipTo: (name, value) => `Flip: ${name} ${value}`,
-  face: "face",
-  payment: "payment",
-  flipCost: "Flipping costs at least 3 in one currency (free into the reserve). Pay with:",
-  putReserve: (flipped) => `Put it${flipped ? ", flipped," : ""} into your reserve`,
-  giveNeutral: (flipped, name) => `Give it${flipped ? ", flipped," : ""} to ${name}`,
-  cannotBuy: (tile, price, currency, held) => `You cannot buy ${tile}: it costs ${price} `
-    + `${currency} and you hold ${held} in ${currency}.`,
-  unaffordable: (tile) => `${tile} (more than your money: why?)`,
+  yourMove: _("Your move"),
+  waitingFor: (name) => _("Waiting for {name}.", { name }),
+  buyTile: (tile, space, currency) => _("Buy {tile} from space {space} with {currency}. "
+                                        + "Pay with:", { tile, space, currency }),
+  exactAgain: _("exact: you may act again"),
+  overPays: (n) => _("over-pays by {n}", { n }),
+  buy: (tile) => _("buy {tile}", { tile }),
+  exact: _("exact"),
+  overPay: _("over-pay"),
+  exactTitle: _("You paid exactly: you may take another action."),
+  exactAct: _("Act again: take money, buy another tile or redesign your city; your turn "
+              + "goes on."),
+  exactPlace: _("Place it now"),
+  exactPlaceNote: _("placing a tile ends your actions: the turn ends once your tiles are "
+                    + "placed"),
+  buildFromReserve: (tile) => _("Build {tile} from your reserve: choose a highlighted free "
+                                + "cell, or a marked tile of your city to swap it with.",
+                                { tile }),
+  redesignTile: (tile) => _("Redesign: {tile}.", { tile }),
+  toReserve: _("Move it to your reserve"),
+  orSwap: _("Or swap it with a marked tile of your reserve."),
+  chooseElse: _("Choose something else"),
+  endActions: _("End my actions (then place the tiles)"),
+  endTurn: _("End my turn"),
+  youMay: (bits) => _("You may {actions}.", { actions: bits.join(", ") }),
+  mayTake: _("take money from the display"),
+  mayBuy: _("pick a market tile to buy"),
+  mayPlace: _("pick a tile to place"),
+  mayRedesign: _("pick a reserve or city tile to redesign"),
+  chooseBelow: _("Choose a move below."),
+  placeTile: (tile) => _("Place {tile}: choose a highlighted cell of your city, or:", { tile }),
+  noCell: (tile) => _("{tile} fits no free cell of your city:", { tile }),
+  noCellOffer: _("It can go to your reserve:"),
+  asItLies: (name, value) => _("As it lies: {name} {value}", { name, value }),
+  flipTo: (name, value) => _("Flip: {name} {value}", { name, value }),
+  face: _("face"),
+  payment: _("payment"),
+  flipCost: _("Flipping costs at least 3 in one currency (free into the reserve). Pay with:"),
+  putReserve: (flipped) => (flipped ? _("Put it, flipped, into your reserve")
+                                    : _("Put it into your reserve")),
+  giveNeutral: (flipped, name) => (flipped ? _("Give it, flipped, to {name}", { name })
+                                           : _("Give it to {name}", { name })),
+  cannotBuy: (tile, price, code, held) => _(
+    "You cannot buy {tile}: it costs {price} and you hold {held} in {currency}.",
+    { tile, price: amount(code, price), held, currency: CURRENCY_NAMES[code][1] }),
+  unaffordable: (tile) => _("{tile} (more than your money: why?)", { tile }),
 
   // market
-  market: "Market",
+  market: _("Market"),
   space: (n, symbol, currency) => `${n} · ${symbol} ${currency}`,
-  youHold: (n) => `you: ${n}`,
-  moneyDisplay: "Money display",
-  take: (card) => `take ${card}`,
-  takeSeveral: (cards) => `Take ${cards.join(" + ")}`,
-  orSeveral: "Or several cards (at most 5 in all):",
-  stock: (deck, discard, bags, done) => `Deck ${plural(deck, "card", "cards")}, discard `
-    + `${discard}; bag ${bags}; scorings done: ${done} of 3.`,
-  marker: (back) => ` New Granada tiles come up on their ${back ? "back (odd)" : "front (even)"}`
-                    + " side.",
+  youHold: (n) => _("you: {n}", { n }),
+  moneyDisplay: _("Money display"),
+  take: (card) => _("take {card}", { card }),
+  takeSeveral: (cards_) => _("Take {cards}", { cards: cards_.join(" + ") }),
+  orSeveral: _("Or several cards (at most 5 in all):"),
+  stock: (deck, discard, bags, done) => _(
+    "Deck {cards}, discard {discard}; bag {bags}; scorings done: {done} of 3.",
+    { cards: cards(deck), discard, bags, done }),
+  marker: (back) => ` ${back ? _("New Granada tiles come up on their back (odd) side.")
+                             : _("New Granada tiles come up on their front (even) side.")}`,
 
   // players
-  players: "Players",
-  cityCol: "City",
-  cardsCol: "Cards",
-  reserveCol: "Reserve",
-  you: " (you)",
-  majorities: "Majorities: buildings in each city",
-  type: "Type",
-  most: " (most)",
-  neutralTiles: (name, n) => `${name}'s tiles (${n})`,
-  cities: "Cities",
-  otherPlayers: "Other players",
-  seatSummary: (s) => `${s.name}: ${plural(s.score, "point", "points")}, `
-    + `${plural(s.hand_size, "card", "cards")}, ${plural(s.city.length - 1, "tile", "tiles")} `
-    + `in the city, ${s.reserve.length} in the reserve`,
-  reserve: "Reserve: ",
-  reserveOf: (name) => `${name}'s reserve`,
+  players: _("Players"),
+  cityCol: _("City"),
+  cardsCol: _("Cards"),
+  reserveCol: _("Reserve"),
+  you: ` ${_("(you)")}`,
+  majorities: _("Majorities: buildings in each city"),
+  type: _("Type"),
+  most: ` ${_("(most)")}`,
+  neutralTiles: (name, n) => _("{name}'s tiles ({count})", { name, count: n }),
+  cities: _("Cities"),
+  otherPlayers: _("Other players"),
+  seatSummary: (s) => _("{name}: {points}, {cards}, {tiles} in the city, {reserve} in the "
+                        + "reserve", { name: s.name, points: points(s.score),
+                                       cards: cards(s.hand_size),
+                                       tiles: tiles(s.city.length - 1),
+                                       reserve: s.reserve.length }),
+  reserve: `${_("Reserve:")} `,
+  reserveOf: (name) => _("{name}'s reserve", { name }),
 
   // history
-  history: "History",
-  historyLabel: "what happened, the latest first",
-  allMoves: (n) => `All your legal moves as text (${n})`,
+  history: _("History"),
+  historyLabel: _("what happened, the latest first"),
+  allMoves: (n) => _("All your legal moves as text ({count})", { count: n }),
 
   // tiles in words
   tileWords: (name, value) => `${name} ${value}`,
-  barriers: (kind, sides) => (sides.length ? `${kind} ${sides.join(", ")}`
-                                            : `no ${kind}`),
-  otherSide: (face, name, value) => `Granada tile, ${face} face; other side ${name} ${value}`,
-  faceNames: { front: "front", back: "back" },
+  barriers: (kind, sides) => {
+    if (kind === "walls") {
+      return sides.length ? ngettext("a wall {sides}", "walls {sides}", sides.length,
+                                     { sides: listing(sides) }) : _("no walls");
+    }
+    return sides.length ? ngettext("a moat {sides}", "moats {sides}", sides.length,
+                                   { sides: listing(sides) }) : _("no moats");
+  },
+  otherSide: (face, name, value) => _("Granada tile, {face} face; other side {name} {value}",
+                                      { face, name, value }),
+  faceNames: { front: _("front"), back: _("back") },
+
+  // the language switcher
+  language: _("Language"),
+};
+
+// The replay
+export const R = {
+  pageTitle: _("Replay · alhambra-pbem"),
+  title: _("Replay"),
+  theGame: _("the game"),
+  loading: _("Loading the game…"),
+  controls: _("Replay controls"),
+  first: _("« Start"),
+  firstTitle: _("The start (Home)"),
+  prev: _("◀ Back"),
+  prevTitle: _("The move before (←)"),
+  next: _("Next ▶"),
+  nextTitle: _("The next move (→)"),
+  last: _("End »"),
+  lastTitle: _("The end (End)"),
+  keys: _("Keys: ← → step, Home / End, PgUp / PgDn: scorings"),
+  thisMove: _("This move"),
+  tableLabel: _("Market, money and scores"),
+  cities: _("Cities"),
+  cannot: (why) => _("This game cannot be replayed: {why}", { why }),
+  title2: (variant, names) => _("Replay: {variant} · {names}", { variant, names }),
+  notStarted: _("This game has not started: there is nothing to replay yet."),
+  runningGame: _("A running game is replayed from a seat's own link, in that seat's view "
+                 + "only; anyone may replay it once it is over."),
+  overStep: _("The game is over: step through it."),
+  soFar: (name) => _("The game so far, as your seat saw it ({name}).", { name }),
+  step: (i, count) => (i ? _("Move {i} of {count}", { i, count })
+                         : ngettext("The setup ({n} move follows)",
+                                    "The setup ({n} moves follow)", count)),
+  afterSetup: _("The table after the setup"),
+  neutral: (pts, n) => _("Neutral: {points}, {tiles}", { points: points(pts), tiles: tiles(n) }),
+  scoringDue: (n) => _("The {scoring} comes at the end of this turn",
+                       { scoring: SCORINGS[n] || String(n) }),
+  finalScores: _("Final scores"),
+  turn: (n) => _("Turn {n}", { n }),
+  player: _("Player"),
+  points: _("Points"),
+  money: _("Money"),
+  market: _("Market"),
+  moneyOnTable: _("Money on the table"),
+  toPlace: `${_("To place:")} `,
+  reserve: `${_("Reserve:")} `,
+  stopped: (why) => _("The replay stopped: {why}", { why }),
+  bot: (level) => _("(bot: {level})", { level: BOTS[level] || level }),
+  cityCaption: (name, pts) => _("{name}: {points}", { name, points: pts }),
+  noscript: _("This page needs JavaScript."),
 };
 
 // The lobby
 export const L = {
-  pageTitle: "alhambra-pbem: Alhambra, Granada, Alhambra + Granada by mail and in the browser",
-  lobbyTitle: "Play Alhambra and Granada, a move a day",
-  rules: "rules",
-  apiDocs: "API docs",
-  newGame: "New game",
-  game: "Game",
-  playersField: "Players",
-  timePerMove: "Time per move",
-  hour1: "1 hour",
-  hours12: "12 hours",
-  day1: "1 day",
-  days2: "2 days",
-  days3: "3 days",
-  days7: "7 days",
-  create: "Create the game",
-  openGames: "Open games: join one",
-  askInvite: "Ask the game's creator for its invite code.",
+  pageTitle: _("alhambra-pbem: Alhambra, Granada, Alhambra + Granada by mail and in the "
+               + "browser"),
+  lobbyTitle: _("Play Alhambra and Granada, a move a day"),
+  rules: _("rules"),
+  apiDocs: _("API docs"),
+  newGame: _("New game"),
+  game: _("Game"),
+  playersField: _("Players"),
+  timePerMove: _("Time per move"),
+  hour1: ngettext("{n} hour", "{n} hours", 1),
+  hours12: ngettext("{n} hour", "{n} hours", 12),
+  day1: ngettext("{n} day", "{n} days", 1),
+  days2: ngettext("{n} day", "{n} days", 2),
+  days3: ngettext("{n} day", "{n} days", 3),
+  days7: ngettext("{n} day", "{n} days", 7),
+  create: _("Create the game"),
+  openGames: _("Open games: join one"),
+  askInvite: _("Ask the game's creator for its invite code."),
   options: {
-    simple_scoring: "Simple scoring (Granada's fixed points per type, G-5)",
-    dirk_third_draw_cap: "Dirk's draw after the second scoring is at most 6 tiles (A-8a)",
-    both_money_decks: "Both money decks: 216 cards (C-1a)",
+    simple_scoring: _("Simple scoring (Granada's fixed points per type, G-5)"),
+    dirk_third_draw_cap: _("Dirk's draw after the second scoring is at most 6 tiles (A-8a)"),
+    both_money_decks: _("Both money decks: 216 cards (C-1a)"),
   },
-  variantOption: (name, min, max) => `${name} (${min}-${max} players)`,
-  seatsLegend: "Seats (an open seat is filled with the invite code)",
-  seatName: (i) => `Seat ${i} name `,
-  email: "e-mail (optional) ",
-  openSeat: " open seat",
-  optionsLegend: "Options",
-  defaultName: (i) => `Player ${i}`,
-  created: "Game created",
-  secretLinks: "Each player's link is secret: it holds their seat's key. Send each one their "
-               + "own link.",
-  invite: "Invite code for the open seats: ",
-  watch: "Watch: ",
-  hostToken: "Host token (lists your games, registers webhooks)",
-  gameLine: (variant, players, names) => `${variant}, ${plural(players, "player", "players")}: `
-                                          + names,
-  open: "(open)",
-  inviteCode: "Invite code ",
-  yourName: "Your name ",
-  join: "Join",
-  joined: (seat) => `You have seat ${seat}. Your secret link: `,
-  noOpenGames: "No open games.",
-  wrong: "something went wrong",
+  variantOption: (name, min, max) => _("{name} ({min}-{max} players)", { name, min, max }),
+  seatsLegend: _("Seats (an open seat is filled with the invite code)"),
+  seatName: (i) => `${_("Seat {n} name", { n: i })} `,
+  email: `${_("e-mail (optional)")} `,
+  seatLanguage: `${_("language")} `,
+  openSeat: ` ${_("open seat")}`,
+  optionsLegend: _("Options"),
+  defaultName: (i) => _("Player {n}", { n: i }),
+  created: _("Game created"),
+  secretLinks: _("Each player's link is secret: it holds their seat's key. Send each one "
+                 + "their own link."),
+  invite: `${_("Invite code for the open seats:")} `,
+  watch: `${_("Watch:")} `,
+  hostToken: _("Host token (lists your games, registers webhooks)"),
+  gameLine: (variant, n, names) => _("{variant}, {players}: {names}", {
+    variant, players: players(n), names }),
+  open: _("(open)"),
+  inviteCode: `${_("Invite code")} `,
+  yourName: `${_("Your name")} `,
+  join: _("Join"),
+  joined: (seat) => `${_("You have seat {seat}. Your secret link:", { seat })} `,
+  noOpenGames: _("No open games."),
+  wrong: _("something went wrong"),
 };

@@ -1,0 +1,153 @@
+"""Languages: the catalogs, a reader's language, and words said in it.
+
+The service speaks English, Greek, Finnish, Danish and Russian (``LANGUAGES``), with
+gettext catalogs made by Babel (``service/translations/<lang>/LC_MESSAGES/messages.po``,
+compiled ``.mo`` beside them; how to add a language: the README). The engine's and the
+service's sentences are ``Msg`` objects (``engine/words.py``) until they reach a reader:
+``say(text, lang)`` translates one, its parameters first (a tile, a list, an amount…).
+Mails are in the seat's ``language``; the API in the request's (``Accept-Language``,
+through flask-babel); the web pages get the same catalogs as JSON (``web_catalog``).
+
+Dates come from Babel's locale data (the clock in words: workers/clock_words.py); plural
+forms from each catalog's own rule.
+"""
+
+from __future__ import annotations
+
+import gettext
+import logging
+from collections.abc import Iterable
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.dates import format_date
+from babel.lists import format_list
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+from engine.words import Msg, msg, nmsg, pmsg
+
+__all__ = ["LANGUAGES", "Msg", "best", "date", "language", "message", "msg", "nmsg", "pmsg",
+           "say", "translations", "web_catalog"]
+
+log = logging.getLogger(__name__)
+
+#: The languages of the catalogs (BCP 47 primary tags), English first.
+LANGUAGES = ("en", "el", "fi", "da", "ru")
+DEFAULT = "en"
+#: Each language's name in itself, for the pages' switchers.
+NATIVE_NAMES = {"en": "English", "el": "Ελληνικά", "fi": "suomi", "da": "dansk",
+                "ru": "русский"}
+CATALOGS = Path(__file__).resolve().parent / "translations"
+DOMAIN = "messages"
+#: Where the web pages' messages come from (their JSON catalog holds these).
+WEB_SOURCES = ("service/web/",)
+
+
+def language(tag: str | None) -> str | None:
+    """The supported language of a BCP 47 tag (``fi``, ``fi-FI``, ``da_DK``), or None."""
+    if not tag:
+        return None
+    primary = tag.replace("_", "-").split("-")[0].strip().lower()
+    return primary if primary in LANGUAGES else None
+
+
+def best(accept: Iterable[tuple[str, float]] | None, *preferred: str | None) -> str:
+    """The language to speak: the first supported of ``preferred`` (a seat's own, a
+    page's ``?lang=``), else the best of an Accept-Language (werkzeug's pairs of tag and
+    quality), else English."""
+    for tag in preferred:
+        lang = language(tag)
+        if lang:
+            return lang
+    for tag, quality in sorted(accept or (), key=lambda tq: -tq[1]):
+        lang = language(tag)
+        if lang and quality > 0:
+            return lang
+    return DEFAULT
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (English: the message ids themselves)."""
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return gettext.NullTranslations()
+    return Translations.load(str(CATALOGS), [lang], DOMAIN)
+
+
+def say(text: Any, lang: str) -> str:
+    """``text`` in ``lang``: a ``Msg`` translated (its parameters first), else as it is."""
+    if not isinstance(text, Msg):
+        return "" if text is None else str(text)
+    if text.items is not None:
+        items = [say(i, lang) for i in text.items]
+        if text.style == "unit" or not items:
+            return ", ".join(items)
+        return format_list(items, style=text.style, locale=lang)
+    t = translations(lang)
+    if text.plural is not None:
+        n = text.n or 0
+        pattern = t.npgettext(text.context, text.msgid, text.plural, n) if text.context \
+            else t.ngettext(text.msgid, text.plural, n)
+    else:
+        pattern = t.pgettext(text.context, text.msgid) if text.context \
+            else t.gettext(text.msgid)
+    params = {k: say(v, lang) if isinstance(v, Msg) else v for k, v in text.params.items()}
+    try:
+        return pattern.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.error("the %s catalog's %r does not fit its parameters %s", lang, pattern,
+                  sorted(params))
+        return str(text)
+
+
+def message(exc: BaseException) -> Any:
+    """The sentence an exception was raised with (a ``Msg`` if it was given one)."""
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, str) else str(exc)
+
+
+# -- times ---------------------------------------------------------------------------------
+
+def date(when: datetime, lang: str) -> str:
+    """A day as the language writes it: "March 21, 2025", "21. maaliskuuta 2025"."""
+    return format_date(when, "long", locale=lang)
+
+
+# -- the web pages' catalogs ---------------------------------------------------------------
+
+def _samples(lang: str) -> dict[str, int]:
+    """A whole number of each CLDR plural category of ``lang`` (what a browser's
+    ``Intl.PluralRules`` says of a count): {"one": 1, "other": 0} in English."""
+    rule = Locale.parse(lang).plural_form
+    out: dict[str, int] = {}
+    for n in range(200):
+        out.setdefault(rule(n), n)
+    return out
+
+
+@cache
+def web_catalog(lang: str) -> dict[str, Any]:
+    """The messages the web pages show, in ``lang``: {"language", "messages"}, where
+    ``messages`` maps a message id (``context\x04id`` with a context, as gettext keys
+    them) to its text, or a plural's singular id to its forms by CLDR category."""
+    with (CATALOGS / f"{DOMAIN}.pot").open("rb") as f:
+        template = read_po(f)
+    t = translations(lang)
+    samples = _samples(lang)
+    messages: dict[str, Any] = {}
+    for m in template:
+        if not m.id or not any(path.startswith(WEB_SOURCES) for path, _ in m.locations):
+            continue
+        one = m.id[0] if isinstance(m.id, tuple | list) else m.id
+        key = f"{m.context}\x04{one}" if m.context else one
+        if isinstance(m.id, tuple | list):
+            many = m.id[1]
+            messages[key] = {category: t.npgettext(m.context, one, many, n) if m.context
+                             else t.ngettext(one, many, n) for category, n in samples.items()}
+        else:
+            messages[key] = t.pgettext(m.context, one) if m.context else t.gettext(one)
+    return {"language": lang, "messages": messages}

@@ -1,0 +1,55 @@
+"""The language of a request, for the API's words and the server's pages (flask-babel).
+
+A request's language is its ``?lang=`` (the pages' switcher), else the best of its
+``Accept-Language`` among ``service.i18n.LANGUAGES``, else English. Problem details, the
+events' words and the rules page are said in it; every answer names it
+(``Content-Language``) and says it varies with ``Accept-Language``. The JSON catalogs the
+pages' scripts read are served at ``/i18n/<lang>.json`` (``blueprints/web.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, has_request_context, request
+from flask_babel import Babel, get_locale
+from marshmallow import fields
+
+from . import i18n
+
+
+def _select() -> str:
+    return i18n.best(request.accept_languages, request.args.get("lang"))
+
+
+def request_language() -> str:
+    """The current request's language (English outside a request)."""
+    if not has_request_context():
+        return i18n.DEFAULT
+    locale = get_locale()
+    return str(locale) if locale is not None else i18n.DEFAULT
+
+
+def say(text: Any) -> str:
+    """``text`` (a ``Msg``) in the current request's language."""
+    return i18n.say(text, request_language())
+
+
+class Said(fields.String):
+    """A text member of an answer whose ``Msg`` values are said in the request's language
+    (an event's words, why a tile fits no cell)."""
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> str | None:
+        return None if value is None else say(value)
+
+
+def _headers(resp: Response) -> Response:
+    if not request.path.startswith("/assets/"):
+        resp.headers.setdefault("Content-Language", request_language())
+        resp.vary.add("Accept-Language")
+    return resp
+
+
+def init_languages(app: Flask) -> None:
+    Babel(app, locale_selector=_select, default_translation_directories=str(i18n.CATALOGS))
+    app.after_request(_headers)
