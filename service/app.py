@@ -41,7 +41,7 @@ while a valid token or invite code is never refused for it.
 
 Errors are `application/problem+json` (RFC 9457) with a stable `code`:
 
-""" + "\n".join(f"- `{code}`: {text}" for code, text in CODES.items()) + """
+""" + "\n".join(f"- `{code}`: {c.status}: {c.meaning}" for code, c in CODES.items()) + """
 
 A broken rule's `type` links to the rule in the players' rules page
 (`<server>/rules#<rule id>`).

@@ -38,7 +38,7 @@ class JsonBodyParser(FlaskParser):
         try:
             return loads(req.get_data(cache=True))
         except BadJson as exc:
-            raise ApiError(400, "malformed_json", message(exc)) from None
+            raise ApiError("malformed_json", message(exc)) from None
 
 
 class Blueprint(flask_smorest.Blueprint):

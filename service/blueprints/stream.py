@@ -63,7 +63,7 @@ def _since(query_since: int) -> int:
         return query_since
     m = _LAST_EVENT_ID.match(header)
     if not m:
-        raise ApiError(400, "bad_request", msg("Last-Event-ID must be a version number, the "
+        raise ApiError("bad_request", msg("Last-Event-ID must be a version number, the "
                                                "id of the last message received"))
     return int(m.group(1))
 
@@ -114,7 +114,7 @@ def _place(seconds: float):
                      seconds=full.retry_after) if full.whose == "address" else \
             msg("the server has too many open streams (at most {limit}): try again in "
                 "{seconds} s", limit=s.streams_max, seconds=full.retry_after)
-        raise ApiError(429, "rate_limited", detail,
+        raise ApiError("rate_limited", detail,
                        headers={"Retry-After": str(full.retry_after)}) from None
 
 
