@@ -1,5 +1,6 @@
-"""What the service and the workers ask of a store: the ``EventStore`` protocol and the
-records it reads and writes.
+"""What the service and the workers ask of a store: the ``EventStore`` protocol (made of
+one protocol per concern: ``GamesAndSeats``, ``EventLog``, ``DueWork``, ``Webhooks``,
+``Upkeep``) and the records it reads and writes.
 
 A game is an append-only log of events; its version is the number of events. Beside the
 log a store keeps a row per game (its summary: status, whose turn, the deadline), the
@@ -224,12 +225,8 @@ JSON_COLUMNS = {"options", "payload", "response", "time_control", "args"}
 GameRows = dict[str, list[dict[str, Any]]]
 
 
-class EventStore(Protocol):
-    """Games as append-only event logs, with what the service and the workers keep beside
-    them. Every write is atomic; ``append`` checks the expected version inside its
-    transaction, so of two writers racing for one version exactly one succeeds."""
-
-    # -- games and seats -----------------------------------------------------------------
+class GamesAndSeats(Protocol):
+    """Each game's row (its summary) and its seats."""
 
     def create_game(self, game: Game, seats: list[Seat]) -> None:
         """Insert a new game (no events yet) and its seats."""
@@ -274,7 +271,11 @@ class EventStore(Protocol):
         """Fill an open seat with a bot of level ``bot`` (no token, no e-mail); False if
         the seat was taken meanwhile."""
 
-    # -- events --------------------------------------------------------------------------
+
+class EventLog(Protocol):
+    """The append-only log of each game, and the first answer to each idempotent
+    submission. ``append`` checks the expected version inside its transaction, so of two
+    writers racing for one version exactly one succeeds."""
 
     def read(self, game_id: str, since: int = 0, until: int | None = None) -> list[Event]:
         """The events after version ``since`` up to ``until`` (inclusive; None: the last),
@@ -298,7 +299,11 @@ class EventStore(Protocol):
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
         """The stored first answer to ``seat``'s submission with this key."""
 
-    # -- due work --------------------------------------------------------------------------
+
+class DueWork(Protocol):
+    """The work a batch calls for (mails, bot moves, reminders, deadlines, webhook
+    calls), claimed and finished by the workers; and the answers mail replies were
+    allowed."""
 
     def add_due(self, game_id: str, due: Sequence[Due], done: Claim | None = None
                 ) -> int:
@@ -342,6 +347,10 @@ class EventStore(Protocol):
         False beyond. Counts older than the window are forgotten. (The last guard
         against mail loops: workers/mail_in.py.)"""
 
+
+class Webhooks(Protocol):
+    """The webhooks of each game and their delivery attempts."""
+
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:
         """Register a webhook of ``seat`` (None: the host). ``limits``: (per game, per
@@ -362,7 +371,9 @@ class EventStore(Protocol):
         a failure counts one more, keeps ``error`` and disables the hook at the
         ``disable_after``-th failure in a row."""
 
-    # -- upkeep --------------------------------------------------------------------------
+
+class Upkeep(Protocol):
+    """Counting, migrating, export and import, closing."""
 
     def count(self, table: str) -> int:
         """The number of rows of one of ``TABLES`` (health checks, tests)."""
@@ -384,3 +395,8 @@ class EventStore(Protocol):
 
     def close(self) -> None:
         """Release this process's (or thread's) connections."""
+
+
+class EventStore(GamesAndSeats, EventLog, DueWork, Webhooks, Upkeep, Protocol):
+    """What the service and the workers ask of a store, by concern. Every write is
+    atomic."""
