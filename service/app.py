@@ -57,7 +57,7 @@ class Api(flask_smorest.Api):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def _register_responses(self):
+    def _register_responses(self) -> None:
         for status in http.HTTPStatus:
             if status < 400:
                 continue
@@ -69,7 +69,7 @@ class Api(flask_smorest.Api):
         prepare_response(response, self.spec, PROBLEM_TYPE)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
-    def _register_error_handlers(self):
+    def _register_error_handlers(self) -> None:
         register_error_handlers(self._app)
 
 
@@ -108,7 +108,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     # A copy: apispec merges the document into its options, which must not be shared.
     app.config.update(copy.deepcopy(API_CONFIG),
                       MAX_CONTENT_LENGTH=settings.max_body)
-    app.json.sort_keys = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # (DefaultJSONProvider's)
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings),
                                        settings.state_cache_size, settings.secret_key,
@@ -141,4 +141,5 @@ def _document_settings(api: Api, settings: Settings) -> None:
 def openapi_document(app: Flask) -> dict[str, Any]:
     """The OpenAPI document of ``app``, as committed in openapi/openapi.json."""
     with app.app_context():
-        return app.extensions["alhambra_api"].spec.to_dict()
+        document: dict[str, Any] = app.extensions["alhambra_api"].spec.to_dict()
+        return document

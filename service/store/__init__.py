@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import GameNotFound, VersionConflict
 from .base import (
     COLUMNS,
     DUE_KINDS,
@@ -19,13 +20,11 @@ from .base import (
     EventStore,
     Finish,
     Game,
-    GameNotFound,
     GameRows,
     GameUpdate,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
-    VersionConflict,
     Webhook,
 )
 from .sqlite import SqliteStore
