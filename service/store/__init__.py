@@ -22,6 +22,7 @@ from .base import (
     GameNotFound,
     GameRows,
     GameUpdate,
+    MailFailure,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
@@ -64,6 +65,6 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict", "Webhook",
-    "describe", "open_store",
+    "MailFailure", "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict",
+    "Webhook", "describe", "open_store",
 ]

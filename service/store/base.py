@@ -78,6 +78,8 @@ class Seat:
     token_generation: int = 0  # how many times the seat's token was rotated (auth.py)
     bot: str | None = None  # the level of the bot created to play the seat (docs/rules.md S-2)
     language: str | None = None  # its mails' and page's (service/i18n.py); None: not chosen
+    mail_failures: int = 0  # hard failures of mail to ``email`` since it was set or confirmed
+    mail_failing: str | None = None  # why mails to ``email`` stopped (None: they go)
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,20 @@ class Finish:
 
 
 @dataclass(frozen=True)
+class MailFailure:
+    """A mail to a seat's address that failed: refused at send time (a 4xx or 5xx
+    answer) or bounced later (a DSN); ``permanent``: a hard failure (5xx, a DSN's
+    ``failed``), counted towards the address's failing mark."""
+
+    game_id: str
+    seat: int
+    address: str
+    reason: str
+    permanent: bool
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Webhook:
     id: int
     game_id: str
@@ -203,7 +219,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "created_at", "updated_at", "host_token_hash", "invite_hash",
               "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
-              "token_generation", "bot", "language"),
+              "token_generation", "bot", "language", "mail_failures", "mail_failing"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
             "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
@@ -214,7 +230,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                  "last_error", "disabled_at"),
 }
 #: Values of columns an older export lacks.
-DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True}
+DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures": 0}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at"}
@@ -341,6 +357,24 @@ class EventStore(Protocol):
         address were allowed in the last ``window_seconds`` (this one is counted then);
         False beyond. Counts older than the window are forgotten. (The last guard
         against mail loops: workers/mail_in.py.)"""
+
+    # -- mails that fail -------------------------------------------------------------------
+
+    def record_mail_failure(self, failure: MailFailure, limit: int) -> str | None:
+        """Keep ``failure``; a permanent one to the seat's current address counts one
+        more hard failure, and at the ``limit``-th the address is marked failing with
+        its reason (mails to it stop). Returns the seat's failing reason after it (None:
+        not failing)."""
+
+    def set_mail_address(self, game_id: str, seat: int, email: str | None) -> None:
+        """The seat's address from now on (or the same, confirmed): its hard failures
+        are forgotten and the failing mark cleared. GameNotFound: no such seat."""
+
+    def mail_failures(self, game_id: str, limit: int = 50) -> list[MailFailure]:
+        """The game's failed mails, newest first."""
+
+    def count_mail_failures(self, since: datetime) -> int:
+        """Failed mails (of every game) since ``since``."""
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:
