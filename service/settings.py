@@ -143,6 +143,8 @@ class Settings:
     mail_in_auth: str = "none"  # none, dkim, spf or any (workers/mail_auth.py)
     mail_in_authserv_id: str | None = None
     mail_in_answers_per_hour: int = 10
+    mail_bounces_to: str | None = None  # the VERP base of envelope senders (mail.py)
+    mail_hard_failures: int = 3  # hard failures before a seat's address is failing
     reminders: tuple[float, ...] = (0.5, 0.9)
     takeover_bot: str = "greedy"
     bot_turns: int = 1000  # turns of a game its bots play at once (then at their deadlines)
@@ -192,6 +194,15 @@ class Settings:
                 raise SettingsError("MAIL_REPLY_TO must be a bare address without '+', like "
                                     f"moves@example.org, not {self.mail_reply_to!r}")
             object.__setattr__(self, "mail_reply_to", self.mail_reply_to.strip().lower())
+        if self.mail_bounces_to is not None:
+            local, at, domain = self.mail_bounces_to.strip().partition("@")
+            if not (at and local and domain) or "+" in local or "@" in domain or \
+                    any(c.isspace() or c in "<>," for c in self.mail_bounces_to.strip()):
+                raise SettingsError("MAIL_BOUNCES_TO must be a bare address without '+', "
+                                    f"like bounces@example.org, not {self.mail_bounces_to!r}")
+            object.__setattr__(self, "mail_bounces_to", self.mail_bounces_to.strip().lower())
+        if self.mail_hard_failures < 1:
+            raise SettingsError("MAIL_HARD_FAILURES must be at least 1")
         if self.mail_in_listen is not None:
             _host_port("MAIL_IN_LISTEN", self.mail_in_listen)
             if not self.mail_reply_to:
@@ -257,6 +268,7 @@ class Settings:
             "smtp_url": env.get("SMTP_URL") or None,
             "mail_from": env.get("MAIL_FROM") or cls.mail_from,
             "mail_reply_to": env.get("MAIL_REPLY_TO") or None,
+            "mail_bounces_to": env.get("MAIL_BOUNCES_TO") or None,
             "mail_in_listen": env.get("MAIL_IN_LISTEN") or None,
             "mail_in_auth": env.get("MAIL_IN_AUTH") or cls.mail_in_auth,
             "mail_in_authserv_id": env.get("MAIL_IN_AUTHSERV_ID") or None,
@@ -281,6 +293,7 @@ class Settings:
                    "claim_lease": ("ALHAMBRA_CLAIM_LEASE", float),
                    "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
                    "mail_in_answers_per_hour": ("MAIL_IN_ANSWERS_PER_HOUR", int),
+                   "mail_hard_failures": ("MAIL_HARD_FAILURES", int),
                    "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
                    "streams_per_client": ("ALHAMBRA_STREAMS_PER_CLIENT", int),
                    "streams_max": ("ALHAMBRA_STREAMS_MAX", int),
@@ -317,6 +330,7 @@ class Settings:
                "MAIL_FROM": self.mail_from, "MAIL_IN_MAX_SIZE": str(self.mail_in_max_size),
                "MAIL_IN_AUTH": self.mail_in_auth,
                "MAIL_IN_ANSWERS_PER_HOUR": str(self.mail_in_answers_per_hour),
+               "MAIL_HARD_FAILURES": str(self.mail_hard_failures),
                "ALHAMBRA_REMINDERS": ",".join(map(str, self.reminders)),
                "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
                "ALHAMBRA_CLAIM_INTERVAL": str(self.claim_interval),
@@ -336,6 +350,7 @@ class Settings:
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
                            ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),
                            ("MAIL_REPLY_TO", self.mail_reply_to),
+                           ("MAIL_BOUNCES_TO", self.mail_bounces_to),
                            ("MAIL_IN_LISTEN", self.mail_in_listen),
                            ("MAIL_IN_AUTHSERV_ID", self.mail_in_authserv_id),
                            ("ALHAMBRA_TAKEOVER_BOT", self.takeover_bot)):
