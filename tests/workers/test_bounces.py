@@ -209,3 +209,26 @@ def test_a_new_address_clears_the_mark_and_old_bounces_do_not_count(bstack, rela
     assert gateway.deliver(dsn(sender, "ann@example.org"), [sender], "") == NOT_OURS
     assert s.store.seats(h.id)[0].mail_failures == 0
     assert s.store.count_mail_failures(times.now() - timedelta(minutes=5)) == 3
+
+
+def test_the_listener_takes_bounces_and_the_relay_connection_is_not_held_open(bstack, relay):
+    """The SMTP listener accepts a bounce address at RCPT (a forged one: 550); the
+    mailer closes its connection to the relay once unused for its idle time."""
+    import smtplib
+
+    from tests.support import smtp_send, wait_until
+    from workers.mail_in import Listener
+
+    s, ctx = bstack
+    h = new_game(s.client, 2, ["ann@example.org", "bob@example.org"])
+    ctx.mailer.idle = 0.3
+    run_due_here(ctx, h.id, lambda r: r.kind == "started")
+    assert len(relay.kept) == 2 and ctx.mailer._conn is not None  # one connection for both
+    wait_until(lambda: ctx.mailer._conn is None, 5)
+    sender = next(k[0] for k in relay.kept if k[1] == ["ann@example.org"])
+    with Listener(ctx.settings, "127.0.0.1", free_port()) as listener:
+        smtp_send(listener.port, dsn(sender, "ann@example.org"), [sender], sender="")
+        forged = sender.replace(".0.", ".1.", 1)
+        with pytest.raises(smtplib.SMTPRecipientsRefused, match="550"):
+            smtp_send(listener.port, dsn(forged, "bob@example.org"), [forged], sender="")
+    assert s.store.seats(h.id)[0].mail_failures == 1  # recorded before DATA's 250
