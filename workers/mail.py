@@ -8,8 +8,10 @@ Without ``SMTP_URL``, each message is written to
 ``<data>/outbox/<game>-<version>-<kind>-seat<n>.eml`` and logged, so that a server with
 no mail set up still shows what it would have sent.
 
-Every mail of a game is in one thread: it refers (``In-Reply-To``, ``References``) to the
-game's root id ``<game@domain>``, and an answer to a player's reply to that reply too. With
+Every mail of a game to a seat is in one thread: the seat's "game started" mail is its
+root (``Message-ID: <game.seat<n>@domain>``), every later one refers to it
+(``In-Reply-To``, ``References``; an answer to a player's reply to that reply too) and
+has the same subject (notify.py). With
 ``MAIL_REPLY_TO`` set, a mail to a seat carries the seat's reply address as ``Reply-To``
 (``reply_address.py``). Mails say ``Auto-Submitted: auto-generated`` (RFC 3834), answers
 to a player's reply ``auto-replied``, so that well-behaved auto-responders leave them
@@ -111,9 +113,10 @@ class Mailer:
     def message_id(self, mail: Mail) -> str:
         return f"<{mail.key}@{self.domain}>"
 
-    def root_id(self, game_id: str) -> str:
-        """The id every mail of the game refers to (no mail has it: the thread's root)."""
-        return f"<{game_id}@{self.domain}>"
+    def root_id(self, game_id: str, seat: int) -> str:
+        """The id of the seat's "game started" mail, the root of the game's thread in
+        its mailbox: every later mail to the seat refers to it."""
+        return f"<{game_id}.seat{seat}@{self.domain}>"
 
     def reply_to(self, mail: Mail) -> str | None:
         """The seat's reply address for this mail's version (None without MAIL_REPLY_TO)."""
@@ -144,11 +147,14 @@ class Mailer:
         out["To"] = formataddr((mail.to_name, mail.to_addr), charset="utf-8")
         out["Date"] = formatdate(usegmt=True)
         # The same Message-ID on a resend lets the receiving side drop a duplicate too.
-        out["Message-ID"] = self.message_id(mail)
-        root = self.root_id(mail.game_id)
-        out["In-Reply-To"] = mail.in_reply_to or root
-        out["References"] = " ".join(dict.fromkeys((root, *mail.references,
-                                                    *filter(None, [mail.in_reply_to]))))
+        root = self.root_id(mail.game_id, mail.seat)
+        if mail.kind == "started":  # the thread's root
+            out["Message-ID"] = root
+        else:
+            out["Message-ID"] = self.message_id(mail)
+            out["In-Reply-To"] = mail.in_reply_to or root
+            out["References"] = " ".join(dict.fromkeys((root, *mail.references,
+                                                        *filter(None, [mail.in_reply_to]))))
         reply_to = self.reply_to(mail)
         if reply_to:
             out["Reply-To"] = reply_to
