@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
 
@@ -108,7 +109,9 @@ def failures(msg: Message) -> list[Failure] | None:
                         or "").partition(";")[2].strip()
         diagnostic = str(block.get("Diagnostic-Code", "")).partition(";")[2].strip()
         permanent = action == "failed" or status.startswith("5.")
-        out.append(Failure(recipient, permanent, reason(diagnostic or f"status {status}")))
+        # the remote server's own answer ("550 5.1.1 …"), else the status and the words
+        said = diagnostic if re.match(r"\d{3}\s", diagnostic) else f"{status} {diagnostic}"
+        out.append(Failure(recipient, permanent, reason(said.strip() or "failed")))
     return out
 
 
