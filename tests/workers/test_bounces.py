@@ -232,3 +232,20 @@ def test_the_listener_takes_bounces_and_the_relay_connection_is_not_held_open(bs
         with pytest.raises(smtplib.SMTPRecipientsRefused, match="550"):
             smtp_send(listener.port, dsn(forged, "bob@example.org"), [forged], sender="")
     assert s.store.seats(h.id)[0].mail_failures == 1  # recorded before DATA's 250
+
+
+def test_a_reply_from_the_seat_confirms_its_failing_address(bstack, relay):
+    s, ctx = bstack
+    h = new_game(s.client, 2, ["ann@example.org", "bob@example.org"])
+    run_due_here(ctx, h.id, lambda r: r.kind == "started")
+    sender, _, msg = next(k for k in relay.kept if k[1] == ["ann@example.org"])
+    gateway = Gateway(ctx)
+    for _ in range(2):
+        gateway.deliver(dsn(sender, "ann@example.org"), [sender], "")
+    assert s.store.seats(h.id)[0].mail_failing is not None
+    reply_address = msg["Reply-To"].addresses[0].addr_spec
+    reply = (f"From: Ann <ann@example.org>\r\nTo: {reply_address}\r\nSubject: Re: x\r\n"
+             f"Message-ID: <confirm@example.org>\r\n\r\nstatus\r\n").encode()
+    assert gateway.deliver(reply, [reply_address], "ann@example.org") == HANDLED
+    assert s.store.seats(h.id)[0].mail_failing is None
+    assert s.store.seats(h.id)[0].mail_failures == 0
