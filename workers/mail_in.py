@@ -4,16 +4,20 @@ the API (``Games.submit``), and answered.
     alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message   (pipe delivery)
     alhambra-pbem mail-in --listen HOST:PORT                           (an SMTP server)
 
-A mail is for us when it is sent to a reply address whose tag verifies
-(``reply_address.py``): the tag names the game, the seat and the version of the game the
-answered mail showed. Then, in this order:
+A mail sent to a bounce address (``MAIL_BOUNCES_TO``, ``mail_bounces.py``) whose tag
+verifies for the seat's address now is a bounce: a delivery report's failure is recorded
+on the seat (after ``MAIL_HARD_FAILURES`` hard ones its address is failing), and it is
+never answered. Otherwise a mail is for us when it is sent to a reply address whose tag
+verifies (``reply_address.py``): the tag names the game, the seat and the version of the
+game the answered mail showed. Then, in this order:
 
 - an automatic mail (auto-reply, bounce, list or bulk mail: ``mail_auth.automatic``) is
   dropped without an answer, and so is a mail whose ``From`` cannot be read strictly
   (``mail_auth.sender``: one address, no other address in its display name), is not
   authenticated as ``MAIL_IN_AUTH`` asks (``mail_auth.authenticate``: an
   ``Authentication-Results`` header of the operator's MTA with an aligned DKIM or SPF
-  pass) or is not the seat's address;
+  pass) or is not the seat's address; a reply from the seat's address confirms it (a
+  failing mark is cleared);
 - the reply is read (``replies.py``): ``status``, ``help``, ``resign`` (``Games.resign``:
   a bot plays the seat from then on), ``language fi`` (the seat's mails in Finnish from
   then on) or moves; the command words in any language of the catalogs;
