@@ -46,7 +46,8 @@ pytestmark = pytest.mark.e2e
 REPLY_DOMAIN, PLAYERS, GONE = "play.example.org", "players.example.org", "gone.example.org"
 ANN, BOB = f"ann@{PLAYERS}", f"bob@{GONE}"
 MAX_SIZE = 65536
-MOVES = int(os.environ.get("ALHAMBRA_E2E_POSTFIX_MOVES", "8"))  # replies per path
+#: Ann's replies through the pipe; then through the listener until the game is over.
+MOVES = int(os.environ.get("ALHAMBRA_E2E_POSTFIX_MOVES", "20"))
 #: Bob's mailbox host: it takes the mail, then fails it for good (Postfix bounces it: a DSN
 #: to the mail's envelope sender).
 GONE_SERVICE = "gone unix - n n - - pipe\n  flags=q user=nobody argv=/bin/false\n"
@@ -210,6 +211,8 @@ def test_moves_by_reply_through_postfix_pipe_and_listener_and_a_bounce(world):
     h = new_game(s.client, 2, [ANN, BOB])
     seat = 0  # Ann
 
+    # A whole game: Ann's moves by reply (first through the pipe, then through the
+    # listener, until the game is over), Bob's through the API (his mails bounce).
     # 1. The pipe: Postfix delivers each reply to `mail-in` as nobody; answers by the
     #    database (due rows) and the worker, no Redis in the pipe's environment.
     by_pipe = play(s, postfix, ann, h, seat, MOVES, rng)
@@ -238,8 +241,6 @@ def test_moves_by_reply_through_postfix_pipe_and_listener_and_a_bounce(world):
     postfix.reload()
     listener = Listener(s.context().settings, "127.0.0.1", listen_port).start()
     try:
-        by_listener = play(s, postfix, ann, h, seat, MOVES, rng)
-        assert len(by_listener) == MOVES
         forged = f"moves+{h.id}.0.1.aaaaaaaaaaaaaaaa@{REPLY_DOMAIN}"
         with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
             send(postfix.port, b"Subject: x\r\n\r\ntake 1\r\n", [forged])
@@ -250,8 +251,13 @@ def test_moves_by_reply_through_postfix_pipe_and_listener_and_a_bounce(world):
         with pytest.raises((smtplib.SMTPSenderRefused, smtplib.SMTPDataError)) as too_big:
             send(postfix.port, big, [mail.msg["Reply-To"].addresses[0].addr_spec])
         assert too_big.value.smtp_code == 552
+        # the rest of the game, by reply through the listener
+        by_listener = play(s, postfix, ann, h, seat, 10_000, rng)
     finally:
         listener.stop()
+    assert h.get()["status"] == "over" and len(by_listener) >= MOVES
+    wait_until(lambda: [m for m in ann.mails() if m.kind == "game_over"], 30,
+               what="Ann's game over mail")
 
     # One thread, one subject: the started mail is the root every later mail refers to.
     mails = ann.mails()
@@ -262,6 +268,7 @@ def test_moves_by_reply_through_postfix_pipe_and_listener_and_a_bounce(world):
     # every mail went out with its own envelope sender (Return-Path: the VERP address)
     assert all(str(m.msg["Return-Path"]).startswith(f"<bounces+{h.id}.0.") for m in mails)
     print(f"\n{MOVES} replies by pipe: {max(by_pipe):.2f}s at most, "
-          f"{sum(by_pipe) / len(by_pipe):.2f}s on average; {MOVES} by the listener: "
+          f"{sum(by_pipe) / len(by_pipe):.2f}s on average; {len(by_listener)} by the "
+          f"listener: "
           f"{max(by_listener):.2f}s at most, {sum(by_listener) / len(by_listener):.2f}s "
           f"on average; {len(mails)} mails in Ann's Maildir, {len(bounced)} bounces")
