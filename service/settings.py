@@ -42,6 +42,12 @@ same table for operators.
                                unless ``MAIL_IN_AUTH=none``)
 ``MAIL_IN_ANSWERS_PER_HOUR``   answers to replies one address gets in an hour, at most
                                (``10``; beyond it a reply is still played, not answered)
+``MAIL_BOUNCES_TO``            the envelope senders' base, e.g. ``bounces@example.org``:
+                               each mail goes out from ``bounces+<tag>@example.org``, its
+                               bounces read by ``mail-in`` (unset: the ``MAIL_FROM``
+                               address, bounces unseen)
+``MAIL_HARD_FAILURES``         hard failures (5xx, bounces) after which a seat's address is
+                               failing: no more mails to it until it is confirmed (``3``)
 ``ALHAMBRA_REMINDERS``         reminder times, fractions of the time the seat had as
                                its turn began (``0.5,0.9``)
 ``ALHAMBRA_WEBHOOK_RETRIES``   seconds between webhook attempts (``10,60,300,1800,7200``)

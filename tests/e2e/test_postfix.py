@@ -143,6 +143,8 @@ def world():
         "virtual_mailbox_maps": f"texthash:{root}/postfix/etc/vmailbox",
         "virtual_uid_maps": "static:65534", "virtual_gid_maps": "static:65534",
         "message_size_limit": str(MAX_SIZE),
+        # (the recipe's order puts permit_mynetworks first: here the players' servers are
+        # this host, so the reply domain's check comes before it)
         "smtpd_recipient_restrictions": f"check_recipient_access texthash:{root}/postfix/"
                                         "etc/verify, permit_mynetworks, "
                                         "reject_unauth_destination",
