@@ -249,3 +249,17 @@ def test_a_reply_from_the_seat_confirms_its_failing_address(bstack, relay):
     assert gateway.deliver(reply, [reply_address], "ann@example.org") == HANDLED
     assert s.store.seats(h.id)[0].mail_failing is None
     assert s.store.seats(h.id)[0].mail_failures == 0
+
+
+def test_the_bounce_settings_are_checked():
+    from service.settings import Settings, SettingsError
+
+    s = Settings.from_env({"MAIL_BOUNCES_TO": " Bounces@Play.Example.org ",
+                           "MAIL_HARD_FAILURES": "5"})
+    assert (s.mail_bounces_to, s.mail_hard_failures) == ("bounces@play.example.org", 5)
+    assert s.environ()["MAIL_BOUNCES_TO"] == "bounces@play.example.org"
+    assert Settings.from_env({}).mail_hard_failures == 3
+    for bad in ({"MAIL_BOUNCES_TO": "bounces+x@play.example.org"},
+                {"MAIL_BOUNCES_TO": "nobody"}, {"MAIL_HARD_FAILURES": "0"}):
+        with pytest.raises(SettingsError):
+            Settings.from_env(bad)
