@@ -99,9 +99,10 @@ def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
 
 
 def send(ctx: Context, mail: Mail | None, row: DueRow | None = None) -> Finish:
-    """Send one mail (None: the seat has no address). None goes to an address marked
-    failing. A refusal of the relay is recorded on the seat (``mail_bounces.py``): for
-    good (5xx) the row fails at once, for now (4xx) it is due again later and says so."""
+    """Send one mail (None: the seat has no address), unless the seat's address is
+    marked failing. A refusal of the relay is recorded on the seat (``mail_bounces.py``):
+    for good (5xx) the row fails at once, for now (4xx) it is due again later and says
+    so in its error."""
     if mail is None:
         return Finish("no-address")
     seat = next((s for s in ctx.store.seats(mail.game_id) if s.seat == mail.seat), None)
