@@ -171,6 +171,17 @@ class Settings:
         "answers to replies one address gets in an hour at most (beyond: the reply is still "
         "played, not answered)",
         "`10`", read=_int)
+    mail_bounces_to: str | None = setting(
+        "MAIL_BOUNCES_TO", None,
+        "the envelope sender's base, e.g. `bounces@example.org`: each mail goes out from "
+        "`bounces+<tag>@example.org` (the tag names the game, the seat and the mail, with a "
+        "MAC), routed to `mail-in` like the replies, which reads the bounces (DSNs)",
+        "none: the `MAIL_FROM` address, bounces unseen")
+    mail_hard_failures: int = setting(
+        "MAIL_HARD_FAILURES", 3,
+        "hard failures (a 5xx at sending, a bounce) after which a seat's address is marked "
+        "failing and gets no more mails, until the seat sets a new address or confirms it",
+        "`3`", read=_int)
     bot_turns: int = setting(
         "ALHAMBRA_BOT_TURNS", 1000,
         "turns of a game in which its bots move at once; past them a bot's seat moves only "
@@ -316,6 +327,15 @@ class Settings:
                 raise SettingsError("MAIL_REPLY_TO must be a bare address without '+', like "
                                     f"moves@example.org, not {self.mail_reply_to!r}")
             object.__setattr__(self, "mail_reply_to", self.mail_reply_to.strip().lower())
+        if self.mail_bounces_to is not None:
+            local, at, domain = self.mail_bounces_to.strip().partition("@")
+            if not (at and local and domain) or "+" in local or "@" in domain or \
+                    any(c.isspace() or c in "<>," for c in self.mail_bounces_to.strip()):
+                raise SettingsError("MAIL_BOUNCES_TO must be a bare address without '+', "
+                                    f"like bounces@example.org, not {self.mail_bounces_to!r}")
+            object.__setattr__(self, "mail_bounces_to", self.mail_bounces_to.strip().lower())
+        if self.mail_hard_failures < 1:
+            raise SettingsError("MAIL_HARD_FAILURES must be at least 1")
         if self.mail_in_listen is not None:
             _host_port("MAIL_IN_LISTEN", self.mail_in_listen)
             if not self.mail_reply_to:

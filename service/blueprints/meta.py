@@ -40,7 +40,8 @@ def health() -> tuple[dict[str, Any], int]:
     200 when every part is up; 503 when one is down (`parts` says which: `database`,
     `due` (`lag_seconds`: how long the earliest due work, a mail or a deadline, has waited
     past its time for a worker),
-    `redis`, `worker` (mails, reminders, deadlines) and `webhook_worker`). Without
+    `redis`, `worker` (mails, reminders, deadlines) and `webhook_worker`); `mail`
+    (`failed_last_hour`: mails refused by the relay or bounced in the last hour). Without
     `REDIS_URL` the API cannot see Redis or the workers (`unknown`)."""
     ok, parts = check(settings(), service().store, redis_client())
     return {"status": "ok" if ok else "down", "parts": parts}, 200 if ok else 503

@@ -22,6 +22,7 @@ from .base import (
     Game,
     GameRows,
     GameUpdate,
+    MailFailure,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
@@ -63,6 +64,6 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict", "Webhook",
-    "describe", "open_store",
+    "MailFailure", "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict",
+    "Webhook", "describe", "open_store",
 ]

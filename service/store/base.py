@@ -1,6 +1,6 @@
 """What the service and the workers ask of a store: the ``EventStore`` protocol (made of
-one protocol per concern: ``GamesAndSeats``, ``EventLog``, ``DueWork``, ``Webhooks``,
-``Upkeep``) and the records it reads and writes.
+one protocol per concern: ``GamesAndSeats``, ``EventLog``, ``DueWork``, ``MailFailures``,
+``Webhooks``, ``Upkeep``) and the records it reads and writes.
 
 A game is an append-only log of events; its version is the number of events. Beside the
 log a store keeps a row per game (its summary: status, whose turn, the deadline), the
@@ -79,6 +79,8 @@ class Seat:
     token_generation: int = 0  # how many times the seat's token was rotated (auth.py)
     bot: str | None = None  # the level of the bot created to play the seat (docs/rules.md S-2)
     language: str | None = None  # its mails' and page's (service/i18n.py); None: not chosen
+    mail_failures: int = 0  # hard failures of mail to ``email`` since it was set or confirmed
+    mail_failing: str | None = None  # why mails to ``email`` stopped (None: they go)
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,20 @@ class Finish:
 
 
 @dataclass(frozen=True)
+class MailFailure:
+    """A mail to a seat's address that failed: refused at send time (a 4xx or 5xx
+    answer) or bounced later (a DSN); ``permanent``: a hard failure (5xx, a DSN's
+    ``failed``), counted towards the address's failing mark."""
+
+    game_id: str
+    seat: int
+    address: str
+    reason: str
+    permanent: bool
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Webhook:
     id: int
     game_id: str
@@ -204,7 +220,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "created_at", "updated_at", "host_token_hash", "invite_hash",
               "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
-              "token_generation", "bot", "language"),
+              "token_generation", "bot", "language", "mail_failures", "mail_failing"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
             "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
@@ -215,7 +231,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                  "last_error", "disabled_at"),
 }
 #: Values of columns an older export lacks.
-DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True}
+DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures": 0}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at"}
@@ -348,6 +364,26 @@ class DueWork(Protocol):
         against mail loops: workers/mail_in.py.)"""
 
 
+class MailFailures(Protocol):
+    """Mails that failed, and the seat addresses that fail."""
+
+    def record_mail_failure(self, failure: MailFailure, limit: int) -> str | None:
+        """Keep ``failure``; a permanent one to the seat's current address counts one
+        more hard failure, and at the ``limit``-th the address is marked failing with
+        its reason (mails to it stop). Returns the seat's failing reason after it (None:
+        not failing)."""
+
+    def set_mail_address(self, game_id: str, seat: int, email: str | None) -> None:
+        """The seat's address from now on (or the same, confirmed): its hard failures
+        are forgotten and the failing mark cleared. GameNotFound: no such seat."""
+
+    def mail_failures(self, game_id: str, limit: int = 50) -> list[MailFailure]:
+        """The game's failed mails, newest first."""
+
+    def count_mail_failures(self, since: datetime) -> int:
+        """Failed mails (of every game) since ``since``."""
+
+
 class Webhooks(Protocol):
     """The webhooks of each game and their delivery attempts."""
 
@@ -397,6 +433,7 @@ class Upkeep(Protocol):
         """Release this process's (or thread's) connections."""
 
 
-class EventStore(GamesAndSeats, EventLog, DueWork, Webhooks, Upkeep, Protocol):
+class EventStore(GamesAndSeats, EventLog, DueWork, MailFailures, Webhooks, Upkeep,
+                 Protocol):
     """What the service and the workers ask of a store, by concern. Every write is
     atomic."""
