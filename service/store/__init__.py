@@ -10,6 +10,7 @@ from .base import (
     COLUMNS,
     DUE_KINDS,
     MAIL_KINDS,
+    MAIL_MESSAGES,
     TABLES,
     Answer,
     Claim,
@@ -22,9 +23,11 @@ from .base import (
     GameNotFound,
     GameRows,
     GameUpdate,
+    Message,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    Talk,
     VersionConflict,
     Webhook,
 )
@@ -65,5 +68,6 @@ __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
     "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict", "Webhook",
+    "MAIL_MESSAGES", "Message", "Talk",
     "describe", "open_store",
 ]
