@@ -40,6 +40,7 @@ PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     errors.InvalidInvite: (403, "invalid_invite"),
     errors.GameNotFound: (404, "game_not_found"),
     errors.WebhookNotFound: (404, "webhook_not_found"),
+    errors.MessageNotFound: (404, "message_not_found"),
     errors.VersionConflict: (409, "version_conflict"),
     errors.GameFull: (409, "game_full"),
     errors.SeatTaken: (409, "seat_taken"),
@@ -55,6 +56,12 @@ PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     engine.RuleViolation: (422, "rule_violation"),
     errors.InvalidRecord: (422, "invalid_record"),
     errors.IdempotencyKeyReused: (422, "idempotency_key_reused"),
+    errors.MessageEmpty: (422, "message_empty"),
+    errors.MessageTooLong: (422, "message_too_long"),
+    errors.MessageControlCharacters: (422, "message_control_characters"),
+    errors.UnknownSeat: (422, "unknown_seat"),
+    errors.BotAddressee: (422, "addressee_is_bot"),
+    errors.TooManyMessages: (429, "too_many_messages"),
 }
 
 #: Every stable code with its status and meaning, for the documentation.
@@ -69,6 +76,7 @@ CODES: dict[str, str] = {
     "not_found": "404: no such resource",
     "game_not_found": "404: no such game",
     "webhook_not_found": "404: no such webhook of yours on this game",
+    "message_not_found": "404: no such message (or it was deleted already)",
     "method_not_allowed": "405: see the Allow header",
     "version_conflict": "409: the game moved on; current_version says where it is",
     "game_full": "409: every seat is taken",
@@ -91,8 +99,17 @@ CODES: dict[str, str] = {
     "too_many_webhooks": "422: the game or the caller has as many webhooks as allowed "
                          "(see limit)",
     "idempotency_key_reused": "422: the Idempotency-Key was used for another request",
+    "message_empty": "422: a message with no text",
+    "message_too_long": "422: a message (1,000) or notes (10,000) longer than allowed "
+                        "(see limit)",
+    "message_control_characters": "422: a text with control characters (line breaks and "
+                                  "tabs only)",
+    "unknown_seat": "422: the game has no such seat (see seat)",
+    "addressee_is_bot": "422: a message to a seat a bot plays (see seat)",
     "precondition_required": "428: say which version the move was made against",
     "rate_limited": "429: too many requests of this kind from your address; see Retry-After",
+    "too_many_messages": "429: the seat (or host) wrote as many messages this hour as "
+                         "allowed (see limit)",
     "internal_error": "500: a bug; nothing was written",
 }
 

@@ -152,6 +152,7 @@ class Settings:
     webhook_max_failures: int = 15
     webhooks_per_game: int = 10
     webhooks_per_seat: int = 3
+    messages_per_hour: int = 30  # table talk: a seat's messages an hour (service/talk.py)
     webhook_allow_private: bool = False
     health_max_lag: float = 300.0
     retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)  # due work's
@@ -221,6 +222,7 @@ class Settings:
                            ("ALHAMBRA_WEBHOOK_MAX_FAILURES", self.webhook_max_failures),
                            ("ALHAMBRA_WEBHOOKS_PER_GAME", self.webhooks_per_game),
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
+                           ("ALHAMBRA_MESSAGES_PER_HOUR", self.messages_per_hour),
                            ("ALHAMBRA_CLAIM_LEASE", self.claim_lease),
                            ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
                            ("ALHAMBRA_BOT_TURNS", self.bot_turns)):
@@ -289,6 +291,7 @@ class Settings:
                    "webhook_max_failures": ("ALHAMBRA_WEBHOOK_MAX_FAILURES", int),
                    "webhooks_per_game": ("ALHAMBRA_WEBHOOKS_PER_GAME", int),
                    "webhooks_per_seat": ("ALHAMBRA_WEBHOOKS_PER_SEAT", int),
+                   "messages_per_hour": ("ALHAMBRA_MESSAGES_PER_HOUR", int),
                    "health_max_lag": ("ALHAMBRA_HEALTH_MAX_LAG", float),
                    "max_body": ("ALHAMBRA_MAX_BODY", int),
                    "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int),
@@ -329,6 +332,7 @@ class Settings:
                "ALHAMBRA_WEBHOOK_MAX_FAILURES": str(self.webhook_max_failures),
                "ALHAMBRA_WEBHOOKS_PER_GAME": str(self.webhooks_per_game),
                "ALHAMBRA_WEBHOOKS_PER_SEAT": str(self.webhooks_per_seat),
+               "ALHAMBRA_MESSAGES_PER_HOUR": str(self.messages_per_hour),
                "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1" if self.webhook_allow_private else "0",
                "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag),
                "ALHAMBRA_BOT_TURNS": str(self.bot_turns)}

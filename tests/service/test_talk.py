@@ -1,0 +1,150 @@
+"""Table talk through the API (issue 27): who reads which message, the host's deletion,
+mutes, notes and settings; bad input refused with its code and nothing written; the rate
+limit; messages are not events (the game's version and log stay as they are)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service import create_app
+from service.settings import Settings
+from tests.support import auth, check_problem, new_game
+
+
+@pytest.fixture
+def app(db_path):
+    app = create_app(Settings(database=str(db_path), messages_per_hour=5))
+    yield app
+    app.extensions["alhambra"].store.close()
+
+
+def say(client, g, token, text, to=None):
+    return client.post(f"/games/{g.id}/messages", json={"text": text, "to": to},
+                       headers=auth(token))
+
+
+def texts(client, g, token, since=0):
+    r = client.get(f"/games/{g.id}/messages?since={since}", headers=auth(token))
+    assert r.status_code == 200, r.get_json()
+    return [m["text"] for m in r.get_json()["messages"]]
+
+
+def test_each_reader_sees_what_it_may(client, games):
+    g = new_game(client, 3)
+    version = g.get()["version"]
+    r = say(client, g, g.tokens[0], "  Καλή τύχη! 🎲 Удачи  ")
+    assert r.status_code == 201
+    sent = r.get_json()
+    assert {k: sent[k] for k in ("id", "from", "from_name", "to", "text", "version",
+                                 "deleted")} == {
+        "id": 1, "from": 0, "from_name": "P0", "to": None, "text": "Καλή τύχη! 🎲 Удачи",
+        "version": version, "deleted": False}
+    assert say(client, g, g.tokens[1], "psst P2", to=2).status_code == 201
+    assert say(client, g, g.host_token, "<b>welcome</b>").status_code == 201
+    table = ["Καλή τύχη! 🎲 Удачи", "<b>welcome</b>"]
+    assert texts(client, g, g.tokens[0]) == table
+    assert texts(client, g, g.tokens[1]) == [table[0], "psst P2", table[1]]
+    assert texts(client, g, g.tokens[2]) == [table[0], "psst P2", table[1]]
+    assert texts(client, g, g.host_token) == table
+    assert texts(client, g, None) == []  # spectators_read_chat is off by default
+    assert texts(client, g, g.tokens[1], since=2) == [table[1]]
+    # not events: the version and the log are as they were
+    assert g.get()["version"] == version
+    assert games.store.version(g.id) == version
+
+
+def test_spectators_read_the_table_where_the_game_allows_it(client):
+    g = new_game(client, 2, spectators_read_chat=True)
+    assert g.get()["spectators_read_chat"] is True
+    say(client, g, g.tokens[0], "hello all")
+    say(client, g, g.tokens[0], "just you", to=1)
+    assert texts(client, g, None) == ["hello all"]
+
+
+def test_bad_input_is_refused_and_nothing_written(client, games):
+    r = client.post("/games", json={"seats": [{"name": "Ann", "email": "a@example.org"},
+                                              {"bot": "random"},
+                                              {"name": "Cy", "email": "c@example.org"}],
+                                    "players": 3})
+    doc = r.get_json()
+    gid, ann = doc["game_id"], doc["seats"][0]["token"]
+    url = f"/games/{gid}/messages"
+    cases = [({"text": "   "}, "message_empty"), ({"text": "x" * 1001}, "message_too_long"),
+             ({"text": "bell\x07"}, "message_control_characters"),
+             ({"text": "hi", "to": 7}, "unknown_seat"),
+             ({"text": "hi", "to": -1}, "unknown_seat"),
+             ({"text": "hi", "to": 1}, "addressee_is_bot")]
+    for body, code in cases:
+        check_problem(client.post(url, json=body, headers=auth(ann)), 422, code)
+    check_problem(client.post(url, json={"text": "hi"}), 401)
+    check_problem(client.post(url, json={"text": "hi", "to": 0},
+                              headers=auth(doc["host_token"])), 403)
+    assert games.store.messages(gid) == []
+    ok = client.post(url, json={"text": "x" * 995 + "\n\tend"}, headers=auth(ann))
+    assert ok.status_code == 201
+
+
+def test_the_rate_limit(client):
+    g = new_game(client, 2)
+    for i in range(5):
+        assert say(client, g, g.tokens[0], f"m{i}").status_code == 201
+    body = check_problem(say(client, g, g.tokens[0], "one more"), 429, "too_many_messages")
+    assert body["limit"] == 5
+    assert say(client, g, g.tokens[1], "the other seat may").status_code == 201
+    assert len(texts(client, g, g.tokens[1])) == 6
+
+
+def test_mute_and_unmute(client):
+    g = new_game(client, 3)
+    r = client.put(f"/games/{g.id}/mutes/1", headers=auth(g.tokens[0]))
+    assert r.status_code == 200 and r.get_json()["muted"] == [1]
+    say(client, g, g.tokens[1], "noise")
+    say(client, g, g.tokens[1], "private noise", to=0)
+    say(client, g, g.tokens[2], "signal")
+    assert texts(client, g, g.tokens[0]) == ["signal"]
+    assert texts(client, g, g.tokens[2]) == ["noise", "signal"]
+    check_problem(client.put(f"/games/{g.id}/mutes/9", headers=auth(g.tokens[0])), 422,
+                  "unknown_seat")
+    check_problem(client.put(f"/games/{g.id}/mutes/1", headers=auth(g.host_token)), 403)
+    r = client.delete(f"/games/{g.id}/mutes/1", headers=auth(g.tokens[0]))
+    assert r.get_json()["muted"] == []
+    assert texts(client, g, g.tokens[0]) == ["noise", "private noise", "signal"]
+
+
+def test_the_host_deletes_a_message(client):
+    g = new_game(client, 2)
+    mid = say(client, g, g.tokens[0], "rude words").get_json()["id"]
+    check_problem(client.delete(f"/games/{g.id}/messages/{mid}", headers=auth(g.tokens[1])),
+                  403)
+    assert client.delete(f"/games/{g.id}/messages/{mid}",
+                         headers=auth(g.host_token)).status_code == 204
+    check_problem(client.delete(f"/games/{g.id}/messages/{mid}", headers=auth(g.host_token)),
+                  404, "message_not_found")
+    for token in (g.tokens[0], g.tokens[1], g.host_token):
+        (m,) = client.get(f"/games/{g.id}/messages", headers=auth(token)).get_json()["messages"]
+        assert m["deleted"] is True and m["text"] == ""
+
+
+def test_notes_and_settings_are_the_seats_own(client):
+    g = new_game(client, 2)
+    url = f"/games/{g.id}/notes"
+    assert client.get(url, headers=auth(g.tokens[0])).get_json() == {"text": ""}
+    r = client.put(url, json={"text": "Bob collects towers"}, headers=auth(g.tokens[0]))
+    assert r.status_code == 200 and r.get_json() == {"text": "Bob collects towers"}
+    assert client.get(url, headers=auth(g.tokens[1])).get_json() == {"text": ""}
+    check_problem(client.get(url, headers=auth(g.host_token)), 403)
+    check_problem(client.get(url), 401)
+    check_problem(client.put(url, json={"text": "y" * 10_001}, headers=auth(g.tokens[0])),
+                  422, "message_too_long")
+    settings = client.put(f"/games/{g.id}/talk", json={"mail_messages": "at_once",
+                                                        "notes_in_mail": True},
+                          headers=auth(g.tokens[0])).get_json()
+    assert settings == {"muted": [], "mail_messages": "at_once", "notes_in_mail": True}
+    assert client.get(f"/games/{g.id}/talk", headers=auth(g.tokens[1])).get_json() == {
+        "muted": [], "mail_messages": "with_next", "notes_in_mail": False}
+    check_problem(client.put(f"/games/{g.id}/talk", json={"mail_messages": "daily"},
+                             headers=auth(g.tokens[0])), 422)
+    # the other views never hold a note
+    for token in (None, g.tokens[1], g.host_token):
+        assert "Bob collects" not in client.get(f"/games/{g.id}", headers=auth(token)
+                                                ).get_data(as_text=True)
