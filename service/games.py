@@ -752,7 +752,8 @@ class Games:
         events = self.store.read(game.id)
         return export_record(events, self.state(game.id, game.version))
 
-    def import_record(self, doc: dict[str, Any]) -> Game:
+    def import_record(self, doc: dict[str, Any], spectators_read_chat: bool = False
+                      ) -> Game:
         """Replay and verify a finished game's record and keep it as a new game."""
         try:
             events = import_record(doc)
@@ -769,7 +770,8 @@ class Games:
                     players=len(created["seats"]), status="over", phase="over",
                     version=len(events), current_seat=None, time_per_move=0,
                     timeout_policy="default_move", deadline=None, imported=True,
-                    created_at=stamp, updated_at=stamp)
+                    created_at=stamp, updated_at=stamp,
+                    spectators_read_chat=spectators_read_chat)
         seats = [Seat(game_id, i, name, None, None, None)
                  for i, name in enumerate(created["seats"])]
         self.store.create_finished_game(game, seats, events)

@@ -474,6 +474,9 @@ class RecordSchema(ma.Schema):
                        "level, reason: resigned | abandoned}"})
     result = fields.Dict(metadata={"description": "scores, winners[, neutral][, left: per "
                                    "seat resigned | abandoned | null]"})
+    messages = fields.List(fields.Dict(), metadata={
+        "description": "The table talk the reader may see: {id, from, to, text, "
+                       "created_at, version, deleted} (not game events)"})
 
 
 class RecordInSchema(ma.Schema):
@@ -490,6 +493,10 @@ class RecordInSchema(ma.Schema):
     seats = fields.List(Name(), required=True, validate=validate.Length(max=64))
     moves = fields.List(fields.Dict(), required=True)
     result = fields.Dict(allow_none=True)
+    messages = fields.List(fields.Dict(), load_default=None, allow_none=True,
+                           validate=validate.Length(max=10_000), metadata={
+                               "description": "Table talk to keep with the game: {from, "
+                                              "to, text, created_at, version, deleted}"})
 
 
 class VariantSchema(ma.Schema):

@@ -28,9 +28,11 @@ from .errors import (
     BotAddressee,
     Forbidden,
     InvalidOption,
+    InvalidRecord,
     MessageControlCharacters,
     MessageEmpty,
     MessageNotFound,
+    MessageRefused,
     MessageTooLong,
     UnknownSeat,
 )
@@ -178,6 +180,53 @@ class TableTalk:
         """What the streams compare: (the last message id, how many are deleted)."""
         found = self.store.messages(game_id)
         return (found[-1].id if found else 0, sum(1 for m in found if m.deleted_at))
+
+    # -- records ---------------------------------------------------------------------------
+
+    def record(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The game's record (``Games.record``) with the messages the caller may read."""
+        doc = self.games.record(game, caller)
+        doc["messages"] = [{k: times.to_text(v) if k == "created_at" else v
+                            for k, v in i.items() if k not in ("from_name", "to_name")}
+                           for i in self.items(game, self.reader(game, caller))]
+        return doc
+
+    def import_record(self, doc: dict[str, Any]) -> Game:
+        """Import a record (``Games.import_record``) with its messages; a message that
+        cannot be is InvalidRecord, and nothing is imported. Spectators of the imported
+        game read its table messages (no seat has a token there)."""
+        messages = self._record_messages(doc)
+        game = self.games.import_record(doc, spectators_read_chat=bool(messages))
+        for m in messages:
+            self.store.add_message(replace(m, game_id=game.id))
+            if m.deleted_at:
+                self.store.delete_message(game.id, self.store.messages(game.id)[-1].id,
+                                          m.deleted_at)
+        return game
+
+    def _record_messages(self, doc: dict[str, Any]) -> list[Message]:
+        found = doc.get("messages") or []
+        players = len(doc.get("seats") or [])
+        out = []
+        if not isinstance(found, list):
+            raise InvalidRecord(msg("messages must be a list"), None)
+        for i, m in enumerate(found):
+            try:
+                sender, to = m.get("from"), m.get("to")
+                for seat in (sender, to):
+                    if seat is not None and (type(seat) is not int or
+                                             not 0 <= seat < players):
+                        raise UnknownSeat(seat)
+                deleted = bool(m.get("deleted"))
+                text = "" if deleted else clean(str(m["text"]), MAX_MESSAGE)
+                at = times.from_text(str(m["created_at"]))
+                out.append(Message("", 0, sender, to, text, int(m.get("version", 0)), at,
+                                   at if deleted else None))
+            except (MessageRefused, KeyError, TypeError, ValueError, AttributeError) as exc:
+                reason = exc.detail if isinstance(exc, MessageRefused) else str(exc)
+                raise InvalidRecord(msg("messages[{index}] cannot be imported: {reason}",
+                                        index=i, reason=reason), None) from None
+        return out
 
     # -- a seat's own --------------------------------------------------------------------
 

@@ -4,10 +4,13 @@ limit; messages are not events (the game's version and log stay as they are)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from service import create_app
 from service.settings import Settings
+from tests.service.test_replay_access import finish
 from tests.support import auth, check_problem, new_game
 
 
@@ -148,3 +151,45 @@ def test_notes_and_settings_are_the_seats_own(client):
     for token in (None, g.tokens[1], g.host_token):
         assert "Bob collects" not in client.get(f"/games/{g.id}", headers=auth(token)
                                                 ).get_data(as_text=True)
+
+
+def test_records_carry_what_their_reader_may_see_and_imports_keep_it(client, games):
+    g = new_game(client, 3)
+    say(client, g, g.tokens[0], "gl hf")
+    say(client, g, g.tokens[0], "our secret", to=1)
+    gone = say(client, g, g.tokens[2], "rude").get_json()["id"]
+    client.delete(f"/games/{g.id}/messages/{gone}", headers=auth(g.host_token))
+    finish(games, g.id, random.Random(3))
+    say(client, g, g.tokens[1], "gg")  # after the end too
+
+    def record(token):
+        r = client.get(f"/games/{g.id}/record", headers=auth(token))
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    assert [m["text"] for m in record(g.tokens[1])["messages"]] == [
+        "gl hf", "our secret", "", "gg"]
+    assert [m["text"] for m in record(g.tokens[2])["messages"]] == ["gl hf", "", "gg"]
+    assert [m["text"] for m in record(g.host_token)["messages"]] == ["gl hf", "", "gg"]
+    assert record(None)["messages"] == []  # spectators_read_chat off
+    doc = record(g.tokens[1])
+    assert doc["messages"][2]["deleted"] is True
+    # the moves replay the same with or without the talk: not events
+    bare = client.post("/records", json={k: v for k, v in doc.items() if k != "messages"})
+    with_talk = client.post("/records", json=doc)
+    assert bare.status_code == with_talk.status_code == 201, with_talk.get_json()
+    assert bare.get_json()["view"] == with_talk.get_json()["view"]
+    new_id = with_talk.get_json()["game_id"]
+    assert with_talk.get_json()["spectators_read_chat"] is True
+    shown = client.get(f"/games/{new_id}/messages").get_json()["messages"]
+    assert [(m["from"], m["text"], m["deleted"]) for m in shown] == [
+        (0, "gl hf", False), (2, "", True), (1, "gg", False)]
+    # a record whose messages cannot be is refused whole
+    before = games.store.count("games")
+    for bad in ({"from": 5, "text": "x", "created_at": "2026-01-01T00:00:00Z"},
+                {"from": 0, "text": "\x00", "created_at": "2026-01-01T00:00:00Z"},
+                {"from": 0, "text": "x"}):
+        body = check_problem(client.post("/records", json={**doc, "messages": [bad]}), 422,
+                             "invalid_record")
+        assert "messages[0]" in body["detail"]
+    assert games.store.count("games") == before
