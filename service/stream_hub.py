@@ -30,6 +30,7 @@ from typing import Any
 from . import i18n
 from .auth import Caller
 from .games import Games
+from .talk import TableTalk, chat_event
 
 log = logging.getLogger("alhambra.streams")
 
@@ -65,6 +66,7 @@ class Stream:
     sock: socket.socket | None = None
     chunked: bool = False
     quiet_since: float = field(default_factory=time.monotonic)
+    chat: tuple[int, int] = (0, 0)  # the talk's mark told so far (talk.py: ``changes``)
 
 
 class StreamHub:
@@ -195,6 +197,7 @@ class StreamHub:
         if game is None:
             self._end_all(streams)
             return
+        self._chat(games, game, streams)
         behind: dict[tuple[int | None, int, str], list[Stream]] = defaultdict(list)
         for stream in streams:
             if stream.since < game.version:
@@ -216,6 +219,20 @@ class StreamHub:
                 stream.since = last
                 if game.status == "over" and last >= game.version:
                     self._end(stream)
+
+    def _chat(self, games: Games, game: Any, streams: list[Stream]) -> None:
+        """New table talk, to each stream whose reader may read it (``event: chat``)."""
+        talk = TableTalk(games)
+        try:
+            mark = talk.mark(game.id)
+            for stream in streams:
+                if stream.chat != mark and stream.sock is not None:
+                    items, stream.chat = talk.changes(game, stream.who, stream.chat)
+                    text = "".join(chat_event(i) for i in items)
+                    if text:
+                        self._send(stream, text)
+        except Exception as exc:  # noqa: BLE001 - tried again at the next look
+            log.warning("streams of %s: the talk could not be read: %s", game.id, exc)
 
     def _send(self, stream: Stream, text: str) -> bool:
         """Write ``text`` whole at once, or close the stream (its client does not read)."""

@@ -15,6 +15,7 @@ A note is its seat's alone: no other reader, mail, webhook or stream ever holds 
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -88,6 +89,17 @@ def item(message: Message, names: Sequence[str | None]) -> dict[str, Any]:
             "text": "" if message.deleted_at else message.text,
             "created_at": message.created_at, "version": message.version,
             "deleted": message.deleted_at is not None}
+
+
+def _mark(found: Sequence[Message]) -> tuple[int, int]:
+    return (found[-1].id if found else 0, sum(1 for m in found if m.deleted_at))
+
+
+def chat_event(item: dict[str, Any]) -> str:
+    """A message as a server-sent event of the game's stream: ``event: chat`` (no ``id``:
+    the stream's ids are the game's versions)."""
+    data = {**item, "created_at": times.to_text(item["created_at"])}
+    return f"event: chat\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
 class TableTalk:
@@ -178,8 +190,19 @@ class TableTalk:
 
     def mark(self, game_id: str) -> tuple[int, int]:
         """What the streams compare: (the last message id, how many are deleted)."""
-        found = self.store.messages(game_id)
-        return (found[-1].id if found else 0, sum(1 for m in found if m.deleted_at))
+        return _mark(self.store.messages(game_id))
+
+    def changes(self, game: Game, caller: Caller, sent: tuple[int, int]
+                ) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+        """For a live stream that has told its reader of the talk up to the mark ``sent``:
+        the caller's messages written since, and the deleted ones again if any was
+        deleted since (a page blanks them); with the new mark."""
+        found = self.store.messages(game.id)
+        mark = _mark(found)
+        if mark == sent:
+            return [], mark
+        new = [m for m in found if m.id > sent[0] or m.deleted_at and mark[1] != sent[1]]
+        return self.items(game, self.reader(game, caller), messages=new), mark
 
     # -- records ---------------------------------------------------------------------------
 
