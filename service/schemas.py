@@ -56,7 +56,8 @@ class ProblemSchema(ma.Schema):
     position = fields.Integer(metadata={"description": "notation_error: 1-based column"})
     expected = fields.String(metadata={"description": "notation_error: what was expected"})
     move_index = fields.Integer(metadata={"description": "which move of the submission"})
-    move_number = fields.Integer(metadata={"description": "invalid_record: 1-based move"})
+    move_number = fields.Integer(allow_none=True, metadata={
+        "description": "invalid_record: 1-based move (null: not a move, its messages)"})
     current_version = fields.Integer(metadata={"description": "version_conflict: where "
                                                               "the game is now"})
     current_seat = fields.Integer(allow_none=True)

@@ -774,7 +774,7 @@ class SqliteStore:
 
     def messages(self, game_id: str, since: int = 0) -> list[Message]:
         rows = self.db.query(_MESSAGE_SELECT + " where game_id = ? and id > ? order by id",
-                             (game_id, since))
+                             (game_id, min(since, 1 << 62)))
         return [_message(r) for r in rows]
 
     def delete_message(self, game_id: str, message_id: int, at: datetime) -> bool:
