@@ -78,9 +78,10 @@ def test_every_reader_reads_exactly_what_it_may(mail_stack, smtp, tmp_path):
             assert r.status_code < 300, (path, r.get_json())
             return r.get_json(silent=True)
 
-        def say(reader, token, to=None):
+        def say(reader, token, to=None, extra=""):
             seat = None if reader == "host" else int(reader[1])
-            api(reader, "POST", "/messages", {"text": f"{token} Καλή τύχη 🎲", "to": to})
+            api(reader, "POST", "/messages", {"text": f"{token} Καλή τύχη 🎲{extra}",
+                                              "to": to})
             talk.messages[token] = (seat, to)
 
         # settings: p2 mutes p0 and wants each message at once; p1 keeps notes in its mails
@@ -109,7 +110,7 @@ def test_every_reader_reads_exactly_what_it_may(mail_stack, smtp, tmp_path):
         say("p0", "TABLEP0")
         say("p1", "PRIVP1TO0", to=0)
         say("p0", "PRIVP0TO2", to=2)  # muted by p2: p2 never reads it
-        say("host", "TABLEHOST")
+        say("host", "TABLEHOST", extra=" <b>bold</b> https://example.org/x")
         say("p1", "TABLEP1GONE")
         gone = api("p0", "GET", "/messages")["messages"][-1]
         api("host", "DELETE", f"/messages/{gone['id']}")
@@ -149,6 +150,9 @@ def test_every_reader_reads_exactly_what_it_may(mail_stack, smtp, tmp_path):
         for token in talk.messages:
             if talk.may_read(f"p{turn_seat}", token) and talk.messages[token][0] != turn_seat:
                 assert token in turn_text, (token, turn_seat)
+        html = turn.part("html")  # text in the HTML part too: escaped, no link made
+        assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold" not in html
+        assert 'href="https://example.org/x"' not in html
 
         # the game goes to its end: the records (each reader's export) can be read
         finish(s.games, h.id, random.Random(27))
