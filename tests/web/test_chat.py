@@ -48,6 +48,22 @@ def test_two_players_talk_in_the_chat_panel(server, new_context):
     cy = server.call(f"/games/{created['game_id']}/messages",
                      token=created["seats"][2]["token"])
     assert [m["text"] for m in cy["messages"]] == ["Καλή τύχη <b>all</b> 🎲"]
+    # Bob mutes Ann in the talk settings (keyboard: a checkbox): her next message never
+    # reaches his page, live or after a reload
+    bob.click(".chat-settings summary")
+    bob.focus("#mute-0")
+    bob.keyboard.press("Space")
+    bob.wait_for_selector(".chat-settings [role=status]:has-text('.')")
+    assert bob.is_checked("#mute-0")
+    ann.fill("#chat-text", "muted words")
+    ann.keyboard.press("Enter")
+    ann.wait_for_selector("#chat-list li[data-id='3']")
+    bob.wait_for_timeout(1500)  # a stream look or two
+    assert "muted words" not in bob.inner_text("#chat-list")
+    assert "Καλή τύχη" not in bob.inner_text("#chat-list")  # none of hers at all
+    bob.reload()
+    bob.wait_for_selector("#chat-list li[data-id='2']")
+    assert "muted words" not in bob.inner_text("#chat-list")
     # the notes box: saved, read back after a reload, nobody else's
     ann.fill("#notes-text", "Bob collects towers")
     ann.click("#notes-save")

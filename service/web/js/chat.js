@@ -85,7 +85,7 @@ export function mountChat({ gameId, token, game }) {
     }
   }
 
-  if (mine !== null) panel.append(form());
+  if (mine !== null) panel.append(form(), settings());
   if (mine !== null) notes();
   reload();
 
@@ -125,6 +125,51 @@ export function mountChat({ gameId, token, game }) {
       }
     });
     return el;
+  }
+
+  function settings() {
+    const others = game.seats.filter((s) => s.seat !== mine && !s.bot);
+    const mutes = others.map((s) => h("input", { type: "checkbox", id: `mute-${s.seat}`,
+                                                 "data-seat": String(s.seat) }));
+    const mail = h("select", { id: "chat-mail" },
+                   h("option", { value: "with_next" }, C.withNext),
+                   h("option", { value: "at_once" }, C.atOnce));
+    const inMail = h("input", { type: "checkbox", id: "notes-in-mail" });
+    const status = h("span", { class: "muted", role: "status" });
+    const put = async (call) => {
+      status.textContent = "";
+      try {
+        show(await call());
+        status.textContent = C.settingsSaved;
+      } catch (err) {
+        status.textContent = err.message;
+      }
+    };
+    const show = (doc) => {
+      for (const box of mutes) box.checked = doc.muted.includes(Number(box.dataset.seat));
+      mail.value = doc.mail_messages;
+      inMail.checked = doc.notes_in_mail;
+    };
+    for (const box of mutes) {
+      box.addEventListener("change", () => put(async () => {
+        const doc = await api(`${base}/mutes/${box.dataset.seat}`,
+                              { token, method: box.checked ? "PUT" : "DELETE" });
+        reload();  // a muted seat's messages leave the list, an unmuted one's come back
+        return doc;
+      }));
+    }
+    mail.addEventListener("change", () => put(() => api(`${base}/talk`, {
+      token, method: "PUT", body: { mail_messages: mail.value } })));
+    inMail.addEventListener("change", () => put(() => api(`${base}/talk`, {
+      token, method: "PUT", body: { notes_in_mail: inMail.checked } })));
+    api(`${base}/talk`, { token }).then(show).catch((err) => {
+      status.textContent = err.message;
+    });
+    return h("details", { class: "chat-settings" }, h("summary", {}, C.settings),
+             ...others.map((s, i) => h("label", { class: "chat-option" }, mutes[i], " ",
+                                       C.mute(names.get(s.seat)))),
+             h("label", { class: "chat-option" }, `${C.byMail} `, mail),
+             h("label", { class: "chat-option" }, inMail, " ", C.notesInMail), status);
   }
 
   function notes() {

@@ -378,6 +378,13 @@ export const C = {
   notesLabel: _("Your private notes"),
   saveNotes: _("Save notes"),
   notesSaved: _("Saved."),
+  settings: _("Talk settings"),
+  mute: (name) => _("Mute {name}", { name }),
+  byMail: _("Messages by mail:"),
+  withNext: _("with my next mail"),
+  atOnce: _("a mail for each message"),
+  notesInMail: _("Show my notes in my mails"),
+  settingsSaved: _("Saved."),
 };
 
 // The replay
