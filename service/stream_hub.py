@@ -190,14 +190,21 @@ class StreamHub:
                     log.warning("streams: the games' versions could not be read: %s", exc)
                     return
                 rows = {game.id: game for game in found}
+                try:
+                    marks = TableTalk(games).marks(chunk)
+                except Exception as exc:  # noqa: BLE001 - the streams wait; tried again
+                    log.warning("streams: the talk could not be read: %s", exc)
+                    return
                 for game_id in chunk:
-                    self._update(games, rows.get(game_id), watched[(games, game_id)])
+                    self._update(games, rows.get(game_id), watched[(games, game_id)],
+                                 marks[game_id])
 
-    def _update(self, games: Games, game: Any, streams: list[Stream]) -> None:
+    def _update(self, games: Games, game: Any, streams: list[Stream],
+                mark: tuple[int, int]) -> None:
         if game is None:
             self._end_all(streams)
             return
-        self._chat(games, game, streams)
+        self._chat(games, game, streams, mark)
         behind: dict[tuple[int | None, int, str], list[Stream]] = defaultdict(list)
         for stream in streams:
             if stream.since < game.version:
@@ -220,11 +227,12 @@ class StreamHub:
                 if game.status == "over" and last >= game.version:
                     self._end(stream)
 
-    def _chat(self, games: Games, game: Any, streams: list[Stream]) -> None:
-        """New table talk, to each stream whose reader may read it (``event: chat``)."""
+    def _chat(self, games: Games, game: Any, streams: list[Stream], mark: tuple[int, int]
+              ) -> None:
+        """New table talk (the game's talk at ``mark``), to each stream whose reader may
+        read it (``event: chat``)."""
         talk = TableTalk(games)
         try:
-            mark = talk.mark(game.id)
             for stream in streams:
                 if stream.chat != mark and stream.sock is not None:
                     items, stream.chat = talk.changes(game, stream.who, stream.chat)

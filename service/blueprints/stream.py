@@ -82,7 +82,9 @@ def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, second
         chat = talk.mark(game_id)
         while True:
             game = games.game(game_id)
-            items, chat = talk.changes(game, who, chat)
+            items: list = []
+            if talk.mark(game_id) != chat:  # one small query a look; the messages if new
+                items, chat = talk.changes(game, who, chat)
             if items:
                 yield "".join(chat_event(i) for i in items)
                 quiet_since = time.monotonic()

@@ -426,6 +426,10 @@ class EventStore(Protocol):
     def messages(self, game_id: str, since: int = 0) -> list[Message]:
         """The game's messages after id ``since``, by id, deleted ones too (no text)."""
 
+    def message_marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """Per game of ``game_ids`` with messages: (its last message id, how many of its
+        messages are deleted), in one query (what live streams compare)."""
+
     def delete_message(self, game_id: str, message_id: int, at: datetime) -> bool:
         """Remove a message's text, recording when; False if there is no such message
         (or it was deleted already)."""

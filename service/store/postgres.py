@@ -848,6 +848,15 @@ class PostgresStore:
                                 ).fetchall()
         return [_message(r) for r in rows]
 
+    def message_marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        if not game_ids:
+            return {}
+        with self.connection() as conn:
+            rows = conn.execute("select game_id, max(id), count(deleted_at) from messages "
+                                "where game_id = any(%s) group by game_id",
+                                (list(game_ids),)).fetchall()
+        return {g: (last, deleted) for g, last, deleted in rows}
+
     def delete_message(self, game_id: str, message_id: int, at: datetime) -> bool:
         if not -(1 << 31) <= message_id < 1 << 31:
             return False

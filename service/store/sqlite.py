@@ -777,6 +777,14 @@ class SqliteStore:
                              (game_id, min(since, 1 << 62)))
         return [_message(r) for r in rows]
 
+    def message_marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        if not game_ids:
+            return {}
+        rows = self.db.execute(f"select game_id, max(id), count(deleted_at) from messages "
+                               f"where game_id in ({', '.join('?' * len(game_ids))}) "
+                               f"group by game_id", list(game_ids))
+        return {g: (last, deleted) for g, last, deleted in rows}
+
     def delete_message(self, game_id: str, message_id: int, at: datetime) -> bool:
         if not -(1 << 63) <= message_id < 1 << 63:
             return False

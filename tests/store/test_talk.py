@@ -103,3 +103,15 @@ def test_export_and_import_carry_messages_and_talk(store, spec):
         Message(**{**m.__dict__, "game_id": "g2"}) for m in store.messages("g1")]
     assert store.talk("g2") == [Talk("g2", 1, (0,), notes="mine")]
     assert store.game("g2").spectators_read_chat is False
+
+
+def test_message_marks_tell_streams_what_changed_in_one_query(store):
+    make_game(store, "g1", 2)
+    make_game(store, "g2", 2)
+    make_game(store, "g3", 2)
+    assert store.message_marks([]) == {}
+    store.add_message(note("g1", 0, "a"))
+    store.add_message(note("g1", 1, "b"))
+    store.add_message(note("g2", 0, "c"))
+    store.delete_message("g1", 1, times.now())
+    assert store.message_marks(["g1", "g2", "g3"]) == {"g1": (2, 1), "g2": (1, 0)}
