@@ -44,6 +44,8 @@ MAX_MESSAGE = 1000  # characters of a message
 MAX_NOTES = 10_000  # characters of a seat's notes
 WINDOW = 3600.0  # seconds of the rate limit (Settings.messages_per_hour)
 ALLOWED_CONTROLS = "\n\t"
+#: Bidirectional embeddings, overrides and isolates: they would turn the text shown.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def clean(text: str, limit: int, *, empty_ok: bool = False) -> str:
@@ -54,7 +56,8 @@ def clean(text: str, limit: int, *, empty_ok: bool = False) -> str:
         raise MessageEmpty()
     if len(text) > limit:
         raise MessageTooLong(limit, len(text))
-    if any(unicodedata.category(c) == "Cc" and c not in ALLOWED_CONTROLS for c in text):
+    if any(unicodedata.category(c) == "Cc" and c not in ALLOWED_CONTROLS or
+           c in BIDI_CONTROLS for c in text):
         raise MessageControlCharacters()
     return text
 

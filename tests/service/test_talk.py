@@ -74,6 +74,7 @@ def test_bad_input_is_refused_and_nothing_written(client, games):
     url = f"/games/{gid}/messages"
     cases = [({"text": "   "}, "message_empty"), ({"text": "x" * 1001}, "message_too_long"),
              ({"text": "bell\x07"}, "message_control_characters"),
+             ({"text": "\u202eevil"}, "message_control_characters"),
              ({"text": "hi", "to": 7}, "unknown_seat"),
              ({"text": "hi", "to": -1}, "unknown_seat"),
              ({"text": "hi", "to": 1}, "addressee_is_bot")]
@@ -83,7 +84,8 @@ def test_bad_input_is_refused_and_nothing_written(client, games):
     check_problem(client.post(url, json={"text": "hi", "to": 0},
                               headers=auth(doc["host_token"])), 403)
     assert games.store.messages(gid) == []
-    ok = client.post(url, json={"text": "x" * 995 + "\n\tend"}, headers=auth(ann))
+    ok = client.post(url, json={"text": "x" * 990 + "\n\tend 👨\u200d👩"},
+                     headers=auth(ann))
     assert ok.status_code == 201
 
 
