@@ -11,6 +11,7 @@ from .base import (
     COLUMNS,
     DUE_KINDS,
     MAIL_KINDS,
+    MAIL_MESSAGES,
     TABLES,
     Answer,
     Claim,
@@ -23,9 +24,11 @@ from .base import (
     GameRows,
     GameUpdate,
     MailFailure,
+    Message,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    Talk,
     Webhook,
 )
 from .sqlite import SqliteStore
@@ -64,6 +67,6 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "MailFailure", "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict",
-    "Webhook", "describe", "open_store",
+    "MAIL_MESSAGES", "MailFailure", "Message", "SchemaTooNew", "SchemaTooOld", "Seat",
+    "SqliteStore", "Talk", "VersionConflict", "Webhook", "describe", "open_store",
 ]
