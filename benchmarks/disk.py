@@ -79,6 +79,7 @@ def measure(path: Path, games: int, events: int) -> dict[str, Any]:
     conn = sqlite3.connect(path)
     conn.execute("pragma wal_checkpoint(truncate)")
     conn.execute("vacuum")
+    conn.execute("pragma wal_checkpoint(truncate)")  # WAL mode: the file shrinks here
     tables: dict[str, int] = {}
     for name, tbl, size in conn.execute(
             "select d.name, coalesce(m.tbl_name, d.name), sum(d.pgsize) from dbstat d "
@@ -109,7 +110,7 @@ def run(games: int = 4, seed: int = 1) -> dict[str, Any]:
         prune = getattr(store, "prune", None)
         if prune is not None:
             later = times.now() + timedelta(days=365)
-            out["pruned_rows"] = prune(later)
+            out["pruned_rows"] = prune(later, later)
             out["after_retention"] = measure(path, games, events)
         store.close()
     return out

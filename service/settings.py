@@ -62,6 +62,11 @@ same table for operators.
                                on PostgreSQL a new row wakes them at once)
 ``ALHAMBRA_CLAIM_LEASE``       seconds a worker holds due work it claimed; past it (the
                                worker died) another claims it again (``300``)
+``ALHAMBRA_IDEMPOTENCY_RETENTION`` seconds a submission's answer is kept for a retry with
+                               its ``Idempotency-Key`` (``86400``; after: forgotten, the
+                               retry is refused as stale)
+``ALHAMBRA_DUE_RETENTION``     seconds done due work (mails sent, moves played) is kept
+                               before the workers remove it (``604800``)
 ``ALHAMBRA_QUEUE``             the RQ queue name (``alhambra``)
 ``ALHAMBRA_REDIS_PREFIX``      the start of every other Redis key the workers write
                                (``alhambra:``)
@@ -157,6 +162,8 @@ class Settings:
     retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)  # due work's
     claim_interval: float = 0.2
     claim_lease: float = 300.0
+    idempotency_retention: float = 86400.0  # seconds an idempotent answer is given again
+    due_retention: float = 7 * 86400.0  # seconds done due rows are kept
     queue: str = "alhambra"
     redis_prefix: str = "alhambra:"
     stream_seconds: float = 25.0  # a /stream ends after this long (under gunicorn's timeout)
@@ -222,6 +229,8 @@ class Settings:
                            ("ALHAMBRA_WEBHOOKS_PER_GAME", self.webhooks_per_game),
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
                            ("ALHAMBRA_CLAIM_LEASE", self.claim_lease),
+                           ("ALHAMBRA_IDEMPOTENCY_RETENTION", self.idempotency_retention),
+                           ("ALHAMBRA_DUE_RETENTION", self.due_retention),
                            ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
                            ("ALHAMBRA_BOT_TURNS", self.bot_turns)):
             if not value > 0:
@@ -279,6 +288,8 @@ class Settings:
                    "db_pool_timeout": ("DATABASE_POOL_TIMEOUT", float),
                    "claim_interval": ("ALHAMBRA_CLAIM_INTERVAL", float),
                    "claim_lease": ("ALHAMBRA_CLAIM_LEASE", float),
+                   "idempotency_retention": ("ALHAMBRA_IDEMPOTENCY_RETENTION", float),
+                   "due_retention": ("ALHAMBRA_DUE_RETENTION", float),
                    "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
                    "mail_in_answers_per_hour": ("MAIL_IN_ANSWERS_PER_HOUR", int),
                    "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
@@ -320,7 +331,9 @@ class Settings:
                "ALHAMBRA_REMINDERS": ",".join(map(str, self.reminders)),
                "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
                "ALHAMBRA_CLAIM_INTERVAL": str(self.claim_interval),
-               "ALHAMBRA_CLAIM_LEASE": str(self.claim_lease), "ALHAMBRA_QUEUE": self.queue,
+               "ALHAMBRA_CLAIM_LEASE": str(self.claim_lease),
+               "ALHAMBRA_IDEMPOTENCY_RETENTION": str(self.idempotency_retention),
+               "ALHAMBRA_DUE_RETENTION": str(self.due_retention), "ALHAMBRA_QUEUE": self.queue,
                "ALHAMBRA_REDIS_PREFIX": self.redis_prefix,
                "DATABASE_POOL_SIZE": str(self.db_pool_size),
                "DATABASE_POOL_TIMEOUT": str(self.db_pool_timeout),

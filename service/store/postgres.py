@@ -209,8 +209,23 @@ V8 = """
 alter table seats add column language text;
 """
 
+#: Idempotent answers keep what a retry needs (the batch's versions), not the whole
+#: document: the service rebuilds it from the log (``Games._earlier``); they and done due
+#: rows are found by age for the workers' ``prune``.
+V9 = """
+alter table idempotency add column version integer, add column from_version integer;
+update idempotency set
+   version = coalesce((response->>'version')::integer, 0),
+   from_version = coalesce((response->>'version')::integer, 0)
+                  - coalesce(json_array_length(response->'events'), 0) + 1;
+alter table idempotency drop column response, alter column version set not null,
+   alter column from_version set not null;
+create index idempotency_created_at on idempotency (created_at);
+create index due_done on due (done_at) where state = 'done';
+"""
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -246,9 +261,10 @@ finished as (
    from moved where due.id = %(done_id)s and due.attempts = %(done_attempt)s
         and due.state = 'claimed'),
 answered as (
-   insert into idempotency (game_id, seat, key, fingerprint, status, response, created_at)
-   select id, %(a_seat)s, %(a_key)s, %(a_fingerprint)s, %(a_status)s, %(a_response)s,
-          %(stamp)s
+   insert into idempotency (game_id, seat, key, fingerprint, status, version,
+                            from_version, created_at)
+   select id, %(a_seat)s, %(a_key)s, %(a_fingerprint)s, %(a_status)s, %(a_version)s,
+          %(a_from)s, %(stamp)s
    from moved where %(answer)s)
 select count(*) from moved
 """
@@ -580,7 +596,7 @@ class PostgresStore:
         stamp = update.at or times.now()
         version = expected + len(events)
         answer_values = (answer.seat, answer.key, answer.fingerprint, answer.status,
-                         Json(answer.response)) if answer else (None,) * 5
+                         answer.version, answer.from_version) if answer else (None,) * 6
         moved = conn.execute(APPEND, {
             "id": game_id, "expected": expected, "version": version, "stamp": stamp,
             "status": update.status, "phase": update.phase, "seat": update.current_seat,
@@ -591,7 +607,8 @@ class PostgresStore:
             "answer": answer is not None, "replaces": list(replaces),
             "done_id": done.id if done else None,
             "done_attempt": done.attempt if done else None, **_due_arrays(due),
-            **dict(zip(("a_seat", "a_key", "a_fingerprint", "a_status", "a_response"),
+            **dict(zip(("a_seat", "a_key", "a_fingerprint", "a_status", "a_version",
+                        "a_from"),
                        answer_values, strict=True)),
         }).fetchone()[0]
         if not moved:
@@ -604,12 +621,12 @@ class PostgresStore:
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
         with self.connection() as conn:
-            row = conn.execute("select fingerprint, status, response from idempotency "
-                               "where game_id = %s and seat = %s and key = %s",
-                               (game_id, seat, key)).fetchone()
+            row = conn.execute("select fingerprint, status, version, from_version, "
+                               "created_at from idempotency where game_id = %s and "
+                               "seat = %s and key = %s", (game_id, seat, key)).fetchone()
         if row is None:
             return None
-        return Answer(seat, key, row[0], row[1], row[2])
+        return Answer(seat, key, row[0], row[1], row[2], row[3], _utc(row[4]))
 
     # -- the workers' side ---------------------------------------------------------------
 
@@ -780,6 +797,23 @@ class PostgresStore:
             raise ValueError(f"unknown table {table!r}")
         with self.connection() as conn:
             return conn.execute(f"select count(*) from {table}").fetchone()[0]
+
+    def prune(self, answers_before: datetime, due_before: datetime) -> dict[str, int]:
+        answers = self._delete_batches(
+            "delete from idempotency where ctid = any(array(select ctid from idempotency "
+            "where created_at < %s limit 1000))", answers_before)
+        due = self._delete_batches(
+            "delete from due where id = any(array(select id from due where state = 'done' "
+            "and done_at < %s limit 1000))", due_before)
+        return {"idempotency": answers, "due": due}
+
+    def _delete_batches(self, statement: str, before: datetime) -> int:
+        """Run a delete of at most 1,000 rows until it deletes none (short locks)."""
+        total = 0
+        with self.connection() as conn:
+            while n := conn.execute(statement, (before,)).rowcount:
+                total += n
+        return total
 
     # -- export and import ---------------------------------------------------------------
 

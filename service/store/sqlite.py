@@ -277,9 +277,33 @@ def _v11(conn: sqlite3.Connection) -> None:
     conn.execute("alter table seats add column language text")
 
 
+def _v12(conn: sqlite3.Connection) -> None:
+    """Idempotent answers keep what a retry needs (the batch's versions), not the whole
+    document: the service rebuilds it from the log (``Games._earlier``); they and done
+    due rows are found by age for the workers' ``prune``."""
+    _run(conn, """
+        create table idempotency_v12 (
+           game_id text not null references games(id), seat integer not null,
+           key text not null, fingerprint text not null, status integer not null,
+           version integer not null, from_version integer not null,
+           created_at text not null, primary key (game_id, seat, key)) without rowid;
+        insert into idempotency_v12
+           select game_id, seat, key, fingerprint, status,
+                  coalesce(json_extract(response, '$.version'), 0),
+                  coalesce(json_extract(response, '$.version'), 0)
+                  - coalesce(json_array_length(response, '$.events'), 0) + 1,
+                  created_at
+           from idempotency;
+        drop table idempotency;
+        alter table idempotency_v12 rename to idempotency;
+        create index idx_idempotency_created_at on idempotency (created_at);
+        create index idx_due_done on due (done_at) where state = 'done';
+    """)
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
-                                                          _v8, _v9, _v10, _v11]
+                                                          _v8, _v9, _v10, _v11, _v12]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -532,10 +556,11 @@ class SqliteStore:
             if done is not None:
                 self._finish(db, done, Finish("applied"))
             if answer is not None:
-                db["idempotency"].insert(_to_row({
-                    "game_id": game_id, "seat": answer.seat, "key": answer.key,
-                    "fingerprint": answer.fingerprint, "status": answer.status,
-                    "response": answer.response, "created_at": times.now()}))
+                db.execute("insert into idempotency (game_id, seat, key, fingerprint, "
+                           "status, version, from_version, created_at) values "
+                           "(?, ?, ?, ?, ?, ?, ?, ?)",
+                           (game_id, answer.seat, answer.key, answer.fingerprint,
+                            answer.status, answer.version, answer.from_version, stamp))
         return version
 
     def _append(self, db: Database, game_id: str, expected: int,
@@ -556,12 +581,12 @@ class SqliteStore:
         return version
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
-        row = self._one("select fingerprint, status, response from idempotency "
-                        "where game_id = ? and seat = ? and key = ?", (game_id, seat, key))
+        row = self.db.execute("select fingerprint, status, version, from_version, "
+                              "created_at from idempotency where game_id = ? and seat = ? "
+                              "and key = ?", (game_id, seat, key)).fetchone()
         if row is None:
             return None
-        return Answer(seat, key, row["fingerprint"], row["status"],
-                      json.loads(row["response"]))
+        return Answer(seat, key, row[0], row[1], row[2], row[3], times.from_text(row[4]))
 
     # -- the workers' side ---------------------------------------------------------------
 
@@ -715,6 +740,25 @@ class SqliteStore:
         if table not in TABLES:
             raise ValueError(f"unknown table {table!r}")
         return self.db[table].count
+
+    def prune(self, answers_before: datetime, due_before: datetime) -> dict[str, int]:
+        answers = self._delete_batches(
+            "delete from idempotency where (game_id, seat, key) in (select game_id, seat, "
+            "key from idempotency where created_at < ? limit 1000)", _text(answers_before))
+        due = self._delete_batches(
+            "delete from due where id in (select id from due where state = 'done' and "
+            "done_at < ? limit 1000)", _text(due_before))
+        return {"idempotency": answers, "due": due}
+
+    def _delete_batches(self, statement: str, before: str | None) -> int:
+        """Run a delete of at most 1,000 rows until it deletes none (short write locks)."""
+        total = 0
+        while True:
+            with self.transaction() as db:
+                n = db.execute(statement, (before,)).rowcount
+            total += n
+            if n == 0:
+                return total
 
     # -- export and import ---------------------------------------------------------------
 

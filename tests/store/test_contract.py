@@ -212,7 +212,7 @@ def test_a_stale_version_writes_nothing(store):
     make_game(store)
     store.append("g1", 0, events(3), ACTIVE)
     before = {t: store.count(t) for t in TABLES}
-    answer = Answer(0, "key", "fp", 201, {"version": 4})
+    answer = Answer(0, "key", "fp", 201, 4, 4)
     for stale in (0, 2, 4):
         with pytest.raises(VersionConflict) as exc:
             store.append("g1", stale, events(1, 4), ACTIVE, answer)
@@ -307,15 +307,52 @@ def test_the_database_refuses_to_change_events(spec, store):
 
 
 def test_idempotent_answers(store):
+    """An answer keeps its batch's versions (the service rebuilds the document) and its
+    time, the append's."""
     make_game(store)
-    response = {"version": 1, "events": [{"text": "é ✓"}], "view": {"b": 1, "a": 2}}
-    store.append("g1", 0, events(1), ACTIVE, Answer(1, "k1", "fp1", 201, response))
+    at = times.now() - timedelta(minutes=5)
+    store.append("g1", 0, events(1), GameUpdate("active", "action", 0, None, at=at),
+                 Answer(1, "k1", "fp1", 201, 1, 1))
+    store.append("g1", 1, events(3, 2), ACTIVE, Answer(1, "k2", "fp2", 201, 4, 2))
     found = store.idempotent_answer("g1", 1, "k1")
-    assert found == Answer(1, "k1", "fp1", 201, response)
-    assert list(found.response["view"]) == ["b", "a"]
+    assert found == Answer(1, "k1", "fp1", 201, 1, 1, found.created_at)
+    assert abs((found.created_at - at).total_seconds()) < 0.002
+    assert store.idempotent_answer("g1", 1, "k2").from_version == 2
     assert store.idempotent_answer("g1", 0, "k1") is None
-    assert store.idempotent_answer("g1", 1, "k2") is None
-    assert store.count("idempotency") == 1
+    assert store.idempotent_answer("g1", 1, "k3") is None
+    assert store.count("idempotency") == 2
+
+
+def test_pruning_expired_answers_and_done_due_rows(store):
+    """Retention: answers stored before the cut go (any game's), the rest stay; due rows
+    done before theirs go, pending, claimed, failed and later-done ones stay."""
+    make_game(store, "g1")
+    make_game(store, "g2")
+    old = times.now() - timedelta(days=2)
+    store.append("g1", 0, events(1), GameUpdate("active", "action", 0, None, at=old),
+                 Answer(0, "old", "fp", 201, 1, 1),
+                 due=[Due("your_turn", 1, old, seat=0), Due("reminder", 1, old, seat=0,
+                                                         percent=50)])
+    store.append("g1", 1, events(1, 2), ACTIVE, Answer(0, "new", "fp", 201, 2, 2),
+                 due=[Due("your_turn", 2, times.now(), seat=1),
+                      Due("deadline", 2, times.later(3600), seat=1)])
+    store.append("g2", 0, events(1), GameUpdate("over", "over", None, None, at=old),
+                 Answer(1, "done", "fp", 201, 1, 1))
+    rows = store.claim_due()
+    assert len(rows) == 3
+    by_kind = {(r.kind, r.version): r for r in rows}
+    store.finish_due(Claim(by_kind["your_turn", 1].id, 1), Finish("sent"))
+    store.finish_due(Claim(by_kind["reminder", 1].id, 1), Finish(error="refused"))
+    store.finish_due(Claim(by_kind["your_turn", 2].id, 1), Finish("sent"))
+    cut = times.now() - timedelta(days=1)
+    assert store.prune(cut, times.later(1)) == {"idempotency": 2, "due": 2}
+    assert store.idempotent_answer("g1", 0, "old") is None
+    assert store.idempotent_answer("g2", 1, "done") is None
+    assert store.idempotent_answer("g1", 0, "new") is not None
+    assert sorted((d.kind, d.state) for d in store.due_rows("g1")) == [
+        ("deadline", "pending"), ("reminder", "failed")]
+    assert store.prune(cut, times.later(1)) == {"idempotency": 0, "due": 0}
+    assert store.read("g1") == events(2)  # events are never pruned
 
 
 def test_a_finished_game_is_created_with_its_log(store):
@@ -640,7 +677,7 @@ def test_migrating_again_changes_nothing(store):
 def test_a_game_dumped_and_loaded_keeps_every_row(store):
     make_game(store, "g1")
     store.append("g1", 0, events(3), GameUpdate("active", "action", 1, times.later(60)),
-                 Answer(1, "k", "fp", 201, {"b": [1], "a": None}),
+                 Answer(1, "k", "fp", 201, 3, 1),
                  due=[Due("your_turn", 3, times.now(), seat=1, from_version=1),
                       Due("answer", 3, times.now(), seat=1, reply="<m@x>",
                           args={"outcome": {"result": "played"}})])
