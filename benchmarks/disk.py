@@ -90,7 +90,8 @@ def measure(path: Path, games: int, events: int) -> dict[str, Any]:
     size = path.stat().st_size
     return {
         "file_bytes": size, "kb_per_game": round(size / 1024 / games, 1),
-        "bytes_per_event": round(tables.get("events", 0) / events, 1),
+        "bytes_per_event": round((tables.get("events", 0) + tables.get("event_batches", 0))
+                                 / events, 1),
         "kb_per_game_by_table": {t: round(b / 1024 / games, 1)
                                  for t, b in sorted(tables.items(), key=lambda x: -x[1])},
     }

@@ -1,10 +1,11 @@
 """The SQLite event store: the embedded default (WAL mode, one file), through sqlite-utils.
 
 Tables: ``games`` (one row per game), ``seats`` (only the SHA-256 of a seat's token),
-``events`` (primary key ``(game_id, version)``, so a log has no duplicate; triggers refuse
-any update or delete), ``due`` (the workers' due work, written with the batch that calls
-for it), ``idempotency``, ``webhooks`` and ``mail_answers`` (see base.py for what each
-holds).
+``event_batches`` (the log: a row per appended batch in the compact form of codec.py,
+primary key ``(game_id, version)`` of its last event, so a batch is not appended twice;
+triggers refuse any update or delete), ``due`` (the workers' due work, written with the
+batch that calls for it), ``idempotency``, ``webhooks`` and ``mail_answers`` (see
+base.py for what each holds).
 
 Every write is one ``BEGIN IMMEDIATE`` transaction; ``append`` checks the expected version
 inside it, so two writers racing for the same version cannot both succeed, and
@@ -31,6 +32,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from .. import times
+from . import codec
 from .base import (
     COLUMNS,
     DEFAULTS,
@@ -301,9 +303,48 @@ def _v12(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v13(conn: sqlite3.Connection) -> None:
+    """The log in its compact form (codec.py): a row per appended batch (its last version,
+    its first, its time in milliseconds, its events compressed) instead of a row per
+    event; the rows of before are grouped into their batches (an append's events share
+    its time)."""
+    _run(conn, """
+        create table event_batches (
+           game_id text not null references games(id), version integer not null,
+           first integer not null, at integer not null, data blob not null,
+           primary key (game_id, version)) without rowid;
+        create trigger event_batches_no_update before update on event_batches
+           begin select raise(abort, 'events are append-only'); end;
+        create trigger event_batches_no_delete before delete on event_batches
+           begin select raise(abort, 'events are append-only'); end;
+    """)
+    cur = conn.execute("select game_id, version, payload, created_at from events "
+                       "order by game_id, version")
+    rows = ({"game_id": g, "version": v, "payload": p, "created_at": at}
+            for g, v, p, at in cur)
+    for run in codec.batches(rows):
+        conn.execute("insert into event_batches (game_id, version, first, at, data) "
+                     "values (?, ?, ?, ?, ?)", _batch_row(run))
+    _run(conn, """
+        drop trigger events_no_update;
+        drop trigger events_no_delete;
+        drop table events;
+    """)
+
+
+def _batch_row(run: list[dict[str, Any]]) -> tuple[str, int, int, int, bytes]:
+    """The stored batch of event rows (payloads as JSON text or documents)."""
+    events = [json.loads(r["payload"]) if isinstance(r["payload"], str) else r["payload"]
+              for r in run]
+    at = run[0]["created_at"]
+    return (run[0]["game_id"], run[-1]["version"], run[0]["version"],
+            codec.to_ms(times.from_text(at) if isinstance(at, str) else at),
+            codec.encode(events))
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
-                                                          _v8, _v9, _v10, _v11, _v12]
+                                                          _v8, _v9, _v10, _v11, _v12, _v13]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -523,17 +564,17 @@ class SqliteStore:
     # -- events --------------------------------------------------------------------------
 
     def read(self, game_id: str, since: int = 0, until: int | None = None) -> list[Event]:
-        rows = self.db.execute("select payload from events where game_id = ? and "
-                               "version > ? and version <= ? order by version",
+        rows = self.db.execute("select first, data from event_batches where game_id = ? "
+                               "and version > ? and first <= ? order by version",
                                (game_id, since, 1 << 62 if until is None else until))
-        return [json.loads(r[0]) for r in rows]
+        return [e for _, e in codec.flatten(rows, since, until)]
 
     def read_timed(self, game_id: str, types: Sequence[str]
                    ) -> list[tuple[int, Event, datetime]]:
-        rows = self.db.execute(f"select version, payload, created_at from events where "
-                               f"game_id = ? and type in ({', '.join('?' * len(types))}) "
-                               f"order by version", (game_id, *types))
-        return [(v, json.loads(p), times.from_text(at)) for v, p, at in rows]
+        rows = self.db.execute("select first, data, at from event_batches where "
+                               "game_id = ? order by version", (game_id,))
+        return [(v, e, codec.from_ms(at)) for first, data, at in rows
+                for v, e in enumerate(codec.decode(data), start=first) if e["type"] in types]
 
     def append(self, game_id: str, expected_version: int, events: list[Event],
                update: GameUpdate, answer: Answer | None = None, due: Sequence[Due] = (),
@@ -567,13 +608,13 @@ class SqliteStore:
                 events: list[Event], update: GameUpdate) -> int:
         # Every move passes here: plain statements, not sqlite-utils' inserts (which cost
         # twice the time a move: 0.33 against 0.67 ms median in benchmarks/store.py).
-        stamp = _text(update.at) if update.at else _stamp()
-        db.conn.executemany(
-            "insert into events (game_id, version, type, payload, created_at) "
-            "values (?, ?, ?, ?, ?)",
-            [(game_id, expected + i, e["type"], json.dumps(e, separators=(",", ":")), stamp)
-             for i, e in enumerate(events, start=1)])
+        at = update.at or times.now()
+        stamp = _text(at)
         version = expected + len(events)
+        if events:
+            db.execute("insert into event_batches (game_id, version, first, at, data) "
+                       "values (?, ?, ?, ?, ?)", (game_id, version, expected + 1,
+                                                  codec.to_ms(at), codec.encode(events)))
         db.execute("update games set status = ?, phase = ?, current_seat = ?, deadline = ?, "
                    "version = ?, updated_at = ? where id = ?",
                    (update.status, update.phase, update.current_seat, _text(update.deadline),
@@ -739,6 +780,9 @@ class SqliteStore:
     def count(self, table: str) -> int:
         if table not in TABLES:
             raise ValueError(f"unknown table {table!r}")
+        if table == "events":
+            return self.db.execute("select coalesce(sum(version - first + 1), 0) from "
+                                   "event_batches").fetchone()[0]
         return self.db[table].count
 
     def prune(self, answers_before: datetime, due_before: datetime) -> dict[str, int]:
@@ -768,8 +812,17 @@ class SqliteStore:
     def dump_game(self, game_id: str) -> GameRows:
         out: GameRows = {}
         for table, columns in COLUMNS.items():
+            if table == "events":
+                out[table] = [
+                    {"game_id": game_id, "version": v, "type": e["type"], "payload": e,
+                     "created_at": codec.from_ms(at)}
+                    for first, data, at in self.db.execute(
+                        "select first, data, at from event_batches where game_id = ? "
+                        "order by version", (game_id,))
+                    for v, e in enumerate(codec.decode(data), start=first)]
+                continue
             key = "id" if table == "games" else "game_id"
-            order = {"events": " order by version", "due": " order by id",
+            order = {"due": " order by id",
                      "webhooks": " order by id", "seats": " order by seat"}.get(table, "")
             rows = self.db.query(f"select {', '.join(columns)} from {table} "
                                  f"where {key} = ?{order}", (game_id,))
@@ -781,6 +834,12 @@ class SqliteStore:
     def load_game(self, rows: GameRows) -> None:
         with self.transaction() as db:
             for table, columns in COLUMNS.items():
+                if table == "events":
+                    db.conn.executemany(
+                        "insert into event_batches (game_id, version, first, at, data) "
+                        "values (?, ?, ?, ?, ?)",
+                        [_batch_row(run) for run in codec.batches(rows.get(table, []))])
+                    continue
                 db[table].insert_all(_to_row({c: r.get(c, DEFAULTS.get(c)) for c in columns})
                                      for r in rows.get(table, []))
 

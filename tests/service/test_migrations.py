@@ -93,7 +93,7 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
         ("plan", 20, 22, None, "pending", {"mails": True}),
         ("started", None, 1, 0, "done", None)]
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        store.conn.execute("delete from events where game_id = ?", (GAME,))
+        store.conn.execute("delete from event_batches where game_id = ?", (GAME,))
     store.close()
 
 
