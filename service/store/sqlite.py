@@ -462,8 +462,15 @@ class SqliteStore:
                 MIGRATIONS[version](db.conn)
                 db.execute(f"pragma user_version = {version + 1}")
 
+    def _query(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
+        """Rows as dicts, read with a plain statement (sqlite-utils' ``query`` wraps each
+        read in a savepoint: three statements where one does, on every move's reads)."""
+        cur = self.db.conn.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row, strict=True)) for row in cur]
+
     def _one(self, sql: str, params: Any = ()) -> dict[str, Any] | None:
-        rows = list(self.db.query(sql, params))
+        rows = self._query(sql, params)
         return rows[0] if rows else None
 
     # -- games and seats -----------------------------------------------------------------
@@ -499,7 +506,7 @@ class SqliteStore:
         return row["version"]
 
     def seats(self, game_id: str) -> list[Seat]:
-        return [_seat(r) for r in self.db.query(_SEAT_SELECT + " where game_id = ? "
+        return [_seat(r) for r in self._query(_SEAT_SELECT + " where game_id = ? "
                                                 "order by seat", (game_id,))]
 
     def seat_by_token_hash(self, token_hash: str) -> Seat | None:
@@ -507,7 +514,7 @@ class SqliteStore:
         return _seat(row) if row else None
 
     def games_hosted_by(self, token_hash: str) -> list[str]:
-        return [r["id"] for r in self.db.query("select id from games where "
+        return [r["id"] for r in self._query("select id from games where "
                                                "host_token_hash = ?", (token_hash,))]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
@@ -525,7 +532,7 @@ class SqliteStore:
             params.extend(ids)
         clause = (" where " + " and ".join(where)) if where else ""
         total = self.db.execute("select count(*) from games" + clause, params).fetchone()[0]
-        rows = self.db.query(_GAME_SELECT + clause +
+        rows = self._query(_GAME_SELECT + clause +
                              " order by created_at desc, id limit ? offset ?",
                              [*params, limit, offset])
         return [_game(r) for r in rows], total
@@ -701,7 +708,7 @@ class SqliteStore:
         return True
 
     def due_rows(self, game_id: str) -> list[DueRow]:
-        return [_due(r) for r in self.db.query(_DUE_SELECT + " where game_id = ? "
+        return [_due(r) for r in self._query(_DUE_SELECT + " where game_id = ? "
                                                "order by id", (game_id,))]
 
     def next_due(self) -> datetime | None:
@@ -743,7 +750,7 @@ class SqliteStore:
         return Webhook(hook_id, game_id, seat, url, secret, stamp)
 
     def webhooks(self, game_id: str) -> list[Webhook]:
-        return [_webhook(r) for r in self.db.query(_HOOK_SELECT + " where game_id = ? "
+        return [_webhook(r) for r in self._query(_HOOK_SELECT + " where game_id = ? "
                                                    "order by id", (game_id,))]
 
     def webhook(self, hook_id: int) -> Webhook | None:
@@ -807,7 +814,7 @@ class SqliteStore:
     # -- export and import ---------------------------------------------------------------
 
     def game_ids(self) -> list[str]:
-        return [r["id"] for r in self.db.query("select id from games order by created_at, id")]
+        return [r["id"] for r in self._query("select id from games order by created_at, id")]
 
     def dump_game(self, game_id: str) -> GameRows:
         out: GameRows = {}
@@ -824,7 +831,7 @@ class SqliteStore:
             key = "id" if table == "games" else "game_id"
             order = {"due": " order by id",
                      "webhooks": " order by id", "seats": " order by seat"}.get(table, "")
-            rows = self.db.query(f"select {', '.join(columns)} from {table} "
+            rows = self._query(f"select {', '.join(columns)} from {table} "
                                  f"where {key} = ?{order}", (game_id,))
             out[table] = [_from_db(r) for r in rows]
         if not out["games"]:
