@@ -104,7 +104,7 @@ def free_port() -> int:
 def start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen:
     proc = subprocess.Popen(cmd, env={**os.environ, **env}, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(200):
+    for _ in range(1200):  # up to a minute: a busy machine starts slowly
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return proc
@@ -274,7 +274,8 @@ def serve(db: Path, port: int) -> subprocess.Popen:
     cmd = [exe] if Path(exe).exists() else [sys.executable, "-m", "service.cli"]
     # The API alone (no background worker), as the floor is a bare route.
     return start(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
-                        "2", "--no-worker", "--db", str(db)], {}, port)
+                        "2", "--no-worker", "--db", str(db)],
+                 {"ALHAMBRA_DATA": str(db.parent / f"data-{port}")}, port)  # its own Redis
 
 
 def main() -> None:
