@@ -394,6 +394,7 @@ class SqliteStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
+        self._writer_lock, self._writer_pid = threading.Lock(), os.getpid()
         if check_schema:
             self.migrate()
 
@@ -432,15 +433,25 @@ class SqliteStore:
     @contextmanager
     def transaction(self) -> Iterator[Database]:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (a write lock from the start, so a version
-        read inside holds until the commit); rolled back on any exception."""
+        read inside holds until the commit), one thread of the process at a time; rolled
+        back on any exception."""
         db = self.db
-        db.execute("begin immediate")
-        try:
-            yield db
-        except BaseException:
-            db.execute("rollback")
-            raise
-        db.execute("commit")
+        with self._writer():
+            db.execute("begin immediate")
+            try:
+                yield db
+            except BaseException:
+                db.execute("rollback")
+                raise
+            db.execute("commit")
+
+    def _writer(self) -> threading.Lock:
+        """This process's write lock: its threads queue here for their turn to write,
+        instead of in SQLite's busy handler, which sleeps (1, 2, 5, 10… ms) between
+        tries; other processes still meet at SQLite's lock."""
+        if self._writer_pid != os.getpid():  # a forked child: its own lock
+            self._writer_lock, self._writer_pid = threading.Lock(), os.getpid()
+        return self._writer_lock
 
     # -- schema --------------------------------------------------------------------------
 
