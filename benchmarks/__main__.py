@@ -7,7 +7,8 @@ Runs each benchmark script as its own process (they start servers and workers) a
 reads its figures: ``disk`` (KB per finished 4-player game, bytes per event), ``api``
 (submissions/s against the bare-Flask floor, latency with few and many games stored),
 ``postgres`` (the same on PostgreSQL, 1 and 2 API processes), ``engine`` (random games/s,
-replay), ``mail_in`` (reply to next mail latency) and ``bots``. A benchmark that fails
+replay), ``mail_in`` (reply to next mail latency), ``workers`` (move to "your turn" mail
+latency, mails a second) and ``bots``. A benchmark that fails
 gives its error in place of its figures.
 """
 
@@ -31,11 +32,12 @@ QUICK = {
                  "--latency-moves", "50"],
     "engine": ["--json", "--games", "10"],
     "mail_in": ["--moves", "10"],
+    "workers": ["--moves", "20", "--backlog", "100"],
     "bots": ["--games", "20", "--strong-games", "4"],
 }
 FULL = {"disk": ["--games", "8"], "api": ["--games", "2000", "--seconds", "6"],
         "postgres": ["--events", "200000"], "engine": ["--json"], "mail_in": [],
-        "bots": []}
+        "workers": [], "bots": []}
 
 
 def numbers(text: str, patterns: dict[str, str]) -> dict[str, float]:
@@ -74,6 +76,7 @@ PARSERS = {
     "postgres": lambda t: {"lines": [x for x in t.splitlines() if "floor" in x or
                                      "ratio" in x or "latency" in x]},
     "mail_in": lambda t: {"lines": [x for x in t.splitlines() if "median" in x]},
+    "workers": lambda t: {"lines": [x.strip() for x in t.splitlines() if x.strip()]},
 }
 
 
