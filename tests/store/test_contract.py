@@ -478,6 +478,7 @@ def test_claiming_due_work_with_leases(store):
     assert (again.id, again.attempts) == (ids[2], 2)
     # a job starts once per claim, and renews the lease
     assert store.start_due(Claim(ids[0], 2), 60) is None  # no such claim yet
+    time.sleep(0.003)  # times are kept to the millisecond: let the renewal show
     started = store.start_due(Claim(ids[0], 1), 60)
     assert started is not None and started.claimed_until > first[0].claimed_until
     assert started.started_at is not None and started.attempts == 1
