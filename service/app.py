@@ -117,7 +117,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                                            settings.webhooks_per_game,
                                            settings.webhooks_per_seat),
                                        settings.takeover_level, settings.bot_turns,
-                                       settings.reminders, settings.messages_per_hour)
+                                       settings.reminders, settings.messages_per_hour,
+                                       settings.idempotency_retention)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)
