@@ -83,7 +83,7 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
         status, doc = _health(base)
         assert doc["status"] == "ok" and {p: v["status"] for p, v in doc["parts"].items()} == {
             "database": "ok", "due": "ok", "redis": "ok", "worker": "ok",
-            "webhook_worker": "ok"}
+            "webhook_worker": "ok", "mail": "ok"}
         assert doc["parts"]["due"]["lag_seconds"] == 0
         mails_of_a_new_game()
 
