@@ -171,3 +171,20 @@ class InvalidRecord(DomainError):
 class IdempotencyKeyReused(DomainError):
     def __init__(self) -> None:
         super().__init__(msg("this Idempotency-Key was used for a different submission"))
+
+
+# -- players (service/players.py) ------------------------------------------------------------
+
+class InvalidSignInCode(DomainError):
+    """A sign-in code that is unknown, used already or expired."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("this sign-in code is unknown, used already or expired: ask "
+                             "for a new one"))
+
+
+class InvalidPlayerToken(DomainError):
+    """A player token that belongs to no session (never made, or signed out)."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("this player token belongs to no session: sign in again"))

@@ -41,7 +41,8 @@ log = logging.getLogger(__name__)
 
 #: The endpoints each limit applies to.
 LIMITED = {"limit_create": ["games.create_game"], "limit_join": ["games.join_game"],
-           "limit_import": ["records.import_record"]}
+           "limit_import": ["records.import_record"],
+           "limit_sign_in": ["players.sign_in"], "limit_session": ["players.open_session"]}
 PREFIX = 8  # characters of a refused token that name its target
 
 
@@ -105,6 +106,13 @@ class Refusals:
         return problem(429, "rate_limited", detail, {"Retry-After": str(retry)})
 
 
+def _sign_in_address() -> str:
+    """The key of a sign-in request's address (its hash: no address kept in Redis)."""
+    body = request.get_json(silent=True)
+    email = body.get("email") if isinstance(body, dict) else None
+    return "sign-in:" + hash_token(str(email).strip().lower())[:32]
+
+
 def init_limits(app: Flask, settings: Settings) -> Limiter:
     """Limit ``app``'s requests as ``settings`` say."""
     if settings.trusted_proxies:
@@ -120,6 +128,10 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
             view = app.view_functions[endpoint]
             app.view_functions[endpoint] = limiter.limit(getattr(settings, name),
                                                          deduct_when=deduct)(view)
+    # sign-in mails per address too (whoever asks): no mailbox is flooded from many hosts
+    view = app.view_functions["players.sign_in"]
+    app.view_functions["players.sign_in"] = limiter.limit(
+        settings.limit_sign_in_address, key_func=_sign_in_address)(view)
     refusals = Refusals(limiter, settings.limit_bad_token, key_prefix)
     for cls in (InvalidToken, InvalidInvite):  # in place of problems.py's own handler
         app.register_error_handler(cls, refusals.answer)

@@ -79,6 +79,9 @@ same table for operators.
                                target; past it refused ones get 429, valid ones never
                                (``30/minute``, ratelimit.py)
 ``ALHAMBRA_LIMIT_IMPORT``      record imports per client address (``20/hour``)
+``ALHAMBRA_LIMIT_SIGN_IN``     sign-in mails asked for per client address (``20/hour``)
+``ALHAMBRA_LIMIT_SIGN_IN_ADDRESS`` sign-in mails per e-mail address (``5/hour``)
+``ALHAMBRA_LIMIT_SESSION``     sign-in codes tried per client address (``30/hour``)
 ``ALHAMBRA_TRUSTED_PROXIES``   how many proxies in front of the API append to
                                ``X-Forwarded-For``: the client address is the one the
                                outermost of them saw (``0``: the socket's peer)
@@ -106,7 +109,9 @@ DEFAULT_MIN_TIME_PER_MOVE = 60
 #: The rate limits per client address when neither the environment nor the caller names
 #: them (the tests make them generous for every test but the one of the limits).
 DEFAULT_LIMITS = {"limit_create": "20/hour", "limit_join": "60/hour",
-                  "limit_bad_token": "30/minute", "limit_import": "20/hour"}
+                  "limit_bad_token": "30/minute", "limit_import": "20/hour",
+                  "limit_sign_in": "20/hour", "limit_sign_in_address": "5/hour",
+                  "limit_session": "30/hour"}
 LOCAL_URL = "http://127.0.0.1:8000"
 #: What MAIL_IN_AUTH may say (workers/mail_auth.py).
 MAIL_IN_AUTH = ("none", "dkim", "spf", "any")
@@ -132,6 +137,10 @@ class Settings:
     limit_join: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_join"])
     limit_bad_token: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_bad_token"])
     limit_import: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_import"])
+    limit_sign_in: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_sign_in"])
+    limit_sign_in_address: str = field(
+        default_factory=lambda: DEFAULT_LIMITS["limit_sign_in_address"])
+    limit_session: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_session"])
     trusted_proxies: int = 0
     cors_origins: tuple[str, ...] = ("*",)
     redis_url: str | None = None
@@ -238,7 +247,11 @@ class Settings:
         for var, text in (("ALHAMBRA_LIMIT_CREATE", self.limit_create),
                           ("ALHAMBRA_LIMIT_JOIN", self.limit_join),
                           ("ALHAMBRA_LIMIT_BAD_TOKEN", self.limit_bad_token),
-                          ("ALHAMBRA_LIMIT_IMPORT", self.limit_import)):
+                          ("ALHAMBRA_LIMIT_IMPORT", self.limit_import),
+                          ("ALHAMBRA_LIMIT_SIGN_IN", self.limit_sign_in),
+                          ("ALHAMBRA_LIMIT_SIGN_IN_ADDRESS",
+                           self.limit_sign_in_address),
+                          ("ALHAMBRA_LIMIT_SESSION", self.limit_session)):
             _rate_limit(var, text)
 
     @classmethod

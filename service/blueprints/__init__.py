@@ -1,6 +1,7 @@
 """One flask-smorest blueprint per resource; ``create_app`` registers ``BLUEPRINTS``."""
 
-from . import games, meta, play, records, stream, webhooks
+from . import games, meta, play, players, records, stream, webhooks
 
 #: The API's blueprints (documented in the OpenAPI document).
-BLUEPRINTS = [games.blp, play.blp, stream.blp, webhooks.blp, records.blp, meta.blp]
+BLUEPRINTS = [games.blp, play.blp, stream.blp, webhooks.blp, records.blp, meta.blp,
+              players.blp]

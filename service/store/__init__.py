@@ -22,9 +22,11 @@ from .base import (
     GameNotFound,
     GameRows,
     GameUpdate,
+    Player,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    SignIn,
     VersionConflict,
     Webhook,
 )
@@ -64,6 +66,7 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
+    "Player", "SignIn",
     "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict", "Webhook",
     "describe", "open_store",
 ]

@@ -102,6 +102,32 @@ class Answer:
     response: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Player:
+    """A verified e-mail address (service/players.py) and its preferences: ``language``
+    (its seats' unless a seat says otherwise; None: not chosen) and ``notify`` (turn,
+    digest, none)."""
+
+    email: str
+    created_at: datetime
+    language: str | None = None
+    notify: str = "turn"
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """A sign-in request: its ``id`` (the code is derived from it and the server's key,
+    never kept: only ``code_hash``), the address, when it ends and when it was used."""
+
+    id: str
+    email: str
+    code_hash: str
+    created_at: datetime
+    expires_at: datetime
+    language: str | None = None
+    used_at: datetime | None = None
+
+
 #: What a due row is (its ``kind``): the mails a batch calls for (``MAIL_KINDS``), a
 #: reminder, the answer to a mail reply, a webhook call, a bot's move, the game's deadline,
 #: and ``plan``: a batch appended before due work existed, to plan (the upgrade).
@@ -361,6 +387,41 @@ class EventStore(Protocol):
         """Record a delivery attempt: a success (``error`` None) resets the failure count;
         a failure counts one more, keeps ``error`` and disables the hook at the
         ``disable_after``-th failure in a row."""
+
+    # -- players ------------------------------------------------------------------------
+
+    def add_sign_in(self, sign_in: SignIn) -> None:
+        """Keep a sign-in request (the hash of its code); requests ended a day ago are
+        forgotten."""
+
+    def sign_in(self, sign_in_id: str) -> SignIn | None:
+        """One sign-in request by id (None: none, or forgotten)."""
+
+    def use_sign_in(self, code_hash: str, at: datetime) -> str | None:
+        """Mark the request of this code used at ``at`` and return its address, if it is
+        unused and not expired at ``at``; None otherwise (single use: of two uses at once
+        one wins)."""
+
+    def add_session(self, token_hash: str, email: str, at: datetime) -> Player:
+        """A player session for ``email`` (the hash of its token); the player is made at
+        its first session. Returns the player."""
+
+    def session_player(self, token_hash: str) -> Player | None:
+        """The player whose session token has this hash (None: no such session)."""
+
+    def delete_session(self, token_hash: str) -> bool:
+        """End a session; False if there was none."""
+
+    def player(self, email: str) -> Player | None:
+        """The player of this address (None: it never signed in)."""
+
+    def update_player(self, email: str, changes: dict[str, Any]) -> Player:
+        """Set some of a player's preferences (``language``, ``notify``); returns the
+        player (GameNotFound is not raised: the player must exist)."""
+
+    def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
+        """Every seat with this address (in lower case) and its game: of games not over
+        (open or active), or with ``finished`` of games over; by game creation."""
 
     # -- upkeep --------------------------------------------------------------------------
 

@@ -53,9 +53,11 @@ from .base import (
     GameNotFound,
     GameRows,
     GameUpdate,
+    Player,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    SignIn,
     VersionConflict,
     Webhook,
     check_webhook_limits,
@@ -209,8 +211,26 @@ V8 = """
 alter table seats add column language text;
 """
 
+#: Players (verified addresses, their preferences), their sessions and sign-in requests
+#: (service/players.py); seats are found by address in lower case.
+V9 = """
+create table players (
+   email text primary key, created_at timestamptz not null, language text,
+   notify text not null default 'turn');
+create table player_sessions (
+   token_hash text primary key, email text not null references players(email),
+   created_at timestamptz not null);
+create index player_sessions_email on player_sessions (email);
+create table sign_ins (
+   id text primary key, email text not null, code_hash text not null unique,
+   created_at timestamptz not null, expires_at timestamptz not null, language text,
+   used_at timestamptz);
+create index sign_ins_expires_at on sign_ins (expires_at);
+create index seats_lower_email on seats (lower(email));
+"""
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -289,6 +309,10 @@ def _seat(row: tuple) -> Seat:
     d = dict(zip(COLUMNS["seats"], row, strict=True))
     d["joined_at"] = _utc(d["joined_at"])
     return Seat(**d)
+
+
+def _player(row: tuple) -> Player:
+    return Player(row[0], _utc(row[1]), row[2], row[3])  # type: ignore[arg-type]
 
 
 def _webhook(row: tuple) -> Webhook:
@@ -772,6 +796,86 @@ class PostgresStore:
                          "disabled_at = case when disabled_at is null and failures + 1 >= %s "
                          "then %s else disabled_at end where id = %s",
                          (error, disable_after, times.now(), hook_id))
+
+    # -- players --------------------------------------------------------------------------
+
+    def add_sign_in(self, sign_in: SignIn) -> None:
+        with self.transaction() as conn:
+            conn.execute("delete from sign_ins where expires_at < %s",
+                         (times.later(-86400),))
+            conn.execute("insert into sign_ins (id, email, code_hash, created_at, "
+                         "expires_at, language) values (%s, %s, %s, %s, %s, %s)",
+                         (sign_in.id, sign_in.email, sign_in.code_hash, sign_in.created_at,
+                          sign_in.expires_at, sign_in.language))
+
+    def sign_in(self, sign_in_id: str) -> SignIn | None:
+        with self.connection() as conn:
+            row = conn.execute("select id, email, code_hash, created_at, expires_at, "
+                               "language, used_at from sign_ins where id = %s",
+                               (sign_in_id,)).fetchone()
+        if row is None:
+            return None
+        return SignIn(row[0], row[1], row[2], _utc(row[3]), _utc(row[4]), row[5],
+                      _utc(row[6]))
+
+    def use_sign_in(self, code_hash: str, at: datetime) -> str | None:
+        with self.connection() as conn:
+            row = conn.execute("update sign_ins set used_at = %s where code_hash = %s and "
+                               "used_at is null and expires_at > %s returning email",
+                               (at, code_hash, at)).fetchone()
+        return row[0] if row else None
+
+    def add_session(self, token_hash: str, email: str, at: datetime) -> Player:
+        with self.transaction() as conn:
+            conn.execute("insert into players (email, created_at) values (%s, %s) "
+                         "on conflict do nothing", (email, at))
+            conn.execute("insert into player_sessions (token_hash, email, created_at) "
+                         "values (%s, %s, %s)", (token_hash, email, at))
+        player = self.player(email)
+        assert player is not None
+        return player
+
+    def session_player(self, token_hash: str) -> Player | None:
+        with self.connection() as conn:
+            row = conn.execute("select p.email, p.created_at, p.language, p.notify from "
+                               "player_sessions s join players p on p.email = s.email "
+                               "where s.token_hash = %s", (token_hash,)).fetchone()
+        return _player(row) if row else None
+
+    def delete_session(self, token_hash: str) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute("delete from player_sessions where token_hash = %s",
+                               (token_hash,))
+            return cur.rowcount == 1
+
+    def player(self, email: str) -> Player | None:
+        with self.connection() as conn:
+            row = conn.execute("select email, created_at, language, notify from players "
+                               "where email = %s", (email,)).fetchone()
+        return _player(row) if row else None
+
+    def update_player(self, email: str, changes: dict[str, Any]) -> Player:
+        cols = [c for c in ("language", "notify") if c in changes]
+        if cols:
+            with self.connection() as conn:
+                conn.execute(f"update players set {', '.join(f'{c} = %s' for c in cols)} "
+                             f"where email = %s", (*(changes[c] for c in cols), email))
+        player = self.player(email)
+        if player is None:
+            raise KeyError(email)
+        return player
+
+    def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
+        cond = "g.status = 'over'" if finished else "g.status <> 'over'"
+        games = ", ".join(f"g.{c}" for c in COLUMNS["games"])
+        seats = ", ".join(f"s.{c}" for c in COLUMNS["seats"])
+        n = len(COLUMNS["games"])
+        with self.connection() as conn:
+            rows = conn.execute(f"select {games}, {seats} from seats s join games g on "
+                                f"g.id = s.game_id where lower(s.email) = %s and {cond} "
+                                f"order by g.created_at, g.id, s.seat",
+                                (email.lower(),)).fetchall()
+        return [(_game(r[:n]), _seat(r[n:])) for r in rows]
 
     # -- upkeep --------------------------------------------------------------------------
 

@@ -47,8 +47,10 @@ from .base import (
     GameNotFound,
     GameRows,
     GameUpdate,
+    Player,
     SchemaTooNew,
     Seat,
+    SignIn,
     VersionConflict,
     Webhook,
     check_webhook_limits,
@@ -277,9 +279,29 @@ def _v11(conn: sqlite3.Connection) -> None:
     conn.execute("alter table seats add column language text")
 
 
+def _v12(conn: sqlite3.Connection) -> None:
+    """Players (verified addresses, their preferences), their sessions and sign-in
+    requests (service/players.py); seats are found by address in lower case."""
+    _run(conn, """
+        create table players (
+           email text primary key, created_at text not null, language text,
+           notify text not null default 'turn');
+        create table player_sessions (
+           token_hash text primary key, email text not null references players(email),
+           created_at text not null);
+        create index idx_player_sessions_email on player_sessions (email);
+        create table sign_ins (
+           id text primary key, email text not null, code_hash text not null unique,
+           created_at text not null, expires_at text not null, language text,
+           used_at text);
+        create index idx_sign_ins_expires_at on sign_ins (expires_at);
+        create index idx_seats_lower_email on seats (lower(email));
+    """)
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
-                                                          _v8, _v9, _v10, _v11]
+                                                          _v8, _v9, _v10, _v11, _v12]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -303,6 +325,11 @@ def _game(row: dict[str, Any]) -> Game:
 
 def _seat(row: dict[str, Any]) -> Seat:
     return Seat(**_from_db(row))
+
+
+def _player(row: dict[str, Any]) -> Player:
+    return Player(row["email"], times.from_text(row["created_at"]), row["language"],
+                  row["notify"])
 
 
 def _webhook(row: dict[str, Any]) -> Webhook:
@@ -708,6 +735,84 @@ class SqliteStore:
                        "disabled_at = case when disabled_at is null and failures + 1 >= ? "
                        "then ? else disabled_at end where id = ?",
                        (error, disable_after, _stamp(), hook_id))
+
+    # -- players --------------------------------------------------------------------------
+
+    def add_sign_in(self, sign_in: SignIn) -> None:
+        with self.transaction() as db:
+            db.execute("delete from sign_ins where expires_at < ?",
+                       (_text(times.later(-86400)),))
+            db.execute("insert into sign_ins (id, email, code_hash, created_at, expires_at, "
+                       "language) values (?, ?, ?, ?, ?, ?)",
+                       (sign_in.id, sign_in.email, sign_in.code_hash,
+                        _text(sign_in.created_at), _text(sign_in.expires_at),
+                        sign_in.language))
+
+    def sign_in(self, sign_in_id: str) -> SignIn | None:
+        row = self._one("select id, email, code_hash, created_at, expires_at, language, "
+                        "used_at from sign_ins where id = ?", (sign_in_id,))
+        if row is None:
+            return None
+        return SignIn(**{k: _time(v) if k in ("created_at", "expires_at", "used_at") else v
+                         for k, v in row.items()})
+
+    def use_sign_in(self, code_hash: str, at: datetime) -> str | None:
+        with self.transaction() as db:
+            row = db.execute("update sign_ins set used_at = ? where code_hash = ? and "
+                             "used_at is null and expires_at > ? returning email",
+                             (_text(at), code_hash, _text(at))).fetchone()
+        return row[0] if row else None
+
+    def add_session(self, token_hash: str, email: str, at: datetime) -> Player:
+        with self.transaction() as db:
+            db.execute("insert or ignore into players (email, created_at) values (?, ?)",
+                       (email, _text(at)))
+            db.execute("insert into player_sessions (token_hash, email, created_at) "
+                       "values (?, ?, ?)", (token_hash, email, _text(at)))
+        player = self.player(email)
+        assert player is not None
+        return player
+
+    def session_player(self, token_hash: str) -> Player | None:
+        row = self._one("select p.email, p.created_at, p.language, p.notify from "
+                        "player_sessions s join players p on p.email = s.email "
+                        "where s.token_hash = ?", (token_hash,))
+        return _player(row) if row else None
+
+    def delete_session(self, token_hash: str) -> bool:
+        with self.transaction() as db:
+            cur = db.execute("delete from player_sessions where token_hash = ?",
+                             (token_hash,))
+            return cur.rowcount == 1
+
+    def player(self, email: str) -> Player | None:
+        row = self._one("select email, created_at, language, notify from players "
+                        "where email = ?", (email,))
+        return _player(row) if row else None
+
+    def update_player(self, email: str, changes: dict[str, Any]) -> Player:
+        cols = [c for c in ("language", "notify") if c in changes]
+        if cols:
+            with self.transaction() as db:
+                db.execute(f"update players set {', '.join(f'{c} = ?' for c in cols)} "
+                           f"where email = ?", (*(changes[c] for c in cols), email))
+        player = self.player(email)
+        if player is None:
+            raise KeyError(email)
+        return player
+
+    def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
+        cond = "g.status = 'over'" if finished else "g.status <> 'over'"
+        games = ", ".join(f"g.{c}" for c in GAME_COLUMNS)
+        seats = ", ".join(f"s.{c} as s_{c}" for c in SEAT_COLUMNS)
+        rows = self.db.query(f"select {games}, {seats} from seats s join games g on "
+                             f"g.id = s.game_id where lower(s.email) = ? and {cond} "
+                             f"order by g.created_at, g.id, s.seat", (email.lower(),))
+        out = []
+        for r in rows:
+            seat = {c: r.pop(f"s_{c}") for c in SEAT_COLUMNS}
+            out.append((_game(r), _seat(seat)))
+        return out
 
     # -- upkeep --------------------------------------------------------------------------
 

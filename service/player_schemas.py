@@ -1,0 +1,84 @@
+"""Marshmallow schemas of the players' API (/players, /me): sign-in, sessions,
+preferences and a player's games."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from . import i18n
+from .players import NOTIFY
+from .schemas import EmailAddress, Language, Strict, Timestamp
+
+
+class SignInSchema(Strict):
+    email = EmailAddress(required=True, metadata={"description": "The player's address"})
+    language = Language(load_default=None, allow_none=True, metadata={
+        "description": "The sign-in mail's language (else the request's Accept-Language)"})
+
+
+class SignInSentSchema(ma.Schema):
+    expires_in = fields.Integer(required=True, metadata={
+        "description": "Seconds the code in the mail works for (once)"})
+
+
+class SessionInSchema(Strict):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={
+        "description": "The code of the sign-in mail (case, spaces and dashes aside)"})
+
+
+class SessionSchema(ma.Schema):
+    token = fields.String(required=True, metadata={
+        "description": "The player token: `Authorization: Bearer <token>` on /me"})
+    email = fields.String(required=True)
+
+
+class PlayerSchema(ma.Schema):
+    email = fields.String(required=True)
+    language = fields.String(allow_none=True, required=True, metadata={
+        "enum": list(i18n.LANGUAGES),
+        "description": "The player's language (its seats' unless a seat chose one)"})
+    notify = fields.String(required=True, metadata={"enum": list(NOTIFY), "description":
+                           "turn: a mail for each turn; digest: one a day; none"})
+    created_at = Timestamp(required=True)
+
+
+class PlayerPatchSchema(Strict):
+    language = Language(allow_none=True)
+    notify = fields.String(validate=validate.OneOf(NOTIFY))
+
+
+class MyGamesQuerySchema(Strict):
+    status = fields.String(load_default=None, validate=validate.OneOf(["finished"]),
+                           metadata={"description": "finished: the games that are over"})
+
+
+class MySeatPlayerSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True, required=True)
+    bot = fields.String(allow_none=True, required=True)
+
+
+class MyGameSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    variant = fields.String(required=True)
+    status = fields.String(required=True)
+    phase = fields.String(allow_none=True, required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "The player's seat"})
+    name = fields.String(allow_none=True, required=True)
+    time_per_move = fields.Integer(required=True)
+    players = fields.List(fields.Nested(MySeatPlayerSchema), required=True)
+    current_seat = fields.Integer(allow_none=True, required=True)
+    current_name = fields.String(allow_none=True, required=True)
+    your_turn = fields.Boolean(required=True)
+    deadline = Timestamp(allow_none=True, required=True, metadata={
+        "description": "The player's deadline (null: not the player's turn)"})
+    game_deadline = Timestamp(allow_none=True, required=True)
+    updated_at = Timestamp(required=True, metadata={"description": "The last activity"})
+    token = fields.String(allow_none=True, required=True, metadata={
+        "description": "The seat's token, to open the game (null: a bot plays the seat)"})
+
+
+class MyGamesSchema(ma.Schema):
+    games = fields.List(fields.Nested(MyGameSchema), required=True)

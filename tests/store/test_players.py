@@ -1,0 +1,95 @@
+"""The store's players (base.py, "players"), held against both stores: sign-in requests
+(single use, expiry), sessions, preferences, and a player's seats across games."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+from service import times
+from service.store import GameUpdate, SignIn
+from tests.store.test_contract import make_game
+
+
+def request(store, sid: str, email: str = "ann@example.org", minutes: int = 15,
+            code_hash: str | None = None) -> SignIn:
+    now = times.now()
+    sign_in = SignIn(sid, email, code_hash or f"hash-{sid}", now,
+                     now + timedelta(minutes=minutes), "fi")
+    store.add_sign_in(sign_in)
+    return sign_in
+
+
+def test_a_sign_in_is_kept_and_used_once(store):
+    request(store, "s1")
+    kept = store.sign_in("s1")
+    assert kept is not None and kept.email == "ann@example.org" and kept.language == "fi"
+    assert kept.used_at is None and store.sign_in("nope") is None
+    assert store.use_sign_in("hash-s1", times.now()) == "ann@example.org"
+    assert store.use_sign_in("hash-s1", times.now()) is None  # single use
+    assert store.sign_in("s1").used_at is not None
+    assert store.use_sign_in("hash-unknown", times.now()) is None
+
+
+def test_an_expired_sign_in_is_refused(store):
+    request(store, "s2")
+    assert store.use_sign_in("hash-s2", times.now() + timedelta(minutes=16)) is None
+    assert store.use_sign_in("hash-s2", times.now()) == "ann@example.org"
+
+
+def test_sign_ins_ended_a_day_ago_are_forgotten(store):
+    request(store, "old", minutes=-(24 * 60 + 1))
+    request(store, "new")
+    assert store.sign_in("old") is None and store.sign_in("new") is not None
+
+
+def test_one_code_used_at_once_by_many_is_used_once(store, spec):
+    request(store, "race")
+    got, barrier = [], threading.Barrier(6)
+
+    def use():
+        s = spec.open()
+        try:
+            barrier.wait()
+            got.append(s.use_sign_in("hash-race", times.now()))
+        finally:
+            s.close()
+
+    threads = [threading.Thread(target=use) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got.count("ann@example.org") == 1 and got.count(None) == 5
+
+
+def test_sessions_make_the_player_and_end(store):
+    assert store.player("ann@example.org") is None
+    player = store.add_session("tok1", "ann@example.org", times.now())
+    assert player.email == "ann@example.org" and player.notify == "turn"
+    assert player.language is None
+    store.add_session("tok2", "ann@example.org", times.now())  # a second device
+    assert store.session_player("tok1") == store.session_player("tok2") == player
+    assert store.delete_session("tok1") is True
+    assert store.delete_session("tok1") is False
+    assert store.session_player("tok1") is None and store.session_player("tok2") == player
+
+
+def test_preferences_change(store):
+    store.add_session("tok", "bo@example.org", times.now())
+    p = store.update_player("bo@example.org", {"language": "da", "notify": "none"})
+    assert (p.language, p.notify) == ("da", "none")
+    p = store.update_player("bo@example.org", {"notify": "digest"})
+    assert (p.language, p.notify) == ("da", "digest")
+    assert store.player("bo@example.org") == p
+
+
+def test_a_players_seats_across_games(store):
+    for gid in ("g1", "g2", "g3"):
+        make_game(store, gid)  # seats p0@…, p1@…
+    store.append("g3", 0, [{"type": "x"}], GameUpdate("over", "over", None, None))
+    mine = store.seats_of("P1@example.org")
+    assert [(g.id, s.seat) for g, s in mine] == [("g1", 1), ("g2", 1)]
+    assert all(s.email == "p1@example.org" and g.status == "active" for g, s in mine)
+    assert [g.id for g, _ in store.seats_of("p1@example.org", finished=True)] == ["g3"]
+    assert store.seats_of("nobody@example.org") == []
