@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, request
 
 from ..languages import request_language
 from ..player_schemas import (
@@ -17,6 +17,7 @@ from ..player_schemas import (
 )
 from ..players import SIGN_IN_MINUTES, Players
 from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors
+from .web import me_page
 
 blp = Blueprint("players", __name__, url_prefix="",
                 description="Players: sign in by e-mail, my games, preferences")
@@ -70,7 +71,11 @@ def close_session():
 def me():
     """The signed-in player
 
-    Its address and preferences."""
+    Its address and preferences. (A browser asking for `text/html` here, without a token,
+    gets the player's page.)"""
+    if "Authorization" not in request.headers and request.accept_mimetypes.best_match(
+            ["application/json", "text/html"]) == "text/html":
+        return me_page()
     p = players()
     return p.document(p.player(bearer_token()))
 
