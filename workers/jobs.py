@@ -88,7 +88,9 @@ def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
         return None
     if game.version < to_version:
         return None
-    return notify.Batch(game=game, seats=store.seats(game_id),
+    seats = store.seats(game_id)
+    players = {s.seat: p for s in seats if s.email and (p := store.player(s.email))}
+    return notify.Batch(game=game, seats=seats, players=players,
                         events=store.read(game_id, since=from_version - 1, until=to_version),
                         from_version=from_version, to_version=to_version,
                         state=ctx.games.state(game_id, to_version), created_at=created_at,
@@ -105,6 +107,25 @@ def send(ctx: Context, mail: Mail | None) -> Finish:
     return Finish("sent")
 
 
+#: The turn mails a player may choose not to get (``notify``: service/players.py).
+TURN_KINDS = ("your_turn", "reminder")
+#: A player on the digest still gets a turn's mail at once when its deadline is nearer.
+DIGEST_URGENT = 86400
+
+
+def wanted(batch: notify.Batch, kind: str, seat: int) -> bool:
+    """Does the seat's player want this mail? Every mail but the turn mails; those as its
+    ``notify`` says: ``turn`` (and a seat of no player) yes, ``none`` no, ``digest``
+    only when the deadline is less than a day away (the digest lists the others)."""
+    player = batch.players.get(seat)
+    if kind not in TURN_KINDS or player is None or player.notify == "turn":
+        return True
+    if player.notify == "none":
+        return False
+    deadline = batch.deadline()
+    return deadline is not None and times.seconds_since(deadline) > -DIGEST_URGENT
+
+
 def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """A mail the batch ending at ``row.version`` calls for."""
     assert row.seat is not None and row.created_at is not None
@@ -112,6 +133,8 @@ def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
                        row.created_at)
     if batch is None:
         return Finish("missing")
+    if not wanted(batch, row.kind, row.seat):
+        return Finish("not-wanted")
     if row.kind == "started" or batch.over and not batch.game.replay_public:
         # secret links: in the started mail, and a private game's replay once over
         batch.tokens = {row.seat: ctx.games.seat_token(row.game_id, row.seat)}
@@ -132,6 +155,8 @@ def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     batch = load_batch(ctx, game.id, game.version, game.version, game.updated_at)
     if batch is None:
         return Finish("missing")
+    if not wanted(batch, "reminder", row.seat):
+        return Finish("not-wanted")
     return send(ctx, notify.render(batch, "reminder", row.seat,
                                    mail_kind=f"reminder{row.percent}"))
 

@@ -27,7 +27,7 @@ from service import i18n, times
 from service.clock import TimeControl
 from service.games import event_items, neutral_name
 from service.links import play_path, replay_path
-from service.store import Game, Seat
+from service.store import Game, Player, Seat
 
 from . import board
 from .clock_words import control_words, day_off_words, deadline_words, time_left_words
@@ -76,9 +76,12 @@ def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
 
 
 def seat_language(batch: Batch, seat: int) -> str:
-    """The language of ``seat``'s mails: its own, else English."""
+    """The language of ``seat``'s mails: its own, else its player's (``PATCH /me``), else
+    English."""
     info = batch.seats[seat] if seat < len(batch.seats) else None
-    return i18n.best(None, info.language if info else None)
+    player = batch.players.get(seat)
+    return i18n.best(None, info.language if info else None,
+                     player.language if player else None)
 
 
 @dataclass
@@ -99,6 +102,7 @@ class Batch:
     tokens: dict[int, str] = field(default_factory=dict)  # seat -> its token (secret links)
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
     sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
+    players: dict[int, Player] = field(default_factory=dict)  # seat -> its signed-in player
 
     @property
     def names(self) -> list[str]:
