@@ -188,3 +188,11 @@ class InvalidPlayerToken(DomainError):
 
     def __init__(self) -> None:
         super().__init__(msg("this player token belongs to no session: sign in again"))
+
+
+class SeatNotRemovable(DomainError):
+    """A seat the creator cannot open again: the game started, or no one holds it."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(msg("seat {seat} cannot be opened again: only a joined seat of a "
+                             "game that has not started can", seat=seat), seat=seat)

@@ -47,6 +47,7 @@ from .errors import (
     InvalidToken,
     NotYourTurn,
     RecordUnavailable,
+    SeatNotRemovable,
     SeatPlayedByBot,
     SeatTaken,
     VersionConflict,
@@ -254,7 +255,7 @@ class Games:
             "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
             "takeover_after_timeouts": game.takeover_after_timeouts,
             "takeover_bot": game.takeover_bot, "time_control": game.time_control,
-            "replay_public": game.replay_public,
+            "replay_public": game.replay_public, "public": game.public,
             "deadline": game.deadline, "imported": game.imported,
             "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
             "your_seat": mine,
@@ -330,12 +331,12 @@ class Games:
                seats: list[dict[str, Any] | None], time_per_move: int | None = None,
                timeout_policy: str, takeover_after_timeouts: int = 3,
                takeover_bot: str | None = None, time_control: dict[str, Any] | None = None,
-               replay_public: bool = True) -> dict[str, Any]:
+               replay_public: bool = True, public: bool = False) -> dict[str, Any]:
         """A new game; a seat spec is a person (``name``, ``email``, ``language``), a bot
         (``bot``: its level, ``name`` optional) or None (open). Starts at once when no seat is open.
         ``time_per_move`` (default 72 hours) or a bank in ``time_control``, with days
         off or not (service/clock.py); ``replay_public``: may anyone replay the game once
-        it is over?"""
+        it is over? ``public``: may anyone join its open seats without the invite code?"""
         opts = check_variant(variant, players, options)
         try:
             control = TimeControl.parse(time_per_move, time_control, self.min_time_per_move)
@@ -364,7 +365,8 @@ class Games:
                     host_token_hash=hash_token(host_token),
                     invite_hash=hash_token(invite) if invite else None,
                     takeover_after_timeouts=takeover_after_timeouts, takeover_bot=level,
-                    time_control=control.to_json(), replay_public=replay_public)
+                    time_control=control.to_json(), replay_public=replay_public,
+                    public=public)
         rows, tokens = [], []
         for i, spec in enumerate(seats):
             if spec is None:
@@ -385,12 +387,14 @@ class Games:
         return {"game_id": game_id, "host_token": host_token, "invite_code": invite,
                 "seats": tokens}
 
-    def join(self, game_id: str, invite_code: str, name: str, email: str | None,
+    def join(self, game_id: str, invite_code: str | None, name: str, email: str | None,
              language: str | None = None) -> dict[str, Any]:
+        """Take the first open seat: with the invite code, or (None) in a public game."""
         game = self.game(game_id)
         if not game.invite_hash:  # every seat was named when the game was created
             raise GameFull()
-        if not same_hash(invite_code, game.invite_hash):
+        if invite_code is None and not game.public or \
+                invite_code is not None and not same_hash(invite_code, game.invite_hash):
             raise InvalidInvite()
         for _ in range(game.players):
             open_seats = [s for s in self.store.seats(game_id)
@@ -423,6 +427,16 @@ class Games:
         if not any(s.token_hash is None and s.bot is None for s in self.store.seats(game_id)):
             self._start(game_id)
         return {"game_id": game_id, "seat": seat, "name": name, "bot": level}
+
+    def remove_seat(self, game_id: str, caller: Caller, seat: int) -> dict[str, Any]:
+        """The host opens a joined seat again before the game starts (its person or bot
+        gone; whoever joins next gets a new token)."""
+        game = self.game(game_id)
+        if not caller.hosts(game):
+            raise Forbidden(msg("only the game's host token may open a seat again"))
+        if not 0 <= seat < game.players or not self.store.unseat(game_id, seat):
+            raise SeatNotRemovable(seat)
+        return {"game_id": game_id, "seat": seat}
 
     def choose_language(self, game: Game, caller: Caller, seat: int, language: str
                         ) -> dict[str, Any]:

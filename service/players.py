@@ -36,6 +36,9 @@ SIGN_IN_MINUTES = 15
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 12  # 60 bits
 NOTIFY = ("turn", "digest", "none")
+#: A player token's start: a join with such a bearer token joins as the player (a seat
+#: token, which a join never needs, may start so too: 1 in 4096)
+PLAYER_PREFIX = "p_"
 
 
 def sign_in_code(key: bytes, sign_in_id: str) -> str:
@@ -84,7 +87,7 @@ class Players:
         email = self.store.use_sign_in(hash_token(normal_code(code)), now)
         if email is None:
             raise InvalidSignInCode()
-        token = "p_" + new_token()
+        token = PLAYER_PREFIX + new_token()
         self.store.add_session(hash_token(token), email, now)
         return {"token": token, "email": email}
 

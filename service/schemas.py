@@ -209,6 +209,9 @@ class CreateGameSchema(Strict):
     replay_public = fields.Boolean(load_default=True, metadata={
         "description": "Once the game is over, may anyone replay it (its events and "
                        "record)? false: only its seats and host"})
+    public = fields.Boolean(load_default=False, metadata={
+        "description": "May anyone join its open seats without the invite code (the "
+                       "lobby's public games)?"})
     timeout_policy = fields.String(load_default="default_move",
                                    validate=validate.OneOf(TIMEOUT_POLICIES))
     takeover_after_timeouts = fields.Integer(
@@ -245,8 +248,11 @@ class CreatedGameSchema(ma.Schema):
 
 
 class JoinSchema(Strict):
-    invite_code = fields.String(required=True, validate=validate.Length(1, 100))
-    name = Name(required=True)
+    invite_code = fields.String(load_default=None, validate=validate.Length(1, 100),
+                                metadata={"description": "The invite code; none for a "
+                                          "public game"})
+    name = Name(load_default=None, metadata={"description": "Needed, but for a signed-in "
+                                              "player (its address's first part then)"})
     email = EmailAddress(load_default=None, allow_none=True)
     language = Language(load_default=None, allow_none=True)
 
@@ -329,6 +335,8 @@ class GameSummarySchema(ma.Schema):
                                                           "time per move only"})
     replay_public = fields.Boolean(required=True, metadata={
         "description": "Whether anyone may replay the game once it is over"})
+    public = fields.Boolean(required=True, metadata={
+        "description": "Whether anyone may join its open seats without the invite code"})
     deadline = Timestamp(allow_none=True, required=True,
                          metadata={"description": "When the current seat's time runs out"})
     imported = fields.Boolean(required=True)

@@ -65,6 +65,7 @@ class Game:
     takeover_bot: str | None = None  # the level of that bot (and of a resigned seat's)
     time_control: dict[str, Any] | None = None  # bank, days off (service/clock.py); None: none
     replay_public: bool = True  # a finished game's events and record for anyone (else: its own)
+    public: bool = False  # its open seats are anyone's to join, no invite code (the lobby)
 
 
 @dataclass
@@ -227,7 +228,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "games": ("id", "variant", "options", "players", "status", "phase", "version",
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
               "created_at", "updated_at", "host_token_hash", "invite_hash",
-              "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public"),
+              "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public",
+              "public"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
               "token_generation", "bot", "language"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
@@ -240,7 +242,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                  "last_error", "disabled_at"),
 }
 #: Values of columns an older export lacks.
-DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True}
+DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "public": False}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at"}
@@ -292,6 +294,11 @@ class EventStore(Protocol):
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str, language: str | None = None) -> bool:
         """Fill an open seat; False if it was taken meanwhile."""
+
+    def unseat(self, game_id: str, seat: int) -> bool:
+        """Open a joined seat of a game not started yet again (the creator removes who
+        joined): its person or bot gone, its token generation one more (a new token for
+        whoever joins next); False if the game started or the seat was open."""
 
     def set_language(self, game_id: str, seat: int, language: str | None) -> None:
         """The seat's language from now on (GameNotFound: no such game or seat)."""

@@ -212,7 +212,8 @@ alter table seats add column language text;
 """
 
 #: Players (verified addresses, their preferences), their sessions and sign-in requests
-#: (service/players.py); seats are found by address in lower case.
+#: (service/players.py); seats are found by address in lower case; public games (open seats
+#: anyone may join).
 V9 = """
 create table players (
    email text primary key, created_at timestamptz not null, language text,
@@ -227,6 +228,7 @@ create table sign_ins (
    used_at timestamptz);
 create index sign_ins_expires_at on sign_ins (expires_at);
 create index seats_lower_email on seats (lower(email));
+alter table games add column public boolean not null default false;
 """
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
@@ -553,6 +555,16 @@ class PostgresStore:
                                "seat = %s and token_hash is null and bot is null",
                                (name, email, token_hash, times.now(), language, game_id,
                                 seat))
+            return cur.rowcount == 1
+
+    def unseat(self, game_id: str, seat: int) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute(
+                "update seats set name = null, email = null, token_hash = null, "
+                "joined_at = null, language = null, bot = null, token_generation = "
+                "token_generation + 1 where game_id = %s and seat = %s and (token_hash is "
+                "not null or bot is not null) and (select status from games where id = %s) "
+                "= 'open'", (game_id, seat, game_id))
             return cur.rowcount == 1
 
     def set_language(self, game_id: str, seat: int, language: str | None) -> None:

@@ -281,7 +281,8 @@ def _v11(conn: sqlite3.Connection) -> None:
 
 def _v12(conn: sqlite3.Connection) -> None:
     """Players (verified addresses, their preferences), their sessions and sign-in
-    requests (service/players.py); seats are found by address in lower case."""
+    requests (service/players.py); seats are found by address in lower case; public
+    games (open seats anyone may join)."""
     _run(conn, """
         create table players (
            email text primary key, created_at text not null, language text,
@@ -296,6 +297,7 @@ def _v12(conn: sqlite3.Connection) -> None:
            used_at text);
         create index idx_sign_ins_expires_at on sign_ins (expires_at);
         create index idx_seats_lower_email on seats (lower(email));
+        alter table games add column public integer not null default 0;
     """)
 
 
@@ -507,6 +509,16 @@ class SqliteStore:
                              "joined_at = ?, language = ? where game_id = ? and seat = ? "
                              "and token_hash is null and bot is null",
                              (name, email, token_hash, _stamp(), language, game_id, seat))
+            return cur.rowcount == 1
+
+    def unseat(self, game_id: str, seat: int) -> bool:
+        with self.transaction() as db:
+            cur = db.execute(
+                "update seats set name = null, email = null, token_hash = null, "
+                "joined_at = null, language = null, bot = null, token_generation = "
+                "token_generation + 1 where game_id = ? and seat = ? and (token_hash is not "
+                "null or bot is not null) and (select status from games where id = ?) = "
+                "'open'", (game_id, seat, game_id))
             return cur.rowcount == 1
 
     def set_language(self, game_id: str, seat: int, language: str | None) -> None:
@@ -846,7 +858,7 @@ class SqliteStore:
                                      for r in rows.get(table, []))
 
 
-BOOL_COLUMNS = {"imported", "replay_public"}  # SQLite keeps them as 0 and 1
+BOOL_COLUMNS = {"imported", "replay_public", "public"}  # SQLite keeps them as 0 and 1
 
 
 def _from_db(row: dict[str, Any]) -> dict[str, Any]:

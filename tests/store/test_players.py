@@ -93,3 +93,22 @@ def test_a_players_seats_across_games(store):
     assert all(s.email == "p1@example.org" and g.status == "active" for g, s in mine)
     assert [g.id for g, _ in store.seats_of("p1@example.org", finished=True)] == ["g3"]
     assert store.seats_of("nobody@example.org") == []
+
+
+def test_public_games_and_a_seat_opened_again(store):
+    from dataclasses import replace
+
+    game = make_game(store, "pub", status="open")
+    assert store.game("pub").public is False
+    store.create_game(replace(game, id="pub2", public=True), [])
+    assert store.game("pub2").public is True
+    seat = store.seats("pub")[1]
+    assert store.unseat("pub", 1) is True
+    opened = store.seats("pub")[1]
+    assert (opened.name, opened.email, opened.token_hash, opened.bot) == (None,) * 4
+    assert opened.token_generation == seat.token_generation + 1
+    assert store.seat_by_token_hash(seat.token_hash) is None
+    assert store.unseat("pub", 1) is False  # open already
+    assert store.join("pub", 1, "New", None, "tok-new") is True
+    store.append("pub", 0, [{"type": "x"}], GameUpdate("active", "action", 0, None))
+    assert store.unseat("pub", 1) is False  # started

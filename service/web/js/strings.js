@@ -449,6 +449,12 @@ export const L = {
   noOpenGames: _("No open games."),
   wrong: _("something went wrong"),
   myGames: _("my games"),
+  seatPlayer: `${_("played by")} `,
+  person: _("a person"),
+  botLevel: (level) => _("a {level} bot", { level: BOTS[level] || level }),
+  public: ` ${_("public: anyone may join the open seats, no invite code")}`,
+  publicGame: _("Public: join with your name, no invite code."),
+  joinSignedIn: _("Join (signed in)"),
 };
 
 // A player's page (/me): sign in, my games, preferences
