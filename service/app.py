@@ -120,7 +120,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                                        settings.takeover_level, settings.bot_turns,
                                        settings.reminders)
     app.extensions["alhambra_players"] = Players(
-        app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue))
+        app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue),
+        settings.vacation_days)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

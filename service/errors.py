@@ -190,6 +190,11 @@ class InvalidPlayerToken(DomainError):
         super().__init__(msg("this player token belongs to no session: sign in again"))
 
 
+class VacationRefused(DomainError):
+    """A vacation that cannot be: beyond the yearly allowance, or ending before it
+    begins or in the past."""
+
+
 class SeatNotRemovable(DomainError):
     """A seat the creator cannot open again: the game started, or no one holds it."""
 

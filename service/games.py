@@ -32,7 +32,16 @@ from engine.words import msg
 from . import due as planned
 from . import times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
-from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds, turns
+from .clock import (
+    TIMED_EVENTS,
+    VACATION_EVENT,
+    Clock,
+    ControlError,
+    TimeControl,
+    seconds,
+    turns,
+    vacations,
+)
 from .errors import (
     DomainError,
     Forbidden,
@@ -55,7 +64,7 @@ from .errors import (
 )
 from .i18n import message
 from .results import Played, TimedOut
-from .store import Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
+from .store import MAIL_KINDS, Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
 from .webhook_urls import check_url
 
 log = logging.getLogger(__name__)
@@ -273,6 +282,7 @@ class Games:
         left = clock.time_left(now)
         for entry in doc["seats"]:
             entry["time_left"] = seconds(left[entry["seat"]])
+            entry["vacation_until"] = clock.vacation_until(entry["seat"], now)
         doc["day_off_until"] = clock.control.day_off_until(now) \
             if game.status == "active" else None
         return doc
@@ -553,7 +563,7 @@ class Games:
         timed = self.store.read_timed(game.id, TIMED_EVENTS) if game.version else []
         played, ended = turns(timed)
         return Clock(TimeControl.of(game.time_per_move, game.time_control), game.players,
-                     played, ended)
+                     played, ended, vacations(timed))
 
     def _clock_with(self, game: Game, events: list[dict[str, Any]], first_version: int,
                     at: datetime) -> Clock:
@@ -561,12 +571,12 @@ class Games:
         is appended at ``at``. Without a bank a seat's time depends on its current turn
         only, so the log is not read."""
         control = TimeControl.of(game.time_per_move, game.time_control)
-        past = self.store.read_timed(game.id, TIMED_EVENTS) \
-            if control.bank is not None and game.version else []
+        types = TIMED_EVENTS if control.bank is not None else (VACATION_EVENT,)
+        past = self.store.read_timed(game.id, types) if game.version else []
         new = [(v, e, at) for v, e in enumerate(events, start=first_version)
                if e["type"] in TIMED_EVENTS]
         played, ended = turns(past + new)
-        return Clock(control, game.players, played, ended)
+        return Clock(control, game.players, played, ended, vacations(past + new))
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -741,6 +751,48 @@ class Games:
             except VersionConflict:
                 continue
         raise VersionConflict(self.store.version(game.id))
+
+    def record_vacation(self, game_id: str, seat: int, since: datetime | None,
+                        until: datetime | None) -> int | None:
+        """Record ``seat``'s vacation (None, None: called off) in the game's log, the
+        deadline and reminders moved by the clock (service/clock.py); no mail (the seat
+        to act keeps its turn). Returns the new version (None: the game is not running)."""
+        event = {"type": VACATION_EVENT, "seat": seat,
+                 "since": times.to_text(since) if since else None,
+                 "until": times.to_text(until) if until else None}
+        for _ in range(5):  # whatever the version: retry a race with a move
+            game = self.game(game_id)
+            if game.status != "active":
+                return None
+            state = self.state(game_id, game.version)
+            after = state.copy()
+            engine.evolve(after, event)
+            at = times.now()
+            timed = [*self.store.read_timed(game_id, TIMED_EVENTS),
+                     (after.version, event, at)]
+            played, ended = turns(timed)
+            clock = Clock(TimeControl.of(game.time_per_move, game.time_control),
+                          game.players, played, ended, vacations(timed))
+            fractions = sorted(self.reminders)
+            reminders = [(round(f * 100), t) for f, t in zip(
+                fractions, clock.reminder_times(fractions), strict=True)]
+            update = GameUpdate(game.status, game.phase, game.current_seat,
+                                clock.deadline(), at=at)
+            plan = planned.plan(planned.Appended(
+                game=game, from_version=after.version, events=[event], after=after,
+                update=update, at=at, reminders=reminders,
+                addressed={s.seat for s in self.store.seats(game_id) if s.email},
+                hooks=[h.id for h in self.store.webhooks(game_id) if h.disabled_at is None]))
+            due = [d for d in plan.due if d.kind not in MAIL_KINDS]
+            try:
+                self.store.append(game_id, game.version, [event], update, None, due,
+                                  plan.replaces)
+            except VersionConflict:
+                continue
+            if self.cache:
+                self.cache.put(game_id, after)
+            return after.version
+        raise VersionConflict(self.store.version(game_id))
 
     def _earlier(self, game_id: str, seat: int, key: str, fingerprint: str
                  ) -> dict[str, Any] | None:

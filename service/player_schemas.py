@@ -3,6 +3,8 @@ preferences and a player's games."""
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -33,6 +35,18 @@ class SessionSchema(ma.Schema):
     email = fields.String(required=True)
 
 
+class VacationInSchema(Strict):
+    from_ = fields.AwareDateTime(data_key="from", required=True, default_timezone=UTC,
+                                 metadata={"description": "When it begins (now at the "
+                                           "earliest)"})
+    until = fields.AwareDateTime(required=True, default_timezone=UTC)
+
+
+class VacationSchema(ma.Schema):
+    from_ = Timestamp(data_key="from", attribute="from", required=True)
+    until = Timestamp(required=True)
+
+
 class PlayerSchema(ma.Schema):
     email = fields.String(required=True)
     language = fields.String(allow_none=True, required=True, metadata={
@@ -41,11 +55,19 @@ class PlayerSchema(ma.Schema):
     notify = fields.String(required=True, metadata={"enum": list(NOTIFY), "description":
                            "turn: a mail for each turn; digest: one a day; none"})
     created_at = Timestamp(required=True)
+    vacation = fields.Nested(VacationSchema, allow_none=True, required=True, metadata={
+        "description": "The vacation going on or to come (null: none)"})
+    vacation_days_left = fields.Integer(required=True, metadata={
+        "description": "Days of this year's allowance (ALHAMBRA_VACATION_DAYS) left"})
 
 
 class PlayerPatchSchema(Strict):
     language = Language(allow_none=True)
     notify = fields.String(validate=validate.OneOf(NOTIFY))
+    vacation = fields.Nested(VacationInSchema, allow_none=True, metadata={
+        "description": "Go on vacation (null: call it off): the clocks of the player's "
+                       "seats stop meanwhile, within the yearly allowance (else 422 "
+                       "vacation_refused)"})
 
 
 class MyGamesQuerySchema(Strict):

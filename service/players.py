@@ -20,13 +20,14 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from . import times
 from .auth import hash_token, new_token
-from .errors import InvalidPlayerToken, InvalidSignInCode
+from .errors import InvalidPlayerToken, InvalidSignInCode, VacationRefused
 from .games import Games
+from .i18n import msg
 from .store import EventStore, Game, Player, Seat, SignIn
 
 log = logging.getLogger(__name__)
@@ -62,10 +63,12 @@ def me_path(code: str | None = None) -> str:
 class Players:
     """Sign-in, sessions, preferences and a player's games, over the store and Games."""
 
-    def __init__(self, games: Games, send: Callable[[str], None] | None = None) -> None:
+    def __init__(self, games: Games, send: Callable[[str], None] | None = None,
+                 vacation_days: int = 21) -> None:
         self.games = games
         self.store: EventStore = games.store
         self.send = send or (lambda sign_in_id: None)
+        self.vacation_days = vacation_days  # a calendar year's allowance (UTC)
 
     # -- identity -------------------------------------------------------------------------
 
@@ -109,10 +112,51 @@ class Players:
         """Set ``language`` and ``notify`` (the schema checked them)."""
         return self.store.update_player(player.email, changes)
 
-    @staticmethod
-    def document(player: Player) -> dict[str, Any]:
+    def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
+        """The player as ``GET /me`` shows it: preferences, the vacation going on or to
+        come, and the days of this year's allowance left."""
+        now = now or times.now()
+        spans = self.store.vacations(player.email)
+        coming = next(({"from": a, "until": b} for a, b in spans if b > now), None)
         return {"email": player.email, "language": player.language,
-                "notify": player.notify, "created_at": player.created_at}
+                "notify": player.notify, "created_at": player.created_at,
+                "vacation": coming,
+                "vacation_days_left": self.vacation_days - used_days(spans, now.year)}
+
+    # -- vacations -----------------------------------------------------------------------
+
+    def set_vacation(self, player: Player, since: datetime | None, until: datetime | None,
+                     now: datetime | None = None) -> list[str]:
+        """Go on vacation from ``since`` (now at the earliest) until ``until``, or (None,
+        None) call it off: within the yearly allowance (VacationRefused), recorded for
+        the player and as an event in each running game of a seat of its address (the
+        seat's clock stops meanwhile: service/clock.py). Returns those games' ids."""
+        now = now or times.now()
+        if since is not None and until is not None:
+            since = max(since, now)
+            if until <= since:
+                raise VacationRefused(msg("a vacation ends after it begins, and in the "
+                                          "future"))
+            kept = [(a, min(b, now)) for a, b in self.store.vacations(player.email)
+                    if a < now]
+            spans = [*kept, (since, until)]
+            for year in range(since.year, until.year + 1):
+                left = self.vacation_days - used_days(spans, year)
+                if left < 0:
+                    raise VacationRefused(
+                        msg("that is more vacation than the {allowance} days a year allow "
+                            "(in {year}: {left} days left before this one)",
+                            allowance=self.vacation_days, year=year,
+                            left=self.vacation_days - used_days(kept, year)),
+                        allowance=self.vacation_days, year=year,
+                        days_left=self.vacation_days - used_days(kept, year))
+        self.store.set_vacation(player.email, since, until, now)
+        changed = []
+        for game, seat in self.store.seats_of(player.email):
+            if game.status == "active" and not seat.bot and \
+                    self.games.record_vacation(game.id, seat.seat, since, until):
+                changed.append(game.id)
+        return changed
 
     # -- my games ------------------------------------------------------------------------
 
@@ -145,6 +189,19 @@ class Players:
             "token": self.games.seat_token(game.id, seat.seat, seat.token_generation)
             if playing else None,
         }
+
+
+def used_days(spans: list[tuple[datetime, datetime]], year: int) -> int:
+    """Days of ``spans`` in the calendar year ``year`` (UTC), rounded up to whole days
+    per span."""
+    start = datetime(year, 1, 1, tzinfo=UTC)
+    end = datetime(year + 1, 1, 1, tzinfo=UTC)
+    total = 0
+    for a, b in spans:
+        inside = (min(b, end) - max(a, start)).total_seconds()
+        if inside > 0:
+            total += int(-(-inside // 86400))
+    return total
 
 
 def rq_sender(redis_url: str | None, queue: str) -> Callable[[str], None]:

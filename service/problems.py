@@ -46,6 +46,7 @@ PROBLEMS: dict[type[Exception], tuple[int, str]] = {
     errors.GameFull: (409, "game_full"),
     errors.SeatTaken: (409, "seat_taken"),
     errors.SeatNotRemovable: (409, "seat_not_removable"),
+    errors.VacationRefused: (422, "vacation_refused"),
     errors.SeatPlayedByBot: (409, "seat_played_by_bot"),
     errors.GameNotStarted: (409, "game_not_started"),
     errors.GameOver: (409, "game_over"),
@@ -96,6 +97,8 @@ CODES: dict[str, str] = {
                            "user info, an odd IP form, or a private address (see reason)",
     "too_many_webhooks": "422: the game or the caller has as many webhooks as allowed "
                          "(see limit)",
+    "vacation_refused": "422: a vacation beyond the yearly allowance (see allowance, "
+                        "days_left, year) or that ends before it begins or in the past",
     "idempotency_key_reused": "422: the Idempotency-Key was used for another request",
     "precondition_required": "428: say which version the move was made against",
     "rate_limited": "429: too many requests of this kind from your address; see Retry-After",

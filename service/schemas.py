@@ -310,6 +310,9 @@ class SeatSchema(ma.Schema):
     language = fields.String(allow_none=True, required=True, metadata={
         "enum": list(i18n.LANGUAGES), "description": "The seat's language (its mails, its "
         "page; PUT /games/{id}/seats/{seat}/language), null if it chose none"})
+    vacation_until = Timestamp(allow_none=True, metadata={
+        "description": "The game document only: the end of the vacation its player is on "
+                       "(its clock stopped; null: none)"})
     time_left = fields.Integer(metadata={
         "description": "The game document only: seconds left on the seat's clock now (the "
                        "seat to act: until its deadline; the others: what their next turn "

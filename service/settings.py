@@ -56,6 +56,8 @@ same table for operators.
                                only public addresses
 ``ALHAMBRA_BOT_TURNS``         turns of a game its bots play at once; past them a bot's
                                seat moves at its deadline only (``1000``)
+``ALHAMBRA_VACATION_DAYS``     days of vacation a player may take in a calendar year
+                               (UTC; ``21``; ``PATCH /me``)
 ``ALHAMBRA_HEALTH_MAX_LAG``    seconds due work (a mail, a deadline…) may wait past its
                                time before ``/health`` answers 503 (``300``)
 ``ALHAMBRA_CLAIM_INTERVAL``    seconds between the workers' looks for due work (``0.2``;
@@ -155,6 +157,7 @@ class Settings:
     reminders: tuple[float, ...] = (0.5, 0.9)
     takeover_bot: str = "greedy"
     bot_turns: int = 1000  # turns of a game its bots play at once (then at their deadlines)
+    vacation_days: int = 21  # a player's vacation days in a calendar year (players.py)
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     webhook_connect_timeout: float = 3.0
     webhook_read_timeout: float = 5.0
@@ -232,7 +235,8 @@ class Settings:
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
                            ("ALHAMBRA_CLAIM_LEASE", self.claim_lease),
                            ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
-                           ("ALHAMBRA_BOT_TURNS", self.bot_turns)):
+                           ("ALHAMBRA_BOT_TURNS", self.bot_turns),
+                           ("ALHAMBRA_VACATION_DAYS", self.vacation_days)):
             if not value > 0:
                 raise SettingsError(f"{var} must be more than 0")
         if self.mail_in_max_size < 1024:
@@ -305,7 +309,8 @@ class Settings:
                    "health_max_lag": ("ALHAMBRA_HEALTH_MAX_LAG", float),
                    "max_body": ("ALHAMBRA_MAX_BODY", int),
                    "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int),
-                   "bot_turns": ("ALHAMBRA_BOT_TURNS", int)}
+                   "bot_turns": ("ALHAMBRA_BOT_TURNS", int),
+                   "vacation_days": ("ALHAMBRA_VACATION_DAYS", int)}
         for name, (var, kind) in numbers.items():
             if env.get(var):
                 values[name] = _number(var, env[var], kind)
@@ -344,7 +349,8 @@ class Settings:
                "ALHAMBRA_WEBHOOKS_PER_SEAT": str(self.webhooks_per_seat),
                "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1" if self.webhook_allow_private else "0",
                "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag),
-               "ALHAMBRA_BOT_TURNS": str(self.bot_turns)}
+               "ALHAMBRA_BOT_TURNS": str(self.bot_turns),
+               "ALHAMBRA_VACATION_DAYS": str(self.vacation_days)}
         for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
                            ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
                            ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),

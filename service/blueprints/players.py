@@ -89,9 +89,16 @@ def update_me(body):
     """Change preferences
 
     `language` (its seats' unless a seat chose its own) and `notify`: `turn` (a mail for
-    each of my turns), `digest`, `none`."""
+    each of my turns), `digest`, `none`. `vacation`: `{"from", "until"}` (null: call it
+    off): the clocks of the player's seats stop meanwhile (a deadline inside it moves out
+    by the time left, reminders wait) and each running game's log records it; at most
+    `ALHAMBRA_VACATION_DAYS` days in a calendar year, else 422 `vacation_refused`."""
     p = players()
-    return p.document(p.update(p.player(bearer_token()), body))
+    player = p.player(bearer_token())
+    if "vacation" in body:
+        vacation = body.pop("vacation")
+        p.set_vacation(player, vacation and vacation["from_"], vacation and vacation["until"])
+    return p.document(p.update(player, body))
 
 
 @blp.route("/me/games", methods=["GET"])

@@ -426,6 +426,14 @@ class EventStore(Protocol):
         """Set some of a player's preferences (``language``, ``notify``); returns the
         player (GameNotFound is not raised: the player must exist)."""
 
+    def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
+        """The player's vacation spans (since, until), earliest first."""
+
+    def set_vacation(self, email: str, since: datetime | None, until: datetime | None,
+                     at: datetime) -> None:
+        """A change of the player's vacation at ``at``: its spans end at ``at`` at the
+        latest (one not begun is dropped), then (since, until) is added (None: none)."""
+
     def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
         """Every seat with this address (in lower case) and its game: of games not over
         (open or active), or with ``finished`` of games over; by game creation."""

@@ -229,6 +229,10 @@ create table sign_ins (
 create index sign_ins_expires_at on sign_ins (expires_at);
 create index seats_lower_email on seats (lower(email));
 alter table games add column public boolean not null default false;
+create table player_vacations (
+   email text not null references players(email), since timestamptz not null,
+   until timestamptz not null, created_at timestamptz not null);
+create index player_vacations_email on player_vacations (email, since);
 """
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
@@ -876,6 +880,24 @@ class PostgresStore:
         if player is None:
             raise KeyError(email)
         return player
+
+    def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
+        with self.connection() as conn:
+            rows = conn.execute("select since, until from player_vacations where "
+                                "email = %s order by since", (email,)).fetchall()
+        return [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in rows]
+
+    def set_vacation(self, email: str, since: datetime | None, until: datetime | None,
+                     at: datetime) -> None:
+        with self.transaction() as conn:
+            conn.execute("delete from player_vacations where email = %s and since >= %s",
+                         (email, at))
+            conn.execute("update player_vacations set until = %s where email = %s and "
+                         "until > %s", (at, email, at))
+            if since is not None and until is not None:
+                conn.execute("insert into player_vacations (email, since, until, "
+                             "created_at) values (%s, %s, %s, %s)",
+                             (email, since, until, at))
 
     def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
         cond = "g.status = 'over'" if finished else "g.status <> 'over'"

@@ -298,6 +298,10 @@ def _v12(conn: sqlite3.Connection) -> None:
         create index idx_sign_ins_expires_at on sign_ins (expires_at);
         create index idx_seats_lower_email on seats (lower(email));
         alter table games add column public integer not null default 0;
+        create table player_vacations (
+           email text not null references players(email), since text not null,
+           until text not null, created_at text not null);
+        create index idx_player_vacations_email on player_vacations (email, since);
     """)
 
 
@@ -812,6 +816,23 @@ class SqliteStore:
         if player is None:
             raise KeyError(email)
         return player
+
+    def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
+        rows = self.db.execute("select since, until from player_vacations where email = ? "
+                               "order by since", (email,))
+        return [(times.from_text(a), times.from_text(b)) for a, b in rows]
+
+    def set_vacation(self, email: str, since: datetime | None, until: datetime | None,
+                     at: datetime) -> None:
+        stamp = _text(at)
+        with self.transaction() as db:
+            db.execute("delete from player_vacations where email = ? and since >= ?",
+                       (email, stamp))
+            db.execute("update player_vacations set until = ? where email = ? and "
+                       "until > ?", (stamp, email, stamp))
+            if since is not None and until is not None:
+                db.execute("insert into player_vacations (email, since, until, created_at) "
+                           "values (?, ?, ?, ?)", (email, _text(since), _text(until), stamp))
 
     def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
         cond = "g.status = 'over'" if finished else "g.status <> 'over'"

@@ -112,3 +112,19 @@ def test_public_games_and_a_seat_opened_again(store):
     assert store.join("pub", 1, "New", None, "tok-new") is True
     store.append("pub", 0, [{"type": "x"}], GameUpdate("active", "action", 0, None))
     assert store.unseat("pub", 1) is False  # started
+
+
+def test_vacations_change_without_rewriting_the_past(store):
+    t0 = times.now()
+    day = timedelta(days=1)
+    store.add_session("tv", "away@example.org", t0)
+    store.set_vacation("away@example.org", t0 + day, t0 + 5 * day, t0)
+    assert store.vacations("away@example.org") == [(t0 + day, t0 + 5 * day)]
+    # two days in, it is cut short and a later one is planned
+    store.set_vacation("away@example.org", t0 + 10 * day, t0 + 12 * day, t0 + 3 * day)
+    assert store.vacations("away@example.org") == [(t0 + day, t0 + 3 * day),
+                                                   (t0 + 10 * day, t0 + 12 * day)]
+    # called off before it begins: gone; the past one stays
+    store.set_vacation("away@example.org", None, None, t0 + 4 * day)
+    assert store.vacations("away@example.org") == [(t0 + day, t0 + 3 * day)]
+    assert store.vacations("nobody@example.org") == []

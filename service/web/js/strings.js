@@ -350,6 +350,8 @@ export const S = {
 
   // the language switcher
   language: _("Language"),
+  onVacation: (name, when) => _("{name} is on vacation until {when}: that clock stands "
+                                + "still.", { name, when }),
 };
 
 // The replay
