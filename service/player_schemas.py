@@ -10,7 +10,7 @@ from marshmallow import fields, validate
 
 from . import i18n
 from .players import NOTIFY
-from .schemas import EmailAddress, Language, Strict, Timestamp
+from .schemas import VARIANT_NAMES, EmailAddress, Language, Strict, Timestamp
 
 
 class SignInSchema(Strict):
@@ -47,6 +47,27 @@ class VacationSchema(ma.Schema):
     until = Timestamp(required=True)
 
 
+class RatingSchema(ma.Schema):
+    variant = fields.String(required=True)
+    name = fields.String(allow_none=True, required=True, metadata={
+        "description": "The name of the player's latest rated seat"})
+    mu = fields.Float(required=True, metadata={"description": "openskill's mean skill"})
+    sigma = fields.Float(required=True, metadata={"description": "its uncertainty"})
+    ordinal = fields.Float(required=True, metadata={
+        "description": "mu - 3 sigma: the leaderboard's order"})
+    games = fields.Integer(required=True, metadata={"description": "Rated games played"})
+
+
+class RatingsQuerySchema(Strict):
+    variant = fields.String(load_default="alhambra", validate=validate.OneOf(VARIANT_NAMES))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class LeaderboardSchema(ma.Schema):
+    variant = fields.String(required=True)
+    ratings = fields.List(fields.Nested(RatingSchema), required=True)
+
+
 class PlayerSchema(ma.Schema):
     email = fields.String(required=True)
     language = fields.String(allow_none=True, required=True, metadata={
@@ -57,6 +78,8 @@ class PlayerSchema(ma.Schema):
     created_at = Timestamp(required=True)
     vacation = fields.Nested(VacationSchema, allow_none=True, required=True, metadata={
         "description": "The vacation going on or to come (null: none)"})
+    ratings = fields.List(fields.Nested(RatingSchema), required=True, metadata={
+        "description": "The player's ratings, per variant (rated games only)"})
     vacation_days_left = fields.Integer(required=True, metadata={
         "description": "Days of this year's allowance (ALHAMBRA_VACATION_DAYS) left"})
 

@@ -28,6 +28,7 @@ from .auth import hash_token, new_token
 from .errors import InvalidPlayerToken, InvalidSignInCode, VacationRefused
 from .games import Games
 from .i18n import msg
+from .ratings import Ratings
 from .store import EventStore, Game, Player, Seat, SignIn
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,7 @@ class Players:
         return {"email": player.email, "language": player.language,
                 "notify": player.notify, "created_at": player.created_at,
                 "vacation": coming,
+                "ratings": Ratings(self.store, self.games.state).of(player.email),
                 "vacation_days_left": self.vacation_days - used_days(spans, now.year)}
 
     # -- vacations -----------------------------------------------------------------------

@@ -10,7 +10,8 @@ row claimed again after its lease runs in one job only) and does what its kind s
 - ``webhook``: the batch's events POSTed to one webhook, redacted for its seat, signed;
 - ``bot``: the bot's move (``Games.play_bot``), ``deadline``: the timeout policy
   (``Games.time_out``); both mark the row done in the move's own append;
-- ``plan``: a batch from before due work, planned now (``Games.plan_batch``).
+- ``plan``: a batch from before due work, planned now (``Games.plan_batch``);
+- ``rating``: a finished game's ratings (service/ratings.py).
 
 A row is finished in the store with its result; one that failed is due again later
 (``service.due.retry_at``: ``ALHAMBRA_WEBHOOK_RETRIES`` for webhooks, ``Settings.retries``
@@ -30,6 +31,7 @@ from typing import Any
 from service import due as planned
 from service import i18n, times
 from service.errors import GameNotFound, WebhookUrlRefused
+from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game
 
 from . import notify, webhooks
@@ -304,9 +306,17 @@ def plan(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
     return None
 
 
+def rating(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """A finished game's ratings (service/ratings.py): rated once, or unrated."""
+    try:
+        return Finish(Ratings(ctx.store, ctx.games.state).rate_game(row.game_id))
+    except GameNotFound:
+        return Finish("missing")
+
+
 HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
-    "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan}
+    "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan, "rating": rating}
 
 
 # -- the entry points of older versions: their work as due rows ----------------------------

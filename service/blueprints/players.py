@@ -6,16 +6,19 @@ from flask import current_app, request
 
 from ..languages import request_language
 from ..player_schemas import (
+    LeaderboardSchema,
     MyGamesQuerySchema,
     MyGamesSchema,
     PlayerPatchSchema,
     PlayerSchema,
+    RatingsQuerySchema,
     SessionInSchema,
     SessionSchema,
     SignInSchema,
     SignInSentSchema,
 )
 from ..players import SIGN_IN_MINUTES, Players
+from ..ratings import Ratings
 from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors
 from .web import me_page
 
@@ -116,3 +119,19 @@ def my_games(query):
     p = players()
     player = p.player(bearer_token())
     return {"games": p.my_games(player, finished=query["status"] == "finished")}
+
+
+@blp.route("/ratings", methods=["GET"])
+@blp.arguments(RatingsQuerySchema(), location="query")
+@blp.response(200, LeaderboardSchema)
+@errors(blp, 422)
+def leaderboard(query):
+    """The leaderboard of a variant
+
+    Players rated by openskill (Plackett-Luce) over their finished games of the variant
+    in which every seat was a person's from the start (a seat a bot took over counts as
+    last), the best `ordinal` (mu - 3 sigma) first; names, no addresses."""
+    p = players()
+    ratings = Ratings(p.store, p.games.state)
+    return {"variant": query["variant"],
+            "ratings": ratings.leaderboard(query["variant"], query["limit"])}

@@ -23,6 +23,7 @@ from .base import (
     GameRows,
     GameUpdate,
     Player,
+    Rating,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
@@ -66,7 +67,7 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "Player", "SignIn",
+    "Player", "Rating", "SignIn",
     "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict", "Webhook",
     "describe", "open_store",
 ]

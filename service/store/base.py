@@ -129,11 +129,32 @@ class SignIn:
     used_at: datetime | None = None
 
 
+@dataclass(frozen=True)
+class Rating:
+    """A player's (an address's) rating in a variant (service/ratings.py): openskill's
+    ``mu`` and ``sigma``, the number of rated ``games``, the name of its latest seat."""
+
+    email: str
+    variant: str
+    name: str | None
+    mu: float
+    sigma: float
+    games: int
+    updated_at: datetime | None = None
+
+    @property
+    def ordinal(self) -> float:
+        """The leaderboard's number: mu - 3 sigma (a new player starts near 0)."""
+        return self.mu - 3 * self.sigma
+
+
 #: What a due row is (its ``kind``): the mails a batch calls for (``MAIL_KINDS``), a
 #: reminder, the answer to a mail reply, a webhook call, a bot's move, the game's deadline,
-#: and ``plan``: a batch appended before due work existed, to plan (the upgrade).
+#: ``plan``: a batch appended before due work existed, to plan (the upgrade), and
+#: ``rating``: a finished game's ratings (service/ratings.py).
 MAIL_KINDS = ("started", "timeout", "taken_over", "game_over", "your_turn")
-DUE_KINDS = (*MAIL_KINDS, "reminder", "answer", "webhook", "bot", "deadline", "plan")
+DUE_KINDS = (*MAIL_KINDS, "reminder", "answer", "webhook", "bot", "deadline", "plan",
+             "rating")
 
 
 @dataclass(frozen=True)
@@ -433,6 +454,22 @@ class EventStore(Protocol):
                      at: datetime) -> None:
         """A change of the player's vacation at ``at``: its spans end at ``at`` at the
         latest (one not begun is dropped), then (since, until) is added (None: none)."""
+
+    def ratings(self, variant: str, emails: Sequence[str]) -> dict[str, Rating]:
+        """The ratings of these addresses in ``variant`` (an address never rated: none)."""
+
+    def rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]
+             ) -> str:
+        """Record a finished game's new ratings, once: ``rated`` (written), ``already``
+        (the game was rated: nothing written), or ``conflict`` (a rating changed since
+        ``before`` was read: nothing written; read again). ``before``: the ratings read
+        (games 0: none yet)."""
+
+    def leaderboard(self, variant: str, limit: int = 50) -> list[Rating]:
+        """The ratings of ``variant``, the best ordinal first."""
+
+    def ratings_of(self, email: str) -> list[Rating]:
+        """An address's ratings, by variant."""
 
     def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
         """Every seat with this address (in lower case) and its game: of games not over

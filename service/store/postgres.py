@@ -54,6 +54,7 @@ from .base import (
     GameRows,
     GameUpdate,
     Player,
+    Rating,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
@@ -233,6 +234,13 @@ create table player_vacations (
    email text not null references players(email), since timestamptz not null,
    until timestamptz not null, created_at timestamptz not null);
 create index player_vacations_email on player_vacations (email, since);
+create table ratings (
+   email text not null, variant text not null, name text, mu double precision not null,
+   sigma double precision not null, games integer not null, updated_at timestamptz not null,
+   primary key (email, variant));
+create index ratings_variant on ratings (variant, mu);
+create table rated_games (game_id text primary key references games(id),
+   rated_at timestamptz not null);
 """
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
@@ -315,6 +323,17 @@ def _seat(row: tuple) -> Seat:
     d = dict(zip(COLUMNS["seats"], row, strict=True))
     d["joined_at"] = _utc(d["joined_at"])
     return Seat(**d)
+
+
+_RATING_SELECT = "select email, variant, name, mu, sigma, games, updated_at from ratings"
+
+
+class _Conflict(Exception):
+    """A rating changed since it was read (``rate``): the transaction is rolled back."""
+
+
+def _rating(row: tuple) -> Rating:
+    return Rating(row[0], row[1], row[2], row[3], row[4], row[5], _utc(row[6]))
 
 
 def _player(row: tuple) -> Player:
@@ -898,6 +917,56 @@ class PostgresStore:
                 conn.execute("insert into player_vacations (email, since, until, "
                              "created_at) values (%s, %s, %s, %s)",
                              (email, since, until, at))
+
+    def ratings(self, variant: str, emails: Sequence[str]) -> dict[str, Rating]:
+        with self.connection() as conn:
+            rows = conn.execute(_RATING_SELECT + " where variant = %s and email = any(%s)",
+                                (variant, list(emails))).fetchall()
+        return {r[0]: _rating(r) for r in rows}
+
+    def rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]
+             ) -> str:
+        try:
+            return self._rate(game_id, before, after)
+        except _Conflict:
+            return "conflict"
+
+    def _rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]) -> str:
+        stamp = times.now()
+        with self.transaction() as conn:
+            inserted = conn.execute("insert into rated_games (game_id, rated_at) values "
+                                    "(%s, %s) on conflict do nothing", (game_id, stamp))
+            if inserted.rowcount != 1:
+                return "already"
+            for old in before:
+                row = conn.execute(
+                    "select games from ratings where email = %s and variant = %s for update",
+                    (old.email, old.variant)).fetchone()
+                if (row[0] if row else 0) != old.games:
+                    raise _Conflict()
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "insert into ratings (email, variant, name, mu, sigma, games, "
+                    "updated_at) values (%s, %s, %s, %s, %s, %s, %s) on conflict (email, "
+                    "variant) do update set name = excluded.name, mu = excluded.mu, "
+                    "sigma = excluded.sigma, games = excluded.games, "
+                    "updated_at = excluded.updated_at",
+                    [(r.email, r.variant, r.name, r.mu, r.sigma, r.games, stamp)
+                     for r in after])
+        return "rated"
+
+    def leaderboard(self, variant: str, limit: int = 50) -> list[Rating]:
+        with self.connection() as conn:
+            rows = conn.execute(_RATING_SELECT + " where variant = %s order by "
+                                "mu - 3 * sigma desc, email limit %s",
+                                (variant, limit)).fetchall()
+        return [_rating(r) for r in rows]
+
+    def ratings_of(self, email: str) -> list[Rating]:
+        with self.connection() as conn:
+            rows = conn.execute(_RATING_SELECT + " where email = %s order by variant",
+                                (email,)).fetchall()
+        return [_rating(r) for r in rows]
 
     def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
         cond = "g.status = 'over'" if finished else "g.status <> 'over'"

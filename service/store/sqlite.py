@@ -48,6 +48,7 @@ from .base import (
     GameRows,
     GameUpdate,
     Player,
+    Rating,
     SchemaTooNew,
     Seat,
     SignIn,
@@ -302,6 +303,13 @@ def _v12(conn: sqlite3.Connection) -> None:
            email text not null references players(email), since text not null,
            until text not null, created_at text not null);
         create index idx_player_vacations_email on player_vacations (email, since);
+        create table ratings (
+           email text not null, variant text not null, name text, mu real not null,
+           sigma real not null, games integer not null, updated_at text not null,
+           primary key (email, variant));
+        create index idx_ratings_variant on ratings (variant, mu);
+        create table rated_games (game_id text primary key references games(id),
+           rated_at text not null);
     """)
 
 
@@ -331,6 +339,17 @@ def _game(row: dict[str, Any]) -> Game:
 
 def _seat(row: dict[str, Any]) -> Seat:
     return Seat(**_from_db(row))
+
+
+_RATING_SELECT = ("select email, variant, name, mu, sigma, games, updated_at from ratings")
+
+
+class _Conflict(Exception):
+    """A rating changed since it was read (``rate``): the transaction is rolled back."""
+
+
+def _rating(row: dict[str, Any]) -> Rating:
+    return Rating(**{**row, "updated_at": _time(row["updated_at"])})
 
 
 def _player(row: dict[str, Any]) -> Player:
@@ -833,6 +852,51 @@ class SqliteStore:
             if since is not None and until is not None:
                 db.execute("insert into player_vacations (email, since, until, created_at) "
                            "values (?, ?, ?, ?)", (email, _text(since), _text(until), stamp))
+
+    def ratings(self, variant: str, emails: Sequence[str]) -> dict[str, Rating]:
+        marks = ", ".join("?" * len(emails))
+        rows = self.db.query(_RATING_SELECT + f" where variant = ? and email in ({marks})",
+                             (variant, *emails))
+        return {r["email"]: _rating(r) for r in rows}
+
+    def rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]
+             ) -> str:
+        stamp = _stamp()
+        try:
+            with self.transaction() as db:
+                return self._rate(db, game_id, before, after, stamp)
+        except _Conflict:
+            return "conflict"
+
+    @staticmethod
+    def _rate(db: Database, game_id: str, before: Sequence[Rating], after: Sequence[Rating],
+              stamp: str) -> str:
+        if db.execute("select 1 from rated_games where game_id = ?", (game_id,)).fetchone():
+            return "already"
+        for old in before:
+            (games,) = db.execute("select coalesce(max(games), 0) from ratings where "
+                                  "email = ? and variant = ?",
+                                  (old.email, old.variant)).fetchone()
+            if games != old.games:
+                raise _Conflict()  # rolled back
+        db.conn.executemany(
+            "insert into ratings (email, variant, name, mu, sigma, games, updated_at) "
+            "values (?, ?, ?, ?, ?, ?, ?) on conflict (email, variant) do update set "
+            "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
+            "games = excluded.games, updated_at = excluded.updated_at",
+            [(r.email, r.variant, r.name, r.mu, r.sigma, r.games, stamp) for r in after])
+        db.execute("insert into rated_games (game_id, rated_at) values (?, ?)",
+                   (game_id, stamp))
+        return "rated"
+
+    def leaderboard(self, variant: str, limit: int = 50) -> list[Rating]:
+        return [_rating(r) for r in self.db.query(
+            _RATING_SELECT + " where variant = ? order by mu - 3 * sigma desc, email "
+            "limit ?", (variant, limit))]
+
+    def ratings_of(self, email: str) -> list[Rating]:
+        return [_rating(r) for r in self.db.query(
+            _RATING_SELECT + " where email = ? order by variant", (email,))]
 
     def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
         cond = "g.status = 'over'" if finished else "g.status <> 'over'"

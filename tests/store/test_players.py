@@ -128,3 +128,26 @@ def test_vacations_change_without_rewriting_the_past(store):
     store.set_vacation("away@example.org", None, None, t0 + 4 * day)
     assert store.vacations("away@example.org") == [(t0 + day, t0 + 3 * day)]
     assert store.vacations("nobody@example.org") == []
+
+
+def test_ratings_are_written_once_per_game_and_never_over_a_newer_one(store):
+    from service.store import Rating
+
+    for gid in ("r1", "r2"):
+        make_game(store, gid)
+    assert store.ratings("alhambra", ["a@x.org", "b@x.org"]) == {}
+    before = [Rating("a@x.org", "alhambra", "A", 25, 8.3, 0),
+              Rating("b@x.org", "alhambra", "B", 25, 8.3, 0)]
+    after = [Rating("a@x.org", "alhambra", "A", 27, 7.8, 1),
+             Rating("b@x.org", "alhambra", "B", 23, 7.8, 1)]
+    assert store.rate("r1", before, after) == "rated"
+    assert store.rate("r1", before, after) == "already"
+    assert store.rate("r2", before, after) == "conflict"  # read before r1 was rated
+    got = store.ratings("alhambra", ["a@x.org", "b@x.org", "c@x.org"])
+    assert {e: (r.mu, r.sigma, r.games, r.name) for e, r in got.items()} == {
+        "a@x.org": (27, 7.8, 1, "A"), "b@x.org": (23, 7.8, 1, "B")}
+    assert [r.email for r in store.leaderboard("alhambra")] == ["a@x.org", "b@x.org"]
+    assert store.leaderboard("granada") == []
+    assert [r.variant for r in store.ratings_of("a@x.org")] == ["alhambra"]
+    assert store.rate("r2", list(got.values()), [Rating("a@x.org", "alhambra", "A", 28, 7,
+                                                        2)]) == "rated"

@@ -115,3 +115,22 @@ def test_typing_the_code_then_signing_out(server, new_context):
     players = server.app.extensions["alhambra_players"]
     assert players.store.session_player(hash_token(token)) is None
     assert errors == []
+
+
+def test_my_rating_is_on_my_page(server, new_context):
+    from service.store import Rating
+
+    email = "rated.web@example.org"
+    store = server.app.extensions["alhambra"].store
+    game = server.call("/games", {"seats": [{"name": "R", "email": email},
+                                            {"name": "S", "email": "s.web@example.org"}]})
+    store.rate(game["game_id"], [], [Rating(email, "granada", "R", 28.0, 7.0, 1)])
+    request = server.app.extensions["alhambra_players"].request_sign_in(email)
+    code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/me#code={code}")
+    page.wait_for_selector("#ratings li[data-variant='granada']")
+    assert page.locator("#ratings li").inner_text() == \
+        "Granada: 7.0 (after 1 rated game)"  # ordinal: 28 - 3 × 7
+    assert errors == []

@@ -105,6 +105,10 @@ async function signedIn() {
   document.getElementById("mine").hidden = false;
   document.getElementById("prefs-box").hidden = false;
   fill("who", M.signedInAs(me.email));
+  fill("ratings", me.ratings.length
+    ? me.ratings.map((r) => h("li", { "data-variant": r.variant },
+      M.rating(VARIANT_NAMES[r.variant] || r.variant, r.ordinal.toFixed(1), r.games)))
+    : h("li", { class: "muted" }, M.noRatings));
   const select = document.getElementById("pref-language");
   select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", {
     value: code, lang: code, selected: code === (me.language || lang) }, name)));

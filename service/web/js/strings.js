@@ -494,4 +494,9 @@ export const M = {
   noFinished: _("No finished games."),
   gameLine: (variant, names) => _("{variant}: {names}", { variant, names }),
   wrong: _("something went wrong"),
+  myRatings: _("My ratings"),
+  noRatings: _("None yet: a finished game of people only is rated."),
+  rating: (variant, value, games) => ngettext("{variant}: {rating} (after {n} rated game)",
+                                              "{variant}: {rating} (after {n} rated games)",
+                                              games, { variant, rating: value }),
 };
