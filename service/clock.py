@@ -35,6 +35,8 @@ from zoneinfo import ZoneInfo, available_timezones
 from engine.describe import CLOCK_EVENTS
 from engine.words import Msg, msg
 
+from .times import from_text
+
 #: Day names, Monday first (``datetime.weekday()``).
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 #: The event that stops every clock.
@@ -266,10 +268,6 @@ def turns(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
     return out, ended
 
 
-def _parse(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
-
-
 def vacations(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
               ) -> dict[int, list[Span]]:
     """Each seat's vacation spans from a log's ``vacation`` events (version, event, time
@@ -282,7 +280,7 @@ def vacations(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
             continue
         spans = [(a, min(b, at)) for a, b in out.get(event["seat"], []) if a < at]
         if event.get("since") and event.get("until"):
-            since, until = max(_parse(event["since"]), at), _parse(event["until"])
+            since, until = max(from_text(event["since"]), at), from_text(event["until"])
             if until > since:
                 spans.append((since, until))
         out[event["seat"]] = spans

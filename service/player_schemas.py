@@ -75,6 +75,8 @@ class PlayerSchema(ma.Schema):
         "description": "The player's language (its seats' unless a seat chose one)"})
     notify = fields.String(required=True, metadata={"enum": list(NOTIFY), "description":
                            "turn: a mail for each turn; digest: one a day; none"})
+    digest_hour = fields.Integer(required=True, metadata={
+        "description": "The UTC hour of the daily digest (notify: digest)"})
     created_at = Timestamp(required=True)
     vacation = fields.Nested(VacationSchema, allow_none=True, required=True, metadata={
         "description": "The vacation going on or to come (null: none)"})
@@ -87,6 +89,8 @@ class PlayerSchema(ma.Schema):
 class PlayerPatchSchema(Strict):
     language = Language(allow_none=True)
     notify = fields.String(validate=validate.OneOf(NOTIFY))
+    digest_hour = fields.Integer(strict=True, validate=validate.Range(0, 23), metadata={
+        "description": "The UTC hour of the daily digest (notify: digest)"})
     vacation = fields.Nested(VacationInSchema, allow_none=True, metadata={
         "description": "Go on vacation (null: call it off): the clocks of the player's "
                        "seats stop meanwhile, within the yearly allowance (else 422 "

@@ -110,7 +110,7 @@ class Players:
     # -- preferences ---------------------------------------------------------------------
 
     def update(self, player: Player, changes: dict[str, Any]) -> Player:
-        """Set ``language`` and ``notify`` (the schema checked them)."""
+        """Set ``language``, ``notify`` and ``digest_hour`` (the schema checked them)."""
         return self.store.update_player(player.email, changes)
 
     def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
@@ -120,8 +120,8 @@ class Players:
         spans = self.store.vacations(player.email)
         coming = next(({"from": a, "until": b} for a, b in spans if b > now), None)
         return {"email": player.email, "language": player.language,
-                "notify": player.notify, "created_at": player.created_at,
-                "vacation": coming,
+                "notify": player.notify, "digest_hour": player.digest_hour,
+                "created_at": player.created_at, "vacation": coming,
                 "ratings": Ratings(self.store, self.games.state).of(player.email),
                 "vacation_days_left": self.vacation_days - used_days(spans, now.year)}
 

@@ -32,6 +32,7 @@ from service import times
 from service.store import Claim, DueRow
 
 from .context import Context
+from .digest import DigestTimer
 from .jobs import JOB_TIMEOUT, run_due, webhook_job_timeout
 
 log = logging.getLogger("alhambra.dispatch")
@@ -87,8 +88,10 @@ def run(ctx: Context, stop: threading.Event) -> None:
     """Claim and enqueue until ``stop`` is set, backing off while Redis is away."""
     backoff = ctx.settings.claim_interval
     down = False
+    digests = DigestTimer()
     while not stop.is_set():
         ctx.wake.clear()
+        digests.tick(ctx)  # the players' daily digests, once a minute (digest.py)
         try:
             if dispatch_once(ctx) >= LIMIT:
                 continue

@@ -92,7 +92,9 @@ def update_me(body):
     """Change preferences
 
     `language` (its seats' unless a seat chose its own) and `notify`: `turn` (a mail for
-    each of my turns), `digest`, `none`. `vacation`: `{"from", "until"}` (null: call it
+    each of my turns), `digest` (one mail a day at `digest_hour` UTC listing the games
+    waiting for me; a turn mail still comes at once when its deadline is less than a day
+    away), `none`. `vacation`: `{"from", "until"}` (null: call it
     off): the clocks of the player's seats stop meanwhile (a deadline inside it moves out
     by the time left, reminders wait) and each running game's log records it; at most
     `ALHAMBRA_VACATION_DAYS` days in a calendar year, else 422 `vacation_refused`."""

@@ -113,6 +113,7 @@ class Player:
     created_at: datetime
     language: str | None = None
     notify: str = "turn"
+    digest_hour: int = 7  # the UTC hour of its daily digest (notify: digest)
 
 
 @dataclass(frozen=True)
@@ -444,8 +445,16 @@ class EventStore(Protocol):
         """The player of this address (None: it never signed in)."""
 
     def update_player(self, email: str, changes: dict[str, Any]) -> Player:
-        """Set some of a player's preferences (``language``, ``notify``); returns the
-        player (GameNotFound is not raised: the player must exist)."""
+        """Set some of a player's preferences (``language``, ``notify``,
+        ``digest_hour``); returns the player (KeyError: no such player)."""
+
+    def digest_players(self, hour: int | None) -> list[Player]:
+        """The players on the digest (``notify`` digest) whose hour is ``hour`` (None:
+        every hour)."""
+
+    def mark_digest(self, email: str, day: str) -> bool:
+        """Take the player's digest of ``day`` (``YYYY-MM-DD``): True once per day
+        (whoever asks first sends it), False after."""
 
     def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
         """The player's vacation spans (since, until), earliest first."""

@@ -218,7 +218,8 @@ alter table seats add column language text;
 V9 = """
 create table players (
    email text primary key, created_at timestamptz not null, language text,
-   notify text not null default 'turn');
+   notify text not null default 'turn', digest_hour integer not null default 7,
+   digest_day text);
 create table player_sessions (
    token_hash text primary key, email text not null references players(email),
    created_at timestamptz not null);
@@ -337,7 +338,7 @@ def _rating(row: tuple) -> Rating:
 
 
 def _player(row: tuple) -> Player:
-    return Player(row[0], _utc(row[1]), row[2], row[3])  # type: ignore[arg-type]
+    return Player(row[0], _utc(row[1]), row[2], row[3], row[4])  # type: ignore[arg-type]
 
 
 def _webhook(row: tuple) -> Webhook:
@@ -872,9 +873,10 @@ class PostgresStore:
 
     def session_player(self, token_hash: str) -> Player | None:
         with self.connection() as conn:
-            row = conn.execute("select p.email, p.created_at, p.language, p.notify from "
-                               "player_sessions s join players p on p.email = s.email "
-                               "where s.token_hash = %s", (token_hash,)).fetchone()
+            row = conn.execute("select p.email, p.created_at, p.language, p.notify, "
+                               "p.digest_hour from player_sessions s join players p on "
+                               "p.email = s.email where s.token_hash = %s",
+                               (token_hash,)).fetchone()
         return _player(row) if row else None
 
     def delete_session(self, token_hash: str) -> bool:
@@ -885,12 +887,12 @@ class PostgresStore:
 
     def player(self, email: str) -> Player | None:
         with self.connection() as conn:
-            row = conn.execute("select email, created_at, language, notify from players "
-                               "where email = %s", (email,)).fetchone()
+            row = conn.execute("select email, created_at, language, notify, digest_hour "
+                               "from players where email = %s", (email,)).fetchone()
         return _player(row) if row else None
 
     def update_player(self, email: str, changes: dict[str, Any]) -> Player:
-        cols = [c for c in ("language", "notify") if c in changes]
+        cols = [c for c in ("language", "notify", "digest_hour") if c in changes]
         if cols:
             with self.connection() as conn:
                 conn.execute(f"update players set {', '.join(f'{c} = %s' for c in cols)} "
@@ -899,6 +901,20 @@ class PostgresStore:
         if player is None:
             raise KeyError(email)
         return player
+
+    def digest_players(self, hour: int | None) -> list[Player]:
+        with self.connection() as conn:
+            rows = conn.execute("select email, created_at, language, notify, digest_hour "
+                                "from players where notify = 'digest' and "
+                                "(%s::integer is null or digest_hour = %s) order by email",
+                                (hour, hour)).fetchall()
+        return [_player(r) for r in rows]
+
+    def mark_digest(self, email: str, day: str) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute("update players set digest_day = %s where email = %s and "
+                               "(digest_day is null or digest_day <> %s)", (day, email, day))
+            return cur.rowcount == 1
 
     def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
         with self.connection() as conn:

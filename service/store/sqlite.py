@@ -287,7 +287,8 @@ def _v12(conn: sqlite3.Connection) -> None:
     _run(conn, """
         create table players (
            email text primary key, created_at text not null, language text,
-           notify text not null default 'turn');
+           notify text not null default 'turn', digest_hour integer not null default 7,
+           digest_day text);
         create table player_sessions (
            token_hash text primary key, email text not null references players(email),
            created_at text not null);
@@ -354,7 +355,7 @@ def _rating(row: dict[str, Any]) -> Rating:
 
 def _player(row: dict[str, Any]) -> Player:
     return Player(row["email"], times.from_text(row["created_at"]), row["language"],
-                  row["notify"])
+                  row["notify"], row["digest_hour"])
 
 
 def _webhook(row: dict[str, Any]) -> Webhook:
@@ -809,8 +810,8 @@ class SqliteStore:
         return player
 
     def session_player(self, token_hash: str) -> Player | None:
-        row = self._one("select p.email, p.created_at, p.language, p.notify from "
-                        "player_sessions s join players p on p.email = s.email "
+        row = self._one("select p.email, p.created_at, p.language, p.notify, p.digest_hour "
+                        "from player_sessions s join players p on p.email = s.email "
                         "where s.token_hash = ?", (token_hash,))
         return _player(row) if row else None
 
@@ -821,12 +822,12 @@ class SqliteStore:
             return cur.rowcount == 1
 
     def player(self, email: str) -> Player | None:
-        row = self._one("select email, created_at, language, notify from players "
-                        "where email = ?", (email,))
+        row = self._one("select email, created_at, language, notify, digest_hour from "
+                        "players where email = ?", (email,))
         return _player(row) if row else None
 
     def update_player(self, email: str, changes: dict[str, Any]) -> Player:
-        cols = [c for c in ("language", "notify") if c in changes]
+        cols = [c for c in ("language", "notify", "digest_hour") if c in changes]
         if cols:
             with self.transaction() as db:
                 db.execute(f"update players set {', '.join(f'{c} = ?' for c in cols)} "
@@ -835,6 +836,18 @@ class SqliteStore:
         if player is None:
             raise KeyError(email)
         return player
+
+    def digest_players(self, hour: int | None) -> list[Player]:
+        rows = self.db.query("select email, created_at, language, notify, digest_hour from "
+                             "players where notify = 'digest' and (? is null or "
+                             "digest_hour = ?) order by email", (hour, hour))
+        return [_player(r) for r in rows]
+
+    def mark_digest(self, email: str, day: str) -> bool:
+        with self.transaction() as db:
+            cur = db.execute("update players set digest_day = ? where email = ? and "
+                             "(digest_day is null or digest_day <> ?)", (day, email, day))
+            return cur.rowcount == 1
 
     def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
         rows = self.db.execute("select since, until from player_vacations where email = ? "

@@ -151,3 +151,16 @@ def test_ratings_are_written_once_per_game_and_never_over_a_newer_one(store):
     assert [r.variant for r in store.ratings_of("a@x.org")] == ["alhambra"]
     assert store.rate("r2", list(got.values()), [Rating("a@x.org", "alhambra", "A", 28, 7,
                                                         2)]) == "rated"
+
+
+def test_digest_players_and_one_digest_a_day(store):
+    for email, hour in (("d1@x.org", 7), ("d2@x.org", 18), ("t@x.org", 7)):
+        store.add_session(f"tok-{email}", email, times.now())
+        store.update_player(email, {"notify": "digest" if email != "t@x.org" else "turn",
+                                    "digest_hour": hour})
+    assert store.player("d2@x.org").digest_hour == 18
+    assert [p.email for p in store.digest_players(7)] == ["d1@x.org"]
+    assert [p.email for p in store.digest_players(None)] == ["d1@x.org", "d2@x.org"]
+    assert store.mark_digest("d1@x.org", "2027-01-01") is True
+    assert store.mark_digest("d1@x.org", "2027-01-01") is False
+    assert store.mark_digest("d1@x.org", "2027-01-02") is True

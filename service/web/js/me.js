@@ -113,6 +113,7 @@ async function signedIn() {
   select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", {
     value: code, lang: code, selected: code === (me.language || lang) }, name)));
   document.getElementById("pref-notify").value = me.notify;
+  document.getElementById("pref-hour").value = me.digest_hour;
   clearTimeout(timer);
   await poll();
 }
@@ -148,7 +149,8 @@ function wire() {
   document.getElementById("prefs").addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = { language: document.getElementById("pref-language").value,
-                   notify: document.getElementById("pref-notify").value };
+                   notify: document.getElementById("pref-notify").value,
+                   digest_hour: Number(document.getElementById("pref-hour").value) };
     try {
       await api("/me", { method: "PATCH", body, token: token() });
       notice(M.saved, "ok");

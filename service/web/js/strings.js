@@ -495,6 +495,7 @@ export const M = {
   gameLine: (variant, names) => _("{variant}: {names}", { variant, names }),
   wrong: _("something went wrong"),
   myRatings: _("My ratings"),
+  digestHour: _("Hour of the daily mail (UTC)"),
   noRatings: _("None yet: a finished game of people only is rated."),
   rating: (variant, value, games) => ngettext("{variant}: {rating} (after {n} rated game)",
                                               "{variant}: {rating} (after {n} rated games)",
