@@ -30,6 +30,7 @@ from typing import Any
 
 from service import due as planned
 from service import i18n, times
+from service.clock import VACATION_EVENT, vacations
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game
@@ -92,7 +93,10 @@ def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
         return None
     seats = store.seats(game_id)
     players = {s.seat: p for s in seats if s.email and (p := store.player(s.email))}
-    return notify.Batch(game=game, seats=seats, players=players,
+    now = times.now()
+    away = {seat: b for seat, spans in vacations(store.read_timed(game_id, (VACATION_EVENT,))
+                                                  ).items() for a, b in spans if a <= now < b}
+    return notify.Batch(game=game, seats=seats, players=players, away=away,
                         events=store.read(game_id, since=from_version - 1, until=to_version),
                         from_version=from_version, to_version=to_version,
                         state=ctx.games.state(game_id, to_version), created_at=created_at,

@@ -103,6 +103,7 @@ class Batch:
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
     sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
     players: dict[int, Player] = field(default_factory=dict)  # seat -> its signed-in player
+    away: dict[int, datetime] = field(default_factory=dict)  # seat -> its vacation's end
 
     @property
     def names(self) -> list[str]:
@@ -220,6 +221,12 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "replay_url": batch.public_url + replay_path(
             game.id, None if game.replay_public else batch.tokens.get(seat)),
         "legal_moves": [], "more_moves": 0, "changes": [], "scorings": [],
+        # the other players on vacation (their clocks stand still: service/clock.py)
+        "away": [say_(msg("{name} is on vacation until {when}: that clock stands still.",
+                          name=batch.names[s],
+                          when=i18n.date(until, lang) + until.strftime(" %H:%M UTC")))
+                 for s, until in sorted(batch.away.items())
+                 if s != seat and s < len(batch.names)],
     }
     if (kind in MOVE_KINDS or kind == "started") and ctx["my_turn"]:
         moves = [str(m) for m in engine.legal_moves(state, seat)]

@@ -4,6 +4,8 @@ turn mails; the others still come)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from service.players import sign_in_code
 from tests.support import auth, new_game, wait_until
 
@@ -50,3 +52,26 @@ def test_the_players_language_and_no_turn_mails(stack, smtp):
         assert result == ("not-wanted" if 1 - seat == 0 else "sent")
     assert all(m.rcpt == ["loud.player@example.org"]
                for m in smtp.of(handle.id, "your_turn"))
+
+
+def test_the_others_mails_say_who_is_on_vacation(stack, smtp):
+    from service import times
+
+    me = "holiday.maker@example.org"
+    token = player_token(stack, me)
+    handle = new_game(stack.client, 2, emails=[me, "stay.home@example.org"],
+                      time_per_move=86400)
+    until = times.now() + timedelta(days=3)
+    r = stack.client.patch("/me", json={"vacation": {"from": times.to_text(times.now()),
+                                                     "until": times.to_text(until)}},
+                           headers=auth(token))
+    assert r.status_code == 200, r.get_json()
+    if handle.get()["current_seat"] == 1:
+        take(handle, 1)
+    take(handle, 0)  # the turn passes to the one at home: its mail says I am away
+    (mail,) = smtp.wait(handle.id, "your_turn", 1,
+                        where=lambda m: m.rcpt == ["stay.home@example.org"])
+    line = f"P0 is on vacation until {until.strftime('%B')} {until.day}, {until.year} " \
+        f"{until.strftime('%H:%M')} UTC: that clock stands still."
+    assert line in mail.part("plain")
+    assert line in mail.part("html")
