@@ -289,9 +289,14 @@ class Games:
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
                    ) -> dict[str, Any]:
-        """Newest first. Anonymous: the open games (to join); a seat token: its seat's
-        game; a host token: the games it hosts."""
+        """Newest first. Anonymous: the open games (to join), or (``active``) the public
+        games in play (to watch); a seat token: its seat's game; a host token: the games
+        it hosts."""
         if caller.anonymous:
+            if status == "active":  # public games in play, to watch
+                games, total = self.store.list_games(status="active", public=True,
+                                                     limit=limit, offset=offset)
+                return {"total": total, "games": [self.summary(g, caller) for g in games]}
             if status not in (None, "open"):
                 return {"total": 0, "games": []}
             games, total = self.store.list_games(status="open", limit=limit, offset=offset)

@@ -78,9 +78,9 @@ def create_game(body):
 def list_games(query):
     """List games
 
-    Newest first. Without a token: the open games (seats to join; `status` other than
-    `open` lists nothing). With a seat token: that seat's game. With a host token: the
-    games it hosts."""
+    Newest first. Without a token: the open games (seats to join), or with
+    `status=active` the public games in play (to watch); `over` lists nothing. With a
+    seat token: that seat's game. With a host token: the games it hosts."""
     return service().list_games(caller(), query.get("status"), query["limit"],
                                 query["offset"])
 

@@ -304,9 +304,10 @@ class EventStore(Protocol):
         """The ids of the games whose host token has this hash."""
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   limit: int = 50, offset: int = 0) -> tuple[list[Game], int]:
+                   limit: int = 50, offset: int = 0, public: bool | None = None
+                   ) -> tuple[list[Game], int]:
         """Games, newest first, and how many match. ``ids`` restricts to those games
-        (``ids=[]``: none)."""
+        (``ids=[]``: none); ``public`` to the public (or private) games."""
 
     def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
                      ) -> bool:

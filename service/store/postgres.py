@@ -543,10 +543,13 @@ class PostgresStore:
         return [r[0] for r in rows]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0, public: bool | None = None
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
+        if public is not None:
+            where.append("public = %s")
+            params.append(public)
         if status:
             where.append("status = %s")
             params.append(status)

@@ -499,10 +499,13 @@ class SqliteStore:
                                                "host_token_hash = ?", (token_hash,))]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0, public: bool | None = None
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
+        if public is not None:
+            where.append("public = ?")
+            params.append(public)
         if status:
             where.append("status = ?")
             params.append(status)

@@ -66,3 +66,13 @@ def test_the_creator_opens_a_joined_seat_again(client):
                        headers=auth(host)).status_code == 201  # the game starts
     check_problem(client.delete(f"/games/{gid}/seats/1", headers=auth(host)), 409,
                   "seat_not_removable")
+
+
+def test_public_games_in_play_are_listed_to_anyone(client):
+    public, private = create(client, True, 2), create(client, False, 2)
+    for g in (public, private):
+        body = {"name": "J"} if g is public else {"name": "J", "invite_code": g["invite_code"]}
+        assert client.post(f"/games/{g['game_id']}/join", json=body).status_code == 201
+    playing = client.get("/games?status=active").get_json()["games"]
+    assert [g["game_id"] for g in playing] == [public["game_id"]]
+    assert client.get("/games?status=over").get_json()["games"] == []

@@ -102,6 +102,8 @@ def test_public_games_and_a_seat_opened_again(store):
     assert store.game("pub").public is False
     store.create_game(replace(game, id="pub2", public=True), [])
     assert store.game("pub2").public is True
+    assert [g.id for g in store.list_games(public=True)[0]] == ["pub2"]
+    assert [g.id for g in store.list_games(public=False, status="open")[0]] == ["pub"]
     seat = store.seats("pub")[1]
     assert store.unseat("pub", 1) is True
     opened = store.seats("pub")[1]

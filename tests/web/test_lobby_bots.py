@@ -84,4 +84,6 @@ def test_a_public_game_joined_by_name_and_with_one_click(server, new_context):
     doc = server.call(f"/games/{game_id}")
     assert doc["status"] == "active"
     assert [s["name"] for s in doc["seats"]] == ["Host", "Stranger", "oneclick"]
+    stranger.reload()  # in play now: listed to watch
+    stranger.wait_for_selector(f"#playing li[data-game='{game_id}'] a[href='/play/{game_id}']")
     assert errors == errors2 == errors3 == []

@@ -187,12 +187,17 @@ function joinForm(g) {
 
 async function loadLists() {
   try {
-    // Games in play are listed to their players only (their own links); anyone sees the
-    // open ones.
+    // Anyone sees the open games and the public games in play (private ones in play are
+    // listed to their players only: /me).
     const open = await api("/games?status=open&limit=20");
     fill("open-games", open.games.length
       ? open.games.map((g) => h("li", {}, h("p", {}, gameLine(g)), joinForm(g)))
       : h("li", { class: "muted" }, L.noOpenGames));
+    const playing = await api("/games?status=active&limit=20");
+    fill("playing", playing.games.length
+      ? playing.games.map((g) => h("li", { "data-game": g.game_id },
+        h("a", { href: `/play/${g.game_id}` }, gameLine(g))))
+      : h("li", { class: "muted" }, L.noGamesInPlay));
   } catch (err) {
     notice(err);
   }

@@ -457,6 +457,8 @@ export const L = {
   public: ` ${_("public: anyone may join the open seats, no invite code")}`,
   publicGame: _("Public: join with your name, no invite code."),
   joinSignedIn: _("Join (signed in)"),
+  gamesInPlay: _("Public games in play: watch one"),
+  noGamesInPlay: _("No public games in play."),
 };
 
 // A player's page (/me): sign in, my games, preferences
