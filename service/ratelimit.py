@@ -108,7 +108,10 @@ class Refusals:
 
 def _sign_in_address() -> str:
     """The key of a sign-in request's address (its hash: no address kept in Redis)."""
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except Exception:  # noqa: BLE001 - too large, say: the view refuses it
+        body = None
     email = body.get("email") if isinstance(body, dict) else None
     return "sign-in:" + hash_token(str(email).strip().lower())[:32]
 
