@@ -134,3 +134,20 @@ def test_my_rating_is_on_my_page(server, new_context):
     assert page.locator("#ratings li").inner_text() == \
         "Granada: 7.0 (after 1 rated game)"  # ordinal: 28 - 3 × 7
     assert errors == []
+
+
+def test_my_page_has_no_serious_accessibility_violations(server, new_context):
+    from .test_a11y import open_page, serious_violations
+
+    page, errors = open_page(new_context, server.url + "/me")
+    page.wait_for_selector("#signin:not([hidden])")
+    assert serious_violations(page) == []
+    email = "a11y.web@example.org"
+    server.call("/games", {"seats": [{"name": "A", "email": email},
+                                     {"name": "B", "email": "b.a11y@example.org"}]})
+    request = server.app.extensions["alhambra_players"].request_sign_in(email)
+    code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
+    page.goto(f"{server.url}/me?lang=en#code={code}")  # (a new document: not a hash change)
+    page.wait_for_selector("#games li.my-game")
+    assert serious_violations(page) == []
+    assert errors == []
