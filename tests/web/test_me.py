@@ -4,7 +4,10 @@ kept up to date by polling, each opening its seat's page; signing out."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import urllib.request
+from datetime import timedelta
 
 from service.auth import hash_token
 from service.players import sign_in_code
@@ -150,4 +153,32 @@ def test_my_page_has_no_serious_accessibility_violations(server, new_context):
     page.goto(f"{server.url}/me?lang=en#code={code}")  # (a new document: not a hash change)
     page.wait_for_selector("#games li.my-game")
     assert serious_violations(page) == []
+    assert errors == []
+
+
+def test_the_others_page_says_who_is_on_vacation(server, new_context):
+    from service import times
+
+    email = "away.web@example.org"
+    game = server.call("/games", {"seats": [{"name": "Home", "email": "home.web@example.org"},
+                                            {"name": "Away", "email": email}],
+                                  "time_per_move": 86400})
+    request = server.app.extensions["alhambra_players"].request_sign_in(email)
+    code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
+    token = server.app.extensions["alhambra_players"].open_session(code)["token"]
+    until = times.now() + timedelta(days=2)
+    req = urllib.request.Request(
+        f"{server.url}/me", method="PATCH", headers={
+            "Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        data=json.dumps({"vacation": {"from": times.to_text(times.now()),
+                                      "until": times.to_text(until)}}).encode())
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        assert resp.status == 200
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/play/{game['game_id']}#token={game['seats'][0]['token']}")
+    page.wait_for_function("() => document.getElementById('clock').textContent"
+                           ".includes('on vacation')")
+    assert "Away is on vacation until " in page.locator("#clock").inner_text()
+    assert "that clock stands still." in page.locator("#clock").inner_text()
     assert errors == []
