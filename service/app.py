@@ -42,7 +42,7 @@ while a valid token or invite code is never refused for it.
 
 Errors are `application/problem+json` (RFC 9457) with a stable `code`:
 
-""" + "\n".join(f"- `{code}`: {text}" for code, text in CODES.items()) + """
+""" + "\n".join(f"- `{code}`: {c.status}: {c.meaning}" for code, c in CODES.items()) + """
 
 A broken rule's `type` links to the rule in the players' rules page
 (`<server>/rules#<rule id>`).
@@ -58,7 +58,7 @@ class Api(flask_smorest.Api):
 
     ERROR_SCHEMA = ProblemSchema
 
-    def _register_responses(self):
+    def _register_responses(self) -> None:
         for status in http.HTTPStatus:
             if status < 400:
                 continue
@@ -70,7 +70,7 @@ class Api(flask_smorest.Api):
         prepare_response(response, self.spec, PROBLEM_TYPE)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
-    def _register_error_handlers(self):
+    def _register_error_handlers(self) -> None:
         register_error_handlers(self._app)
 
 
@@ -109,7 +109,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     # A copy: apispec merges the document into its options, which must not be shared.
     app.config.update(copy.deepcopy(API_CONFIG),
                       MAX_CONTENT_LENGTH=settings.max_body)
-    app.json.sort_keys = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # (DefaultJSONProvider's)
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings),
                                        settings.state_cache_size, settings.secret_key,
@@ -145,4 +145,5 @@ def _document_settings(api: Api, settings: Settings) -> None:
 def openapi_document(app: Flask) -> dict[str, Any]:
     """The OpenAPI document of ``app``, as committed in openapi/openapi.json."""
     with app.app_context():
-        return app.extensions["alhambra_api"].spec.to_dict()
+        document: dict[str, Any] = app.extensions["alhambra_api"].spec.to_dict()
+        return document

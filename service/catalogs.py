@@ -33,7 +33,7 @@ _PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)s")
 
 
 def _pybabel(*args: str) -> None:
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
 def extract(out: Path) -> None:
@@ -101,14 +101,14 @@ def _language_problems(lang: str, template: dict[tuple[str | None, str], Message
     out = []
     for key, m in template.items():
         t = catalog.get(key)
-        strings = [s for s in (t.string if isinstance(t.string, tuple | list)
-                               else [t.string])] if t else []
+        strings = [s or "" for s in (t.string if isinstance(t.string, tuple | list)
+                                     else [t.string])] if t else []
         if t is None or not all(strings) or t.fuzzy:
             out.append(f"{lang}: no translation of {key[1]!r}"
                        + (f" (context {key[0]!r})" if key[0] else ""))
             continue
         ids = m.id if isinstance(m.id, tuple | list) else [m.id]
-        wanted = set().union(*(placeholders(i) for i in ids))
+        wanted = set().union(*(placeholders(i) for i in ids if i))
         optional = {"n"} if len(ids) > 1 else set()  # a plural form may say "one" in words
         for s in strings:
             got = placeholders(s)

@@ -38,6 +38,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from flask import Flask
+
 from . import catalogs
 from .app import create_app, openapi_document
 from .process import host_port, wait_for_port
@@ -120,12 +122,12 @@ def _serve_api(args: argparse.Namespace, settings: Settings,
     from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):
-        def load_config(self):
+        def load_config(self) -> None:
             for name, value in gunicorn_settings(args, settings).items():
                 self.cfg.set(name, value)
             self.cfg.set("when_ready", _on_signals(on_stop))
 
-        def load(self):
+        def load(self) -> Flask:
             return create_app(settings)
 
     Server().run()
@@ -315,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.umask(0o077)  # the database, the key, mails with links: readable by their owner only
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except (SettingsError, SchemaTooNew, SchemaTooOld, TransferError) as exc:
         print(f"alhambra-pbem: {exc}", file=sys.stderr)
         return 2

@@ -8,6 +8,8 @@ JSON through unchanged, so nothing it adds is dropped.
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -23,8 +25,10 @@ TARGETS = ("city", "reserve", "neutral", "swap")
 class Shown(fields.Nested):
     """A nested engine document: documented by its schema, passed through as it is."""
 
-    def _serialize(self, value, attr, obj, **kwargs):
-        return value
+    # (Nested and Field name the first argument differently: either name is an override)
+    def _serialize(self, nested_obj: Any, attr: Any, obj: Any,  # type: ignore[override]
+                   **kwargs: Any) -> Any:
+        return nested_obj
 
 
 class Open(ma.Schema):

@@ -256,6 +256,8 @@ class Games:
                                      "bot": s.bot, "language": s.language}
             if s.seat == mine:
                 entry["email"] = s.email
+            if s.seat == mine or caller.hosts(game):
+                entry["mail_failing"] = s.mail_failing
             seats.append(entry)
         return {
             "game_id": game.id, "variant": game.variant, "options": game.options,
@@ -464,6 +466,28 @@ class Games:
         """``seat`` speaks ``language`` from now on (a reply ``language fi`` by mail)."""
         self.store.set_language(game.id, seat, language)
         return {"game_id": game.id, "seat": seat, "language": language}
+
+    def set_mail_address(self, game: Game, caller: Caller, seat: int, email: str | None
+                         ) -> dict[str, Any]:
+        """The caller's own seat's new address (None: it confirms the one it has): mails
+        to it go again (a failing mark is cleared)."""
+        if caller.own_seat(game) != seat:
+            raise Forbidden(msg("only a seat's own token can do this"))
+        current = next(s for s in self.store.seats(game.id) if s.seat == seat)
+        address = email.lower() if email else current.email
+        self.store.set_mail_address(game.id, seat, address)
+        return {"game_id": game.id, "seat": seat, "email": address, "mail_failing": None}
+
+    def mail_failures(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The game's failed mails and its seats' failing addresses, for its host."""
+        if not caller.hosts(game):
+            raise Forbidden(msg("only the game's host can do this"))
+        return {"game_id": game.id,
+                "failing": {str(s.seat): s.mail_failing for s in self.store.seats(game.id)
+                            if s.mail_failing},
+                "failures": [{"seat": f.seat, "address": f.address, "reason": f.reason,
+                              "permanent": f.permanent, "at": f.at}
+                             for f in self.store.mail_failures(game.id)]}
 
     def rotate_token(self, game: Game, caller: Caller) -> dict[str, Any]:
         """A new token for the caller's seat; its old token (the caller's) stops working."""

@@ -22,7 +22,10 @@ import resource
 import signal
 import sys
 import time
+from concurrent.futures import Future
 from datetime import timedelta
+from types import FrameType
+from typing import Any
 
 from gunicorn import util
 from gunicorn.http import wsgi
@@ -44,6 +47,8 @@ def _more_files() -> None:
 
 
 class ApiWorker(ThreadWorker):
+    alive: bool  # (gunicorn's Worker sets it)
+
     def init_process(self) -> None:
         die_with_parent(signal.SIGTERM)
         if os.getppid() != self.ppid:  # the master died before the line above
@@ -60,23 +65,23 @@ class ApiWorker(ThreadWorker):
             self.hub.stop()
             self.hub.join(5)
 
-    def handle_exit(self, sig, frame) -> None:
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.hub.stop()
         super().handle_exit(sig, frame)
 
-    def _keepalive_after(self, conn, keepalive):
+    def _keepalive_after(self, conn: Any, keepalive: Any) -> Any:
         if keepalive is _HANDED_OVER:
             return keepalive
         return super()._keepalive_after(conn, keepalive)
 
-    def finish_request(self, conn, fs) -> None:
+    def finish_request(self, conn: Any, fs: Future[Any]) -> None:
         if not fs.cancelled() and fs.exception() is None and fs.result() is _HANDED_OVER:
             self.nr_conns -= 1  # the hub holds it: it counts against the stream caps
             return
         super().finish_request(conn, fs)
 
-    def handle_request(self, req, conn):
-        environ: dict = {}
+    def handle_request(self, req: Any, conn: Any) -> Any:
+        environ: dict[str, Any] = {}
         resp = None
         stream = None
         try:

@@ -5,7 +5,8 @@ Each worker process writes a heartbeat key per queue it serves every
 queue's set of workers (``beat``): a queue none of whose workers has a live key has no
 worker. The due-work lag is how long the earliest due row (a mail, a webhook call, a
 deadline…) has waited past its time without a worker claiming it (or, claimed by a
-worker that died, past its lease). A part that is down makes the answer 503.
+worker that died, past its lease). ``mail`` counts the mails refused or bounced in the
+last hour (it does not make the service down). A part that is down makes the answer 503.
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ def check(settings: Settings, store: EventStore, client: redis.Redis | None
         lag = max(0.0, times.seconds_since(due)) if due else 0.0
         parts["due"] = {"status": "ok" if lag <= settings.health_max_lag else "down",
                         "lag_seconds": round(lag, 3)}
+        # refused at sending or bounced (a seat's failing address is its own matter)
+        parts["mail"] = {"status": "ok", "failed_last_hour": store.count_mail_failures(
+            times.later(-3600))}
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         parts["database"] = {"status": "down", "error": _error(exc)}
     if client is None:

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from babel import Locale
 from babel.dates import format_date
@@ -34,6 +34,9 @@ __all__ = ["LANGUAGES", "Msg", "best", "date", "language", "message", "msg", "nm
            "say", "translations", "web_catalog"]
 
 log = logging.getLogger(__name__)
+#: The list styles of Babel's format_list (a list said in words: engine/words.py).
+ListStyle = Literal["standard", "standard-short", "or", "or-short", "unit", "unit-short",
+                    "unit-narrow"]
 
 #: The languages of the catalogs (BCP 47 primary tags), English first.
 LANGUAGES = ("en", "el", "fi", "da", "ru")
@@ -86,7 +89,7 @@ def say(text: Any, lang: str) -> str:
         items = [say(i, lang) for i in text.items]
         if text.style == "unit" or not items:
             return ", ".join(items)
-        return format_list(items, style=text.style, locale=lang)
+        return format_list(items, style=cast(ListStyle, text.style), locale=lang)
     t = translations(lang)
     if text.plural is not None:
         n = text.n or 0

@@ -103,7 +103,7 @@ class Refusals:
         else:
             detail = msg("too many refused tokens starting like this one (at most {limit}): "
                          "try again in {seconds} s", **words)
-        return problem(429, "rate_limited", detail, {"Retry-After": str(retry)})
+        return problem("rate_limited", detail, {"Retry-After": str(retry)})
 
 
 def _sign_in_address() -> str:

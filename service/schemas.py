@@ -267,6 +267,39 @@ class SeatLanguageSetSchema(ma.Schema):
     language = fields.String(required=True)
 
 
+class SeatMailAddressSchema(Strict):
+    email = EmailAddress(load_default=None, allow_none=True, metadata={
+        "description": "The seat's new address; none: the seat confirms its address"})
+
+
+class SeatMailAddressSetSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    email = fields.String(allow_none=True, required=True)
+    mail_failing = fields.String(allow_none=True, required=True, metadata={
+        "description": "Why mails to the address fail (null: they go)"})
+
+
+class MailFailureSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    address = fields.String(required=True)
+    reason = fields.String(required=True, metadata={
+        "description": "The relay's answer at sending, or the bounce's diagnostic"})
+    permanent = fields.Boolean(required=True, metadata={
+        "description": "A hard failure (5xx, a bounce that failed), counted towards the "
+                       "address's failing mark; else temporary (tried again later)"})
+    at = fields.DateTime(required=True)
+
+
+class MailFailuresSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    failing = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                          metadata={"description": "Seat (as text) → why mails to its "
+                                                   "address fail: mails to it stopped"})
+    failures = fields.List(fields.Nested(MailFailureSchema), required=True, metadata={
+        "description": "The game's failed mails, newest first (50 at most)"})
+
+
 class AddBotSchema(Strict):
     level = fields.String(required=True, validate=validate.Length(1, 40),
                           metadata={"enum": list(LEVELS), "description": "The bot's level"})
@@ -307,6 +340,10 @@ class SeatSchema(ma.Schema):
                        "shows in the view (view.seats[].bot, .left)"})
     email = fields.String(allow_none=True, metadata={"description": "Only to the seat's "
                                                                     "own token"})
+    mail_failing = fields.String(allow_none=True, metadata={
+        "description": "Only to the seat's own token and the host: why mails to the seat's "
+                       "address fail (they stopped; a new address or the seat confirming "
+                       "it clears it), null if they go"})
     language = fields.String(allow_none=True, required=True, metadata={
         "enum": list(i18n.LANGUAGES), "description": "The seat's language (its mails, its "
         "page; PUT /games/{id}/seats/{seat}/language), null if it chose none"})
@@ -513,8 +550,9 @@ class VariantsSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or down"})
     parts = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
-        "description": "database, due, redis, worker, webhook_worker: each with its "
-                       "status (ok, down, unknown) and details (error, lag_seconds, count)"})
+        "description": "database, due, mail, redis, worker, webhook_worker: each with its "
+                       "status (ok, down, unknown) and details (error, lag_seconds, count, "
+                       "failed_last_hour)"})
 
 
 # -- webhooks ----------------------------------------------------------------------------

@@ -1,95 +1,13 @@
 """One configuration for the API, the workers and the CLI, read from the environment.
 
-``Settings.from_env()`` reads the variables below once; ``create_app(settings)`` and the
+``Settings.from_env()`` reads the variables once; ``create_app(settings)`` and the
 workers' ``Context(settings)`` take the same object, so both derive seat tokens from the
-same key, open the same database and link to the same public URL. The README has the
-same table for operators.
+same key, open the same database and link to the same public URL.
 
-=============================  =========================================================
-``ALHAMBRA_DATA``              the data folder: database, secret key, outbox mails,
-                               embedded Redis (default ``./data``, made absolute once)
-``ALHAMBRA_DB``                the SQLite file (default ``$ALHAMBRA_DATA/alhambra.db``)
-``DATABASE_URL``               ``postgresql://user:password@host:port/dbname``: keep games
-                               in PostgreSQL instead of SQLite (many API hosts and
-                               workers); needs ``ALHAMBRA_SECRET_KEY``
-``DATABASE_POOL_SIZE``         PostgreSQL connections each process may hold (``10``)
-``DATABASE_POOL_TIMEOUT``      seconds a request waits for a free connection (``30``)
-``ALHAMBRA_SECRET_KEY``        the key seat tokens derive from (default: a random key kept
-                               in ``secret.key`` beside the SQLite database)
-``PUBLIC_URL``                 the base of links in mails and join links (the API
-                               defaults to the request's host; mails to
-                               ``http://127.0.0.1:8000``)
-``ALHAMBRA_MIN_TIME_PER_MOVE`` the least time per move a game may have, seconds (``60``)
-``ALHAMBRA_STATE_CACHE``       games whose latest state each process keeps (``512``;
-                               ``0``: none)
-``REDIS_URL``                  the Redis (or Valkey) of the queues; ``serve`` starts a
-                               private one when it is unset
-``SMTP_URL``                   ``smtp://[user:password@]host:port[?starttls=1]`` (or
-                               ``smtps://``); unset: mails are written to
-                               ``$ALHAMBRA_DATA/outbox/``
-``MAIL_FROM``                  the sender (``alhambra-pbem <alhambra@localhost>``)
-``MAIL_REPLY_TO``              the address replies with moves go to, e.g.
-                               ``moves@example.org``: each mail's ``Reply-To`` is then
-                               ``moves+<tag>@example.org`` (unset: no play by e-mail)
-``MAIL_IN_LISTEN``             ``HOST:PORT`` where ``serve`` also runs the SMTP listener of
-                               ``alhambra-pbem mail-in --listen`` (unset: none)
-``MAIL_IN_MAX_SIZE``           the largest reply accepted, bytes (``1048576``)
-``MAIL_IN_AUTH``               what proves a reply's sender: ``none`` (the From header
-                               alone, the default), ``dkim``, ``spf`` or ``any`` (either):
-                               a pass aligned with the From domain in an
-                               ``Authentication-Results`` header of ``MAIL_IN_AUTHSERV_ID``
-``MAIL_IN_AUTHSERV_ID``        the authserv-id of the MTA that adds those headers (needed
-                               unless ``MAIL_IN_AUTH=none``)
-``MAIL_IN_ANSWERS_PER_HOUR``   answers to replies one address gets in an hour, at most
-                               (``10``; beyond it a reply is still played, not answered)
-``ALHAMBRA_REMINDERS``         reminder times, fractions of the time the seat had as
-                               its turn began (``0.5,0.9``)
-``ALHAMBRA_WEBHOOK_RETRIES``   seconds between webhook attempts (``10,60,300,1800,7200``)
-``ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT`` seconds a webhook delivery waits to connect (``3``)
-``ALHAMBRA_WEBHOOK_READ_TIMEOUT`` seconds a webhook delivery waits for each read of the
-                               answer (``5``)
-``ALHAMBRA_WEBHOOK_MAX_FAILURES`` failed attempts in a row that disable a webhook (``15``)
-``ALHAMBRA_WEBHOOKS_PER_GAME`` webhooks a game may have (``10``)
-``ALHAMBRA_WEBHOOKS_PER_SEAT`` webhooks a seat (or the host) may have on a game (``3``)
-``ALHAMBRA_WEBHOOK_ALLOW_PRIVATE`` ``1``: webhooks may call loopback, private and
-                               link-local addresses (a closed network, tests); default:
-                               only public addresses
-``ALHAMBRA_BOT_TURNS``         turns of a game its bots play at once; past them a bot's
-                               seat moves at its deadline only (``1000``)
-``ALHAMBRA_VACATION_DAYS``     days of vacation a player may take in a calendar year
-                               (UTC; ``21``; ``PATCH /me``)
-``ALHAMBRA_HEALTH_MAX_LAG``    seconds due work (a mail, a deadline…) may wait past its
-                               time before ``/health`` answers 503 (``300``)
-``ALHAMBRA_CLAIM_INTERVAL``    seconds between the workers' looks for due work (``0.2``;
-                               on PostgreSQL a new row wakes them at once)
-``ALHAMBRA_CLAIM_LEASE``       seconds a worker holds due work it claimed; past it (the
-                               worker died) another claims it again (``300``)
-``ALHAMBRA_QUEUE``             the RQ queue name (``alhambra``)
-``ALHAMBRA_REDIS_PREFIX``      the start of every other Redis key the workers write
-                               (``alhambra:``)
-``ALHAMBRA_STREAM_SECONDS``    how long one ``/games/{id}/stream`` lasts before the client
-                               reconnects (``25``; a one-request-at-a-time server ends
-                               each stream at once)
-``ALHAMBRA_STREAMS_PER_CLIENT`` open streams per client address (``8``; more: 429)
-``ALHAMBRA_STREAMS_MAX``       open streams in all, every API process together (``5000``)
-``ALHAMBRA_MAX_BODY``          the largest request body, bytes (``262144``; larger: 413)
-``ALHAMBRA_LIMIT_CREATE``      game creations per client address (``20/hour``; limits
-                               are flask-limiter's ``N/second|minute|hour|day``, several
-                               separated by ``;``)
-``ALHAMBRA_LIMIT_JOIN``        seats taken by joining per client address (``60/hour``)
-``ALHAMBRA_LIMIT_BAD_TOKEN``   refused tokens and invite codes per client address and per
-                               target; past it refused ones get 429, valid ones never
-                               (``30/minute``, ratelimit.py)
-``ALHAMBRA_LIMIT_IMPORT``      record imports per client address (``20/hour``)
-``ALHAMBRA_LIMIT_SIGN_IN``     sign-in mails asked for per client address (``20/hour``)
-``ALHAMBRA_LIMIT_SIGN_IN_ADDRESS`` sign-in mails per e-mail address (``5/hour``)
-``ALHAMBRA_LIMIT_SESSION``     sign-in codes tried per client address (``30/hour``)
-``ALHAMBRA_TRUSTED_PROXIES``   how many proxies in front of the API append to
-                               ``X-Forwarded-For``: the client address is the one the
-                               outermost of them saw (``0``: the socket's peer)
-``ALHAMBRA_CORS_ORIGINS``      origins whose pages may call the API from a browser,
-                               separated by ``,`` (``*``: any; empty: none)
-=============================  =========================================================
+Each setting is declared once, below: its field, type and default, and (with
+``setting()``) its environment variable, what it means and its default in words. From that
+one declaration ``from_env`` reads it, ``environ`` hands it to a child process, and
+``table()`` writes the README's table of settings (a test keeps the README equal to it).
 """
 
 from __future__ import annotations
@@ -99,7 +17,7 @@ import hashlib
 import os
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -123,60 +41,284 @@ class SettingsError(ValueError):
     """An environment variable that cannot be read: says which and why."""
 
 
+def _text(var: str, text: str) -> str:
+    return text
+
+
+def _path(var: str, text: str) -> Path:
+    return Path(text)
+
+
+def _int(var: str, text: str) -> int:
+    return int(_number(var, text, int))
+
+
+def _float(var: str, text: str) -> float:
+    return float(_number(var, text, float))
+
+
+def _bool(var: str, text: str) -> bool:
+    return _flag(var, text)
+
+
+def _limit(name: str) -> Callable[[], str]:
+    """The default of a rate limit, read when settings are made (tests change them)."""
+    return lambda: DEFAULT_LIMITS[name]
+
+
+def _fractions(var: str, text: str) -> tuple[float, ...]:
+    """Reminder times: the fractions strictly between 0 and 1 (empty: none)."""
+    return tuple(f for f in _numbers(var, text) if 0 < f < 1)
+
+
+def _seconds_list(var: str, text: str) -> tuple[int, ...]:
+    return tuple(max(0, round(x)) for x in _numbers(var, text))
+
+
+def _origins(var: str, text: str) -> tuple[str, ...]:
+    return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+
+
+def setting(var: str, default: Any = None, doc: str = "", shown: str = "", *,
+            read: Callable[[str, str], Any] = _text, blank: bool = False,
+            factory: Callable[[], Any] | None = None) -> Any:
+    """A field of ``Settings`` read from the environment variable ``var``: ``doc`` says
+    what it means and ``shown`` its default, in the README's words; ``read`` parses the
+    text (naming ``var`` when it cannot); ``blank``: an empty value is a value (else it
+    means the default)."""
+    meta = {"env": var, "doc": doc, "shown": shown, "read": read, "blank": blank}
+    if factory is not None:
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
 @dataclass(frozen=True)
 class Settings:
-    data_dir: Path = Path("data")
-    database: str = ""  # "": data_dir/alhambra.db; ":memory:" for a throwaway database
-    database_url: str | None = None  # PostgreSQL instead of the SQLite file
-    db_pool_size: int = 10
-    db_pool_timeout: float = 30.0
-    secret: str | None = None  # ALHAMBRA_SECRET_KEY; None: secret.key beside the database
-    public_url: str | None = None
-    min_time_per_move: int = DEFAULT_MIN_TIME_PER_MOVE
-    state_cache_size: int = 512
-    max_body: int = 256 << 10
-    limit_create: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_create"])
-    limit_join: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_join"])
-    limit_bad_token: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_bad_token"])
-    limit_import: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_import"])
-    limit_sign_in: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_sign_in"])
-    limit_sign_in_address: str = field(
-        default_factory=lambda: DEFAULT_LIMITS["limit_sign_in_address"])
-    limit_session: str = field(default_factory=lambda: DEFAULT_LIMITS["limit_session"])
-    trusted_proxies: int = 0
-    cors_origins: tuple[str, ...] = ("*",)
-    redis_url: str | None = None
-    smtp_url: str | None = None
-    mail_from: str = "alhambra-pbem <alhambra@localhost>"
-    mail_reply_to: str | None = None
-    mail_in_listen: str | None = None
-    mail_in_max_size: int = 1 << 20
-    mail_in_auth: str = "none"  # none, dkim, spf or any (workers/mail_auth.py)
-    mail_in_authserv_id: str | None = None
-    mail_in_answers_per_hour: int = 10
-    reminders: tuple[float, ...] = (0.5, 0.9)
-    takeover_bot: str = "greedy"
-    bot_turns: int = 1000  # turns of a game its bots play at once (then at their deadlines)
-    vacation_days: int = 21  # a player's vacation days in a calendar year (players.py)
-    webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
-    webhook_connect_timeout: float = 3.0
-    webhook_read_timeout: float = 5.0
-    webhook_max_failures: int = 15
-    webhooks_per_game: int = 10
-    webhooks_per_seat: int = 3
-    webhook_allow_private: bool = False
-    health_max_lag: float = 300.0
+    data_dir: Path = setting(
+        "ALHAMBRA_DATA", Path("data"),
+        "data folder: database, secret key, outbox mails, embedded Redis",
+        "`./data`", read=_path)
+    database: str = setting(
+        "ALHAMBRA_DB", "",
+        "the SQLite file (`serve --db` sets it)",
+        "`$ALHAMBRA_DATA/alhambra.db`")
+    database_url: str | None = setting(
+        "DATABASE_URL", None,
+        "`postgresql://user:password@host:port/dbname`: games in PostgreSQL instead of SQLite"
+        ' (see "Growing past one machine"); needs `ALHAMBRA_SECRET_KEY`',
+        "unset: SQLite")
+    db_pool_size: int = setting(
+        "DATABASE_POOL_SIZE", 10,
+        "PostgreSQL connections each process may hold",
+        "`10`", read=_int)
+    db_pool_timeout: float = setting(
+        "DATABASE_POOL_TIMEOUT", 30.0,
+        "seconds a request waits for a free PostgreSQL connection",
+        "`30`", read=_float)
+    secret: str | None = setting(
+        "ALHAMBRA_SECRET_KEY", None,
+        "key the seat tokens derive from (only their hashes are stored)",
+        "a random key in `secret.key` beside the SQLite database")
+    public_url: str | None = setting(
+        "PUBLIC_URL", None,
+        "base of join links and of the links in mails (`serve --public-url`)",
+        "the request's host; `serve`: `http://HOST:PORT` (`http://[::1]:PORT` for an IPv6 host)")
+    min_time_per_move: int = setting(
+        "ALHAMBRA_MIN_TIME_PER_MOVE", DEFAULT_MIN_TIME_PER_MOVE,
+        "least time per move a game may have, in seconds",
+        "`60`", read=_int)
+    state_cache_size: int = setting(
+        "ALHAMBRA_STATE_CACHE", 512,
+        "games whose latest state each process keeps in memory (`0`: none)",
+        "`512`", read=_int)
+    redis_url: str | None = setting(
+        "REDIS_URL", None,
+        "an existing Redis; then `alhambra-pbem worker` runs more workers anywhere",
+        "a private one")
+    smtp_url: str | None = setting(
+        "SMTP_URL", None,
+        "`smtp://[user:password@]host:port[?starttls=1]` (or `smtps://`)",
+        "`.eml` files in `$ALHAMBRA_DATA/outbox/`")
+    mail_from: str = setting(
+        "MAIL_FROM", "alhambra-pbem <alhambra@localhost>",
+        "sender address of the mails",
+        "`alhambra-pbem <alhambra@localhost>`")
+    mail_reply_to: str | None = setting(
+        "MAIL_REPLY_TO", None,
+        "where replies with moves go, e.g. `moves@example.org`: mails then say `Reply-To: "
+        "moves+<tag>@example.org` (see Play by e-mail)",
+        "none: no play by e-mail")
+    mail_in_listen: str | None = setting(
+        "MAIL_IN_LISTEN", None,
+        "`HOST:PORT` (IPv6: `[::1]:2525`) where `serve` also runs the SMTP listener for "
+        "replies (needs `MAIL_REPLY_TO`)",
+        "none")
+    mail_in_max_size: int = setting(
+        "MAIL_IN_MAX_SIZE", 1 << 20,
+        "the largest reply the listener accepts, in bytes",
+        "`1048576`", read=_int)
+    mail_in_auth: str = setting(
+        "MAIL_IN_AUTH", "none",
+        "what proves a reply's sender (see Play by e-mail): `dkim`, `spf` or `any` (either) "
+        "pass, aligned with the From domain, in an `Authentication-Results` header of your "
+        "MTA",
+        "`none`: the From header alone")
+    mail_in_authserv_id: str | None = setting(
+        "MAIL_IN_AUTHSERV_ID", None,
+        "the authserv-id of your MTA's `Authentication-Results` headers (needed unless "
+        "`MAIL_IN_AUTH=none`)",
+        "none")
+    mail_in_answers_per_hour: int = setting(
+        "MAIL_IN_ANSWERS_PER_HOUR", 10,
+        "answers to replies one address gets in an hour at most (beyond: the reply is still "
+        "played, not answered)",
+        "`10`", read=_int)
+    mail_bounces_to: str | None = setting(
+        "MAIL_BOUNCES_TO", None,
+        "the envelope sender's base, e.g. `bounces@example.org`: each mail goes out from "
+        "`bounces+<tag>@example.org` (the tag names the game, the seat and the mail, with a "
+        "MAC), routed to `mail-in` like the replies, which reads the bounces (DSNs)",
+        "none: the `MAIL_FROM` address, bounces unseen")
+    mail_hard_failures: int = setting(
+        "MAIL_HARD_FAILURES", 3,
+        "hard failures (a 5xx at sending, a bounce) after which a seat's address is marked "
+        "failing and gets no more mails, until the seat sets a new address or confirms it",
+        "`3`", read=_int)
+    bot_turns: int = setting(
+        "ALHAMBRA_BOT_TURNS", 1000,
+        "turns of a game in which its bots move at once; past them a bot's seat moves only "
+        "when its time runs out (see Bots and resigning)",
+        "`1000`", read=_int)
+    vacation_days: int = setting(
+        "ALHAMBRA_VACATION_DAYS", 21,
+        "days of vacation a signed-in player may take in a calendar year (UTC); during one "
+        "its seats' clocks stop (`PATCH /me`)",
+        "`21`", read=_int)
+    takeover_bot: str = setting(
+        "ALHAMBRA_TAKEOVER_BOT", "greedy",
+        "level of the bot that takes over a seat that resigns or is abandoned, unless the "
+        "game names one (`takeover_bot`); a level of `engine.bots.LEVELS`",
+        "`greedy`")
+    reminders: tuple[float, ...] = setting(
+        "ALHAMBRA_REMINDERS", (0.5, 0.9),
+        "reminder times as fractions of the time the seat had as its turn began (empty: none)",
+        "`0.5,0.9`", read=_fractions, blank=True)
+    webhook_retries: tuple[int, ...] = setting(
+        "ALHAMBRA_WEBHOOK_RETRIES", (10, 60, 300, 1800, 7200),
+        "seconds between webhook delivery attempts",
+        "`10,60,300,1800,7200`", read=_seconds_list)
+    webhook_connect_timeout: float = setting(
+        "ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", 3.0,
+        "seconds a webhook delivery waits to connect",
+        "`3`", read=_float)
+    webhook_read_timeout: float = setting(
+        "ALHAMBRA_WEBHOOK_READ_TIMEOUT", 5.0,
+        "seconds a webhook delivery waits for each read of the answer",
+        "`5`", read=_float)
+    webhook_max_failures: int = setting(
+        "ALHAMBRA_WEBHOOK_MAX_FAILURES", 15,
+        "failed attempts in a row that disable a webhook",
+        "`15`", read=_int)
+    webhooks_per_game: int = setting(
+        "ALHAMBRA_WEBHOOKS_PER_GAME", 10,
+        "webhooks a game may have",
+        "`10`", read=_int)
+    webhooks_per_seat: int = setting(
+        "ALHAMBRA_WEBHOOKS_PER_SEAT", 3,
+        "webhooks a seat (or the host) may have on a game",
+        "`3`", read=_int)
+    webhook_allow_private: bool = setting(
+        "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE", False,
+        "`1`: webhooks may call loopback, private and link-local addresses (a closed network,"
+        " tests)",
+        "`0`: public addresses only", read=_bool)
+    health_max_lag: float = setting(
+        "ALHAMBRA_HEALTH_MAX_LAG", 300.0,
+        "seconds due work (a mail, a deadline…) may wait past its time before `/health` "
+        "answers 503",
+        "`300`", read=_float)
+    claim_interval: float = setting(
+        "ALHAMBRA_CLAIM_INTERVAL", 0.2,
+        "seconds between the workers' looks for due work (on PostgreSQL a new row wakes them "
+        "at once)",
+        "`0.2`", read=_float)
+    claim_lease: float = setting(
+        "ALHAMBRA_CLAIM_LEASE", 300.0,
+        "seconds a worker holds due work it claimed; past it (the worker died) another claims"
+        " it again",
+        "`300`", read=_float)
+    queue: str = setting(
+        "ALHAMBRA_QUEUE", "alhambra",
+        "the RQ queue of mails, reminders and deadlines; webhooks use `<this>-webhooks`",
+        "`alhambra`")
+    redis_prefix: str = setting(
+        "ALHAMBRA_REDIS_PREFIX", "alhambra:",
+        "start of the other Redis keys the workers write (heartbeats, stream counts)",
+        "`alhambra:`")
+    stream_seconds: float = setting(
+        "ALHAMBRA_STREAM_SECONDS", 25.0,
+        "how long one `/games/{id}/stream` lasts before the client reconnects (`0`: pages "
+        "poll)",
+        "`25`", read=_float)
+    streams_per_client: int = setting(
+        "ALHAMBRA_STREAMS_PER_CLIENT", 8,
+        "open streams per client address (one more: 429 `rate_limited` with `Retry-After`)",
+        "`8`", read=_int)
+    streams_max: int = setting(
+        "ALHAMBRA_STREAMS_MAX", 5000,
+        "open streams in all, every API process sharing the Redis together (one more: 429)",
+        "`5000`", read=_int)
+    max_body: int = setting(
+        "ALHAMBRA_MAX_BODY", 256 << 10,
+        "the largest request body, in bytes (larger: 413; a finished 6-player record is about"
+        " 30 KB)",
+        "`262144`", read=_int)
+    limit_create: str = setting(
+        "ALHAMBRA_LIMIT_CREATE", None,
+        "game creations per client address (flask-limiter's `N/second`, `/minute`, `/hour`, "
+        "`/day`; several separated by `;`)",
+        "`20/hour`", factory=_limit("limit_create"))
+    limit_join: str = setting(
+        "ALHAMBRA_LIMIT_JOIN", None,
+        "seats taken by joining, per client address (a refused invite code takes none)",
+        "`60/hour`", factory=_limit("limit_join"))
+    limit_bad_token: str = setting(
+        "ALHAMBRA_LIMIT_BAD_TOKEN", None,
+        "refused tokens and invite codes per client address, and per target from all "
+        "addresses (a token's first 8 characters, a game's invite code); past it further "
+        "*refused* ones get 429, a valid token or code never does (see Safe on a public host)",
+        "`30/minute`", factory=_limit("limit_bad_token"))
+    limit_import: str = setting(
+        "ALHAMBRA_LIMIT_IMPORT", None,
+        "record imports per client address",
+        "`20/hour`", factory=_limit("limit_import"))
+    limit_sign_in: str = setting(
+        "ALHAMBRA_LIMIT_SIGN_IN", None,
+        "sign-in mails asked for (`POST /players/sign-in`) per client address",
+        "`20/hour`", factory=_limit("limit_sign_in"))
+    limit_sign_in_address: str = setting(
+        "ALHAMBRA_LIMIT_SIGN_IN_ADDRESS", None,
+        "sign-in mails per e-mail address, whoever asks",
+        "`5/hour`", factory=_limit("limit_sign_in_address"))
+    limit_session: str = setting(
+        "ALHAMBRA_LIMIT_SESSION", None,
+        "sign-in codes tried (`POST /players/session`) per client address",
+        "`30/hour`", factory=_limit("limit_session"))
+    trusted_proxies: int = setting(
+        "ALHAMBRA_TRUSTED_PROXIES", 0,
+        "how many proxies in front of the API add to `X-Forwarded-For` (the client address is"
+        " the one the outermost saw)",
+        "`0`: the socket's peer", read=_int)
+    cors_origins: tuple[str, ...] = setting(
+        "ALHAMBRA_CORS_ORIGINS", ("*",),
+        "origins (`https://host[:port]`, separated by `,`) whose browser pages may call the "
+        "API; `*` any; empty: none",
+        "`*`", read=_origins, blank=True)
+    # Not read from the environment: tuning the tests (and code) set.
     retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)  # due work's
-    claim_interval: float = 0.2
-    claim_lease: float = 300.0
-    queue: str = "alhambra"
-    redis_prefix: str = "alhambra:"
-    stream_seconds: float = 25.0  # a /stream ends after this long (under gunicorn's timeout)
     stream_keepalive: float = 10.0  # seconds between keep-alive comments on a quiet stream
     stream_poll: float = 0.5  # seconds between a stream's looks for new events
     stream_retry_ms: int = 1000  # the reconnect delay a stream suggests to its client
-    streams_per_client: int = 8  # open streams per client address
-    streams_max: int = 5000  # open streams in all (every API process sharing the Redis)
 
     def __post_init__(self) -> None:
         data = Path(self.data_dir).resolve()
@@ -204,6 +346,15 @@ class Settings:
                 raise SettingsError("MAIL_REPLY_TO must be a bare address without '+', like "
                                     f"moves@example.org, not {self.mail_reply_to!r}")
             object.__setattr__(self, "mail_reply_to", self.mail_reply_to.strip().lower())
+        if self.mail_bounces_to is not None:
+            local, at, domain = self.mail_bounces_to.strip().partition("@")
+            if not (at and local and domain) or "+" in local or "@" in domain or \
+                    any(c.isspace() or c in "<>," for c in self.mail_bounces_to.strip()):
+                raise SettingsError("MAIL_BOUNCES_TO must be a bare address without '+', "
+                                    f"like bounces@example.org, not {self.mail_bounces_to!r}")
+            object.__setattr__(self, "mail_bounces_to", self.mail_bounces_to.strip().lower())
+        if self.mail_hard_failures < 1:
+            raise SettingsError("MAIL_HARD_FAILURES must be at least 1")
         if self.mail_in_listen is not None:
             _host_port("MAIL_IN_LISTEN", self.mail_in_listen)
             if not self.mail_reply_to:
@@ -264,63 +415,12 @@ class Settings:
         """The settings of ``environ`` (default: this process's environment); keyword
         arguments override them (the CLI's options)."""
         env = os.environ if environ is None else environ
-        values: dict[str, Any] = {
-            "data_dir": Path(env.get("ALHAMBRA_DATA") or "data"),
-            "database": env.get("ALHAMBRA_DB") or "",
-            "database_url": env.get("DATABASE_URL") or None,
-            "secret": env.get("ALHAMBRA_SECRET_KEY") or None,
-            "public_url": env.get("PUBLIC_URL") or None,
-            "redis_url": env.get("REDIS_URL") or None,
-            "smtp_url": env.get("SMTP_URL") or None,
-            "mail_from": env.get("MAIL_FROM") or cls.mail_from,
-            "mail_reply_to": env.get("MAIL_REPLY_TO") or None,
-            "mail_in_listen": env.get("MAIL_IN_LISTEN") or None,
-            "mail_in_auth": env.get("MAIL_IN_AUTH") or cls.mail_in_auth,
-            "mail_in_authserv_id": env.get("MAIL_IN_AUTHSERV_ID") or None,
-            "queue": env.get("ALHAMBRA_QUEUE") or cls.queue,
-            "redis_prefix": env.get("ALHAMBRA_REDIS_PREFIX") or cls.redis_prefix,
-            "takeover_bot": env.get("ALHAMBRA_TAKEOVER_BOT") or "greedy",
-            "webhook_allow_private": _flag("ALHAMBRA_WEBHOOK_ALLOW_PRIVATE",
-                                           env.get("ALHAMBRA_WEBHOOK_ALLOW_PRIVATE")),
-        }
-        for name in DEFAULT_LIMITS:
-            if env.get(f"ALHAMBRA_{name.upper()}"):
-                values[name] = env[f"ALHAMBRA_{name.upper()}"]
-        if env.get("ALHAMBRA_CORS_ORIGINS") is not None:
-            values["cors_origins"] = tuple(o.strip().rstrip("/") for o in
-                                           env["ALHAMBRA_CORS_ORIGINS"].split(",")
-                                           if o.strip())
-        numbers = {"min_time_per_move": ("ALHAMBRA_MIN_TIME_PER_MOVE", int),
-                   "state_cache_size": ("ALHAMBRA_STATE_CACHE", int),
-                   "db_pool_size": ("DATABASE_POOL_SIZE", int),
-                   "db_pool_timeout": ("DATABASE_POOL_TIMEOUT", float),
-                   "claim_interval": ("ALHAMBRA_CLAIM_INTERVAL", float),
-                   "claim_lease": ("ALHAMBRA_CLAIM_LEASE", float),
-                   "mail_in_max_size": ("MAIL_IN_MAX_SIZE", int),
-                   "mail_in_answers_per_hour": ("MAIL_IN_ANSWERS_PER_HOUR", int),
-                   "stream_seconds": ("ALHAMBRA_STREAM_SECONDS", float),
-                   "streams_per_client": ("ALHAMBRA_STREAMS_PER_CLIENT", int),
-                   "streams_max": ("ALHAMBRA_STREAMS_MAX", int),
-                   "webhook_connect_timeout": ("ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", float),
-                   "webhook_read_timeout": ("ALHAMBRA_WEBHOOK_READ_TIMEOUT", float),
-                   "webhook_max_failures": ("ALHAMBRA_WEBHOOK_MAX_FAILURES", int),
-                   "webhooks_per_game": ("ALHAMBRA_WEBHOOKS_PER_GAME", int),
-                   "webhooks_per_seat": ("ALHAMBRA_WEBHOOKS_PER_SEAT", int),
-                   "health_max_lag": ("ALHAMBRA_HEALTH_MAX_LAG", float),
-                   "max_body": ("ALHAMBRA_MAX_BODY", int),
-                   "trusted_proxies": ("ALHAMBRA_TRUSTED_PROXIES", int),
-                   "bot_turns": ("ALHAMBRA_BOT_TURNS", int),
-                   "vacation_days": ("ALHAMBRA_VACATION_DAYS", int)}
-        for name, (var, kind) in numbers.items():
-            if env.get(var):
-                values[name] = _number(var, env[var], kind)
-        if env.get("ALHAMBRA_REMINDERS") is not None:
-            values["reminders"] = tuple(f for f in _numbers("ALHAMBRA_REMINDERS",
-                                                            env["ALHAMBRA_REMINDERS"])
-                                        if 0 < f < 1)
-        if env.get("ALHAMBRA_WEBHOOK_RETRIES"):
-            values["webhook_retries"] = tuple(max(0, round(x)) for x in _numbers(
-                "ALHAMBRA_WEBHOOK_RETRIES", env["ALHAMBRA_WEBHOOK_RETRIES"]))
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            var = f.metadata.get("env")
+            text = env.get(var) if var else None
+            if text is not None and (text or f.metadata["blank"]):
+                values[f.name] = f.metadata["read"](var, text)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -329,38 +429,20 @@ class Settings:
 
     def environ(self) -> dict[str, str]:
         """These settings as environment variables, for a child process (a worker)."""
-        env = {"ALHAMBRA_DATA": str(self.data_dir), "ALHAMBRA_DB": self.database,
-               "ALHAMBRA_MIN_TIME_PER_MOVE": str(self.min_time_per_move),
-               "ALHAMBRA_STATE_CACHE": str(self.state_cache_size),
-               "MAIL_FROM": self.mail_from, "MAIL_IN_MAX_SIZE": str(self.mail_in_max_size),
-               "MAIL_IN_AUTH": self.mail_in_auth,
-               "MAIL_IN_ANSWERS_PER_HOUR": str(self.mail_in_answers_per_hour),
-               "ALHAMBRA_REMINDERS": ",".join(map(str, self.reminders)),
-               "ALHAMBRA_WEBHOOK_RETRIES": ",".join(map(str, self.webhook_retries)),
-               "ALHAMBRA_CLAIM_INTERVAL": str(self.claim_interval),
-               "ALHAMBRA_CLAIM_LEASE": str(self.claim_lease), "ALHAMBRA_QUEUE": self.queue,
-               "ALHAMBRA_REDIS_PREFIX": self.redis_prefix,
-               "DATABASE_POOL_SIZE": str(self.db_pool_size),
-               "DATABASE_POOL_TIMEOUT": str(self.db_pool_timeout),
-               "ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT": str(self.webhook_connect_timeout),
-               "ALHAMBRA_WEBHOOK_READ_TIMEOUT": str(self.webhook_read_timeout),
-               "ALHAMBRA_WEBHOOK_MAX_FAILURES": str(self.webhook_max_failures),
-               "ALHAMBRA_WEBHOOKS_PER_GAME": str(self.webhooks_per_game),
-               "ALHAMBRA_WEBHOOKS_PER_SEAT": str(self.webhooks_per_seat),
-               "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1" if self.webhook_allow_private else "0",
-               "ALHAMBRA_HEALTH_MAX_LAG": str(self.health_max_lag),
-               "ALHAMBRA_BOT_TURNS": str(self.bot_turns),
-               "ALHAMBRA_VACATION_DAYS": str(self.vacation_days)}
-        for var, value in (("ALHAMBRA_SECRET_KEY", self.secret),
-                           ("PUBLIC_URL", self.public_url), ("REDIS_URL", self.redis_url),
-                           ("SMTP_URL", self.smtp_url), ("DATABASE_URL", self.database_url),
-                           ("MAIL_REPLY_TO", self.mail_reply_to),
-                           ("MAIL_IN_LISTEN", self.mail_in_listen),
-                           ("MAIL_IN_AUTHSERV_ID", self.mail_in_authserv_id),
-                           ("ALHAMBRA_TAKEOVER_BOT", self.takeover_bot)):
-            if value:
-                env[var] = value
+        env = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if "env" in f.metadata and value is not None:
+                env[f.metadata["env"]] = _environ_text(value)
         return env
+
+    @classmethod
+    def table(cls) -> str:
+        """The README's table of settings: variable, meaning, default."""
+        rows = ["| variable | meaning | default |", "|---|---|---|"]
+        rows += [f"| `{f.metadata['env']}` | {f.metadata['doc']} | {f.metadata['shown']} |"
+                 for f in dataclasses.fields(cls) if "env" in f.metadata]
+        return "\n".join(rows) + "\n"
 
     @property
     def mail_in_address(self) -> tuple[str, int] | None:
@@ -405,6 +487,14 @@ class Settings:
         if self.database == ":memory:":
             return secrets.token_bytes(32)
         return _key_file(Path(self.database).parent / "secret.key")
+
+
+def _environ_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)
 
 
 def _number(var: str, text: str, kind: type) -> Any:

@@ -128,10 +128,10 @@ class StreamCaps:
                     del members[m]
             mine = self.local.setdefault(address, {})
             everyone = [u for members in self.local.values() for u in members.values()]
-            for which, members, limit in ((1, list(mine.values()), self.per_client),
-                                          (2, everyone, self.in_all)):
-                if len(members) >= limit:
-                    raise self._refusal(which, min(members), now)
+            for which, until_list, limit in ((1, list(mine.values()), self.per_client),
+                                             (2, everyone, self.in_all)):
+                if len(until_list) >= limit:
+                    raise self._refusal(which, min(until_list), now)
             mine[member] = until
 
         def release() -> None:

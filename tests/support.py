@@ -163,6 +163,11 @@ class Received:
         return str(self.msg["Subject"])
 
     @cached_property
+    def status(self) -> str:
+        """What the mail is (its text's first line, its preheader): "Your turn, move 5"."""
+        return self.part("plain").split("\n", 1)[0]
+
+    @cached_property
     def kind(self) -> str:
         return str(self.msg["X-Alhambra-Kind"])
 
@@ -386,7 +391,8 @@ def reply_to(received: Received, body: str, *, sender: str | None = None,
     msg["Date"] = email.utils.formatdate()
     msg["Message-ID"] = message_id or email.utils.make_msgid(domain="player.test")
     msg["In-Reply-To"] = str(original["Message-ID"])
-    msg["References"] = f"{original['References']} {original['Message-ID']}"
+    msg["References"] = " ".join(str(v) for v in (original["References"],
+                                                   original["Message-ID"]) if v)
     for name, value in (headers or {}).items():
         msg[name] = value
     text = body

@@ -261,9 +261,9 @@ def scoring_tables(events: Iterable[dict[str, Any]], names: list[str], neutral: 
         table["who"].add(e["seat"])
     out = []
     for number, table in sorted(by_scoring.items()):
-        columns = [i for i in range(len(names))] + \
+        columns: list[int | str] = [*range(len(names))] + \
             (["neutral"] if "neutral" in table["who"] else [])
-        heads = [names[i] if i != "neutral" else say_(terms.neutral(neutral))
+        heads = [names[i] if isinstance(i, int) else say_(terms.neutral(neutral))
                  for i in columns]
         rows = []
         for (what, key), points in table["rows"].items():

@@ -35,8 +35,8 @@ class Background:
         self.want_worker = worker
         self.mail_in = mail_in  # HOST:PORT of the SMTP listener, or None
         self.redis: EmbeddedRedis | None = None
-        self.worker: subprocess.Popen | None = None
-        self.listener: subprocess.Popen | None = None
+        self.worker: subprocess.Popen[bytes] | None = None
+        self.listener: subprocess.Popen[bytes] | None = None
         self.supervisor: Supervisor | None = None
 
     def start(self) -> str:
@@ -108,9 +108,9 @@ class Background:
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 
-def _alive(process: subprocess.Popen | None) -> bool:
+def _alive(process: subprocess.Popen[bytes] | None) -> bool:
     return process is not None and process.poll() is None

@@ -33,11 +33,12 @@ from service import i18n, times
 from service.clock import VACATION_EVENT, vacations
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.ratings import Ratings
-from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game
+from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game, MailFailure
 
 from . import notify, webhooks
 from .context import Context, context
 from .mail import Mail
+from .mail_bounces import Refused
 
 log = logging.getLogger("alhambra.jobs")
 
@@ -105,11 +106,34 @@ def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
                         replies=bool(ctx.settings.mail_reply_to))
 
 
-def send(ctx: Context, mail: Mail | None) -> Finish:
-    """Send one mail (None: the seat has no address)."""
+def send(ctx: Context, mail: Mail | None, row: DueRow | None = None) -> Finish:
+    """Send one mail (None: the seat has no address), unless the seat's address is
+    marked failing. A refusal of the relay is recorded on the seat (``mail_bounces.py``):
+    for good (5xx) the row fails at once, for now (4xx) it is due again later and says
+    so in its error."""
     if mail is None:
         return Finish("no-address")
-    ctx.mailer.send(mail)
+    seat = next((s for s in ctx.store.seats(mail.game_id) if s.seat == mail.seat), None)
+    if seat is not None and seat.mail_failing and (seat.email or "") == mail.to_addr.lower():
+        log.info("mail %s not sent: mails to %s fail (%s)", mail.key, mail.to_addr,
+                 seat.mail_failing)
+        return Finish("address-failing")
+    try:
+        ctx.mailer.send(mail)
+    except Refused as exc:
+        settings = ctx.settings
+        failing = ctx.store.record_mail_failure(MailFailure(
+            mail.game_id, mail.seat, mail.to_addr, exc.reason, exc.permanent, times.now()),
+            settings.mail_hard_failures)
+        log.warning("mail %s to %s refused: %s%s", mail.key, mail.to_addr, exc.reason,
+                    "; the address is failing now" if failing else "")
+        if exc.permanent or row is None:
+            return Finish(error=f"refused for good: {exc.reason}")
+        retry = planned.retry_at(row.attempts, settings.retries, times.now())
+        if retry is None:
+            return Finish(error=f"refused for now, {row.attempts} times: {exc.reason}")
+        return Finish(error=f"refused for now ({exc.reason}): attempt {row.attempts}, "
+                            f"again at {times.to_text(retry)}", retry_at=retry)
     return Finish("sent")
 
 
@@ -144,7 +168,7 @@ def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     if row.kind == "started" or batch.over and not batch.game.replay_public:
         # secret links: in the started mail, and a private game's replay once over
         batch.tokens = {row.seat: ctx.games.seat_token(row.game_id, row.seat)}
-    return send(ctx, notify.render(batch, row.kind, row.seat))
+    return send(ctx, notify.render(batch, row.kind, row.seat), row)
 
 
 def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
@@ -164,7 +188,7 @@ def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     if not wanted(batch, "reminder", row.seat):
         return Finish("not-wanted")
     return send(ctx, notify.render(batch, "reminder", row.seat,
-                                   mail_kind=f"reminder{row.percent}"))
+                                   mail_kind=f"reminder{row.percent}"), row)
 
 
 def answer(ctx: Context, row: DueRow, claim: Claim) -> Finish:
@@ -188,7 +212,7 @@ def answer(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     if mail is not None:
         mail.in_reply_to = row.reply
         mail.references = tuple(row.args.get("references", ()))
-    return send(ctx, mail)
+    return send(ctx, mail, row)
 
 
 def answer_kind(message_id: str) -> str:

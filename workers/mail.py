@@ -1,12 +1,17 @@
 """Sending mail: stdlib ``smtplib`` and ``email``, or ``.eml`` files.
 
-With ``SMTP_URL`` set, messages go to that server (one connection kept per process,
-opened again when the server drops it). Without it, each message is written to
-``<data>/outbox/<game>-<version>-<kind>-seat<n>.eml`` and logged, so that a server with no
-mail set up still shows what it would have sent.
+With ``SMTP_URL`` set, messages go to that server (one connection kept per process
+while mails follow each other, closed after ``IDLE`` seconds unused and opened again
+when the server drops it). With ``MAIL_BOUNCES_TO`` each mail has its own envelope
+sender (mail_bounces.py); a recipient or message the relay refuses raises ``Refused``.
+Without ``SMTP_URL``, each message is written to
+``<data>/outbox/<game>-<version>-<kind>-seat<n>.eml`` and logged, so that a server with
+no mail set up still shows what it would have sent.
 
-Every mail of a game is in one thread: it refers (``In-Reply-To``, ``References``) to the
-game's root id ``<game@domain>``, and an answer to a player's reply to that reply too. With
+Every mail of a game to a seat is in one thread: the seat's "game started" mail is its
+root (``Message-ID: <game.seat<n>@domain>``), every later one refers to it
+(``In-Reply-To``, ``References``; an answer to a player's reply to that reply too) and
+has the same subject (notify.py). With
 ``MAIL_REPLY_TO`` set, a mail to a seat carries the seat's reply address as ``Reply-To``
 (``reply_address.py``). Mails say ``Auto-Submitted: auto-generated`` (RFC 3834), answers
 to a player's reply ``auto-replied``, so that well-behaved auto-responders leave them
@@ -20,6 +25,7 @@ import os
 import smtplib
 import ssl
 import threading
+import time
 from dataclasses import dataclass
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
@@ -30,8 +36,15 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from service.settings import Settings
 
 from . import reply_address
+from .mail_bounces import Refused, envelope_sender
 
 log = logging.getLogger("alhambra.mail")
+
+IDLE = 10.0  # seconds a connection to the relay is kept unused, then closed and opened anew
+
+
+def _text(text: bytes | str) -> str:
+    return text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
 
 
 @dataclass(frozen=True)
@@ -90,6 +103,9 @@ class Mailer:
         self.settings = settings
         self.smtp = parse_smtp_url(settings.smtp_url) if settings.smtp_url else None
         self._conn: smtplib.SMTP | None = None
+        self._last = 0.0  # time.monotonic() of the last mail sent on it
+        self._idle: threading.Timer | None = None
+        self.idle = IDLE
         self._lock = threading.Lock()
         sender = parseaddr(settings.mail_from)[1] or "alhambra@localhost"
         self.domain = sender.rpartition("@")[2] or "localhost"
@@ -97,9 +113,10 @@ class Mailer:
     def message_id(self, mail: Mail) -> str:
         return f"<{mail.key}@{self.domain}>"
 
-    def root_id(self, game_id: str) -> str:
-        """The id every mail of the game refers to (no mail has it: the thread's root)."""
-        return f"<{game_id}@{self.domain}>"
+    def root_id(self, game_id: str, seat: int) -> str:
+        """The id of the seat's "game started" mail, the root of the game's thread in
+        its mailbox: every later mail to the seat refers to it."""
+        return f"<{game_id}.seat{seat}@{self.domain}>"
 
     def reply_to(self, mail: Mail) -> str | None:
         """The seat's reply address for this mail's version (None without MAIL_REPLY_TO)."""
@@ -110,6 +127,17 @@ class Mailer:
                                      mail.version, mail.token_hash)
         return reply_address.address(base, tag) if tag else None
 
+    def envelope_sender(self, mail: Mail) -> str:
+        """The mail's envelope sender: its own bounce address with MAIL_BOUNCES_TO
+        (mail_bounces.py), else the From address."""
+        base = self.settings.mail_bounces_to
+        if base:
+            verp = envelope_sender(base, self.settings.secret_key, mail.game_id, mail.seat,
+                                   mail.version, mail.to_addr)
+            if verp:
+                return verp
+        return parseaddr(self.settings.mail_from)[1]
+
     def message(self, mail: Mail) -> Message:
         """multipart/alternative: the text part, then the HTML part. (email.mime's compat32
         classes: the same wire format as EmailMessage, five times faster to build.)"""
@@ -119,11 +147,14 @@ class Mailer:
         out["To"] = formataddr((mail.to_name, mail.to_addr), charset="utf-8")
         out["Date"] = formatdate(usegmt=True)
         # The same Message-ID on a resend lets the receiving side drop a duplicate too.
-        out["Message-ID"] = self.message_id(mail)
-        root = self.root_id(mail.game_id)
-        out["In-Reply-To"] = mail.in_reply_to or root
-        out["References"] = " ".join(dict.fromkeys((root, *mail.references,
-                                                    *filter(None, [mail.in_reply_to]))))
+        root = self.root_id(mail.game_id, mail.seat)
+        if mail.kind == "started":  # the thread's root
+            out["Message-ID"] = root
+        else:
+            out["Message-ID"] = self.message_id(mail)
+            out["In-Reply-To"] = mail.in_reply_to or root
+            out["References"] = " ".join(dict.fromkeys((root, *mail.references,
+                                                        *filter(None, [mail.in_reply_to]))))
         reply_to = self.reply_to(mail)
         if reply_to:
             out["Reply-To"] = reply_to
@@ -139,17 +170,27 @@ class Mailer:
         return out
 
     def send(self, mail: Mail) -> str:
-        """Send (or write) the mail; returns where it went."""
+        """Send (or write) the mail; returns where it went. ``Refused`` when the relay
+        refuses the recipient or the message (its code says whether for good)."""
         message = self.message(mail)
         if self.smtp is None:
             return self._write(mail, message)
+        sender = self.envelope_sender(mail)
         with self._lock:
             try:
-                self._connection().send_message(message)
-            except (smtplib.SMTPServerDisconnected, ConnectionError):
-                # A kept connection may have been closed by the server: once more, anew.
-                self._drop()
-                self._connection().send_message(message)
+                try:
+                    self._connection().send_message(message, sender, [mail.to_addr])
+                except (smtplib.SMTPServerDisconnected, ConnectionError):
+                    # A kept connection may have been closed by the server: once more.
+                    self._drop()
+                    self._connection().send_message(message, sender, [mail.to_addr])
+            except smtplib.SMTPRecipientsRefused as exc:
+                code, text = next(iter(exc.recipients.values()))
+                raise Refused(code, _text(text)) from exc
+            except smtplib.SMTPDataError as exc:
+                raise Refused(exc.smtp_code, _text(exc.smtp_error)) from exc
+            self._last = time.monotonic()
+            self._close_when_idle()
         log.info("mail %s to %s: %s", mail.key, mail.to_addr, mail.subject)
         return f"smtp://{self.smtp.host}:{self.smtp.port}"
 
@@ -165,6 +206,8 @@ class Mailer:
         return str(path)
 
     def _connection(self) -> smtplib.SMTP:
+        if self._conn is not None and time.monotonic() - self._last > self.idle:
+            self._drop()  # not held open between batches: the relay may have closed it
         if self._conn is not None:
             return self._conn
         cfg = self.smtp
@@ -181,6 +224,20 @@ class Mailer:
         self._conn = conn
         return conn
 
+    def _close_when_idle(self) -> None:
+        """Close the connection once it has been unused for ``IDLE`` seconds."""
+        if self._idle is not None:
+            self._idle.cancel()
+        self._idle = threading.Timer(self.idle, self._close_if_idle)
+        self._idle.daemon = True
+        self._idle.start()
+
+    def _close_if_idle(self) -> None:
+        with self._lock:
+            if self._conn is not None and time.monotonic() - self._last >= self.idle - 0.01:
+                log.debug("closing the idle connection to the relay")
+                self._drop()
+
     def _drop(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
@@ -190,5 +247,7 @@ class Mailer:
                 conn.close()
 
     def close(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
         with self._lock:
             self._drop()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
+from email.headerregistry import Address
 from email.message import EmailMessage
 from functools import cache
 
@@ -61,7 +62,7 @@ def sender(msg: EmailMessage) -> str:
     if defects:
         raise Refused(f"the From header {raw!r} does not parse strictly "
                       f"({', '.join(sorted(defects))})")
-    addresses = getattr(header, "addresses", ())
+    addresses: tuple[Address, ...] = getattr(header, "addresses", ())
     if any(g.display_name is not None for g in getattr(header, "groups", ())):
         raise Refused(f"the From header {raw!r} is a group")
     if len(addresses) != 1:
@@ -69,7 +70,7 @@ def sender(msg: EmailMessage) -> str:
     address = addresses[0]
     if not address.username or not address.domain:
         raise Refused(f"the From header {raw!r} has no whole address")
-    real = address.addr_spec.lower()
+    real: str = address.addr_spec.lower()
     try:  # the header as a mail client may show it: encoded words decoded, comments kept
         shown = str(make_header(decode_header(raw)))
     except (HeaderParseError, UnicodeError, LookupError, ValueError) as exc:

@@ -4,16 +4,20 @@ the API (``Games.submit``), and answered.
     alhambra-pbem mail-in [--recipient ADDR] [--sender ADDR] < message   (pipe delivery)
     alhambra-pbem mail-in --listen HOST:PORT                           (an SMTP server)
 
-A mail is for us when it is sent to a reply address whose tag verifies
-(``reply_address.py``): the tag names the game, the seat and the version of the game the
-answered mail showed. Then, in this order:
+A mail sent to a bounce address (``MAIL_BOUNCES_TO``, ``mail_bounces.py``) whose tag
+verifies for the seat's address now is a bounce: a delivery report's failure is recorded
+on the seat (after ``MAIL_HARD_FAILURES`` hard ones its address is failing), and it is
+never answered. Otherwise a mail is for us when it is sent to a reply address whose tag
+verifies (``reply_address.py``): the tag names the game, the seat and the version of the
+game the answered mail showed. Then, in this order:
 
 - an automatic mail (auto-reply, bounce, list or bulk mail: ``mail_auth.automatic``) is
   dropped without an answer, and so is a mail whose ``From`` cannot be read strictly
   (``mail_auth.sender``: one address, no other address in its display name), is not
   authenticated as ``MAIL_IN_AUTH`` asks (``mail_auth.authenticate``: an
   ``Authentication-Results`` header of the operator's MTA with an aligned DKIM or SPF
-  pass) or is not the seat's address;
+  pass) or is not the seat's address; a reply from the seat's address confirms it (a
+  failing mark is cleared);
 - the reply is read (``replies.py``): ``status``, ``help``, ``resign`` (``Games.resign``:
   a bot plays the seat from then on), ``language fi`` (the seat's mails in Finnish from
   then on) or moves; the command words in any language of the catalogs;
@@ -68,9 +72,9 @@ from service.errors import (
     VersionConflict,
 )
 from service.settings import Settings
-from service.store import Due, Seat
+from service.store import Due, MailFailure, Seat
 
-from . import mail_auth, replies, reply_address
+from . import mail_auth, mail_bounces, replies, reply_address
 from .context import Context, context
 
 log = logging.getLogger("alhambra.mail_in")
@@ -101,14 +105,40 @@ class Gateway:
     """Replies in, moves through ``Games.submit``, answers onto the workers' queue."""
 
     def __init__(self, ctx: Context) -> None:
-        if not ctx.settings.mail_reply_to:
+        if not ctx.settings.mail_reply_to and not ctx.settings.mail_bounces_to:
             raise ValueError("MAIL_REPLY_TO is not set: there are no reply addresses")
         self.ctx = ctx
-        self.base = ctx.settings.mail_reply_to
+        self.base = ctx.settings.mail_reply_to or ""
+        self.bounces = ctx.settings.mail_bounces_to
+
+    def accepts(self, address: str) -> bool:
+        """Is ``address`` a reply or bounce address of ours (its tag verifies)?"""
+        return self.target(address) is not None or self.bounce_target(address) is not None
+
+    def bounce_target(self, address: str) -> Target | None:
+        """The seat ``address`` is a bounce address of (``MAIL_BOUNCES_TO``), if its tag
+        verifies for the seat's address now."""
+        tag = mail_bounces.read_tag(self.bounces, address) if self.bounces else None
+        if tag is None:
+            return None
+        seat = self._seat(tag)
+        if seat is None or not mail_bounces.verify(self.ctx.settings.secret_key, tag,
+                                                   seat.email):
+            log.warning("mail-in: %s does not verify (forged, or the seat's address "
+                        "changed since)", address)
+            return None
+        return Target(tag, seat)
+
+    def _seat(self, tag: reply_address.Tag) -> Seat | None:
+        try:
+            seats = self.ctx.store.seats(tag.game_id)
+        except Exception as exc:  # noqa: BLE001 - any store failure: try again later
+            raise Unavailable(f"the database: {exc}") from exc
+        return next((s for s in seats if s.seat == tag.seat), None)
 
     def target(self, address: str) -> Target | None:
         """The seat ``address`` is the reply address of, if its tag verifies."""
-        tag = reply_address.read(self.base, address)
+        tag = reply_address.read(self.base, address) if self.base else None
         if tag is None:
             return None
         try:
@@ -129,8 +159,12 @@ class Gateway:
         Returns HANDLED, IGNORED or NOT_OURS; raises Unavailable."""
         msg = email.message_from_bytes(raw, policy=email.policy.default)
         assert isinstance(msg, EmailMessage)
+        addresses = addresses if addresses is not None else replies.recipients(msg)
+        bounced = [t for t in map(self.bounce_target, addresses) if t is not None]
+        if bounced:
+            return self.bounce(msg, bounced[0])
         targets: dict[tuple[str, int, int], Target] = {}
-        for address in addresses if addresses is not None else replies.recipients(msg):
+        for address in addresses:
             target = self.target(address)
             if target is not None:
                 targets.setdefault((target.tag.game_id, target.seat.seat,
@@ -159,12 +193,41 @@ class Gateway:
             handled = self._one(msg, message_id, target, sender) or handled
         return HANDLED if handled else IGNORED
 
+    def bounce(self, msg: EmailMessage, target: Target) -> str:
+        """A mail to a seat's bounce address: a DSN's failure is recorded on the seat
+        (a hard one counts towards its failing mark); never answered."""
+        tag, seat = target.tag, target.seat
+        found = mail_bounces.failures(msg)
+        if not found:
+            log.info("mail-in: %s to the bounce address of game %s seat %s: %s", str(
+                msg.get("Message-ID", "?")), tag.game_id, tag.seat,
+                "no delivery report: dropped" if found is None else "nothing failed")
+            return IGNORED
+        failure = next((f for f in found if f.permanent), found[0])
+        assert seat.email is not None
+        settings = self.ctx.settings
+        try:
+            failing = self.ctx.store.record_mail_failure(MailFailure(
+                tag.game_id, seat.seat, seat.email, failure.reason, failure.permanent,
+                times.now()), settings.mail_hard_failures)
+        except Exception as exc:  # noqa: BLE001 - the store: try again later
+            raise Unavailable(str(exc)) from exc
+        log.warning("mail-in: a bounce of game %s seat %s v%s (%s): %s: %s%s", tag.game_id,
+                    seat.seat, tag.version, seat.email,
+                    "failed" if failure.permanent else "delayed", failure.reason,
+                    "; the address is failing now" if failing else "")
+        return HANDLED
+
     def _one(self, msg: EmailMessage, message_id: str, target: Target, sender: str) -> bool:
         tag, seat = target.tag, target.seat
         if seat.email and sender != seat.email.lower():
             log.warning("mail-in: %s for game %s seat %s comes from %s, not the seat's "
                         "address: dropped", message_id, tag.game_id, seat.seat, sender)
             return False
+        if seat.mail_failing and seat.email:  # the seat's own mail: it confirms the address
+            self.ctx.store.set_mail_address(tag.game_id, seat.seat, seat.email)
+            log.info("mail-in: game %s seat %s wrote from %s: mails to it go again",
+                     tag.game_id, seat.seat, seat.email)
         reading = replies.read(replies.reply_lines(replies.body_text(msg)))
         try:
             outcome = self.outcome(target, reading, message_id)
@@ -283,7 +346,7 @@ def send_answer(game_id: str, seat: int, message_id: str, references: list[str],
 def deliver_stdin(settings: Settings, raw: bytes, recipients: list[str] | None = None,
                   sender: str | None = None) -> int:
     """Pipe delivery of one message: the exit status for the mail server."""
-    if not settings.mail_reply_to:
+    if not settings.mail_reply_to and not settings.mail_bounces_to:
         log.error("mail-in: MAIL_REPLY_TO is not set")
         return EX_CONFIG
     try:
@@ -312,11 +375,11 @@ class Handler:
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
         try:
-            target = await asyncio.to_thread(self.gateway.target, address)
+            ours = await asyncio.to_thread(self.gateway.accepts, address)
         except Unavailable as exc:
             log.error("mail-in: RCPT %s: %s", address, exc)
             return self.TEMPFAIL
-        if target is None:
+        if not ours:
             log.warning("mail-in: RCPT %s from %s refused: not a reply address of ours",
                         address, session.peer)
             return "550 5.1.1 No such recipient here"

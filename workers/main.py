@@ -31,6 +31,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 import redis
 from redis import Redis
@@ -68,7 +70,7 @@ class Worker(SimpleWorker):
     on_stop: Callable[[], None] | None = None  # called at once (the webhooks worker's stop)
     stopping = False
 
-    def request_stop(self, signum, frame):
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
         # Once only: a signal handler run again while the first is inside Event.set()
         # would wait for the lock the first holds, for ever.
         if self.stopping:
@@ -81,14 +83,14 @@ class Worker(SimpleWorker):
         if self.on_stop is not None:
             self.on_stop()
         if self.get_state() != WorkerStatus.BUSY and self.stop_event is not None:
-            self.handle_warm_shutdown_request()
+            self.handle_warm_shutdown_request()  # type: ignore[no-untyped-call]
             return  # the pop under way returns within dequeue_timeout; no other begins
         try:
-            super().request_stop(signum, frame)
+            super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
         except (redis.ConnectionError, redis.TimeoutError):
             raise StopRequested() from None
 
-    def request_force_stop(self, signum, frame):
+    def request_force_stop(self, signum: int, frame: FrameType | None) -> None:
         if signum == signal.SIGTERM:
             log.info("already stopping after the job under way")
             return
@@ -99,7 +101,7 @@ def stoppable_queue(stop: threading.Event) -> type[Queue]:
     """RQ's Queue whose workers begin no blocking pop once ``stop`` is set."""
     class StoppableQueue(Queue):
         @classmethod
-        def dequeue_any(cls, *args, **kwargs):
+        def dequeue_any(cls, *args: Any, **kwargs: Any) -> Any:
             if stop.is_set():
                 raise StopRequested()
             return super().dequeue_any(*args, **kwargs)
@@ -152,7 +154,7 @@ def run(settings: Settings, *, claiming: bool = True, burst: bool = False,
                                            name="claiming-loop", daemon=True)
         claiming_thread.start()
 
-    def on_signal(signum, frame):
+    def on_signal(signum: int, frame: FrameType | None) -> None:
         if not stop.is_set():  # (once: see Worker.request_stop)
             stop.set()
 
@@ -275,7 +277,7 @@ class WebhooksWorker:
                         "--no-dispatch"]
         if args.name:
             self.command += ["--name", f"{args.name}-webhooks"]
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.supervisor = Supervisor(stopping=stopping)
         self.supervisor.watch("the webhooks worker", self.start, self.alive)
         self.supervisor.start()

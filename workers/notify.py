@@ -294,16 +294,24 @@ def _taken_over_line(e: dict[str, Any], you: bool, name: str) -> Msg:
 
 
 def subject(ctx: dict[str, Any]) -> str:
-    """``[Alhambra <game>] Your turn, move 17``: the same prefix for every mail of a game,
-    then what the mail is and the move number players count (in the seat's language)."""
+    """``Alhambra · game 4ea4c0ff · Ann, Bob, Cid``: one subject for every mail of a game
+    to a seat, so that clients threading by subject (Gmail) keep the game in one thread
+    (in the seat's language); what the mail is goes in ``status``."""
+    return i18n.say(msg("{variant} · game {id} · {players}", variant=ctx["variant"],
+                        id=ctx["game_id"][:8],
+                        players=", ".join(p["name"] for p in ctx["players"])), ctx["lang"])
+
+
+def status(ctx: dict[str, Any]) -> str:
+    """``Your turn, move 17``: what the mail is and the move number players count (in
+    the seat's language): the first line of its text and its preheader."""
     if ctx["kind"] == "answer":
         what = ANSWER_SUBJECTS[ctx["result"]]
     elif ctx["kind"] == "started" and ctx["legal_moves"]:
         what = msg("Game started: your turn")
     else:
         what = SUBJECT_KINDS[ctx["kind"]]
-    return f"[Alhambra {ctx['game_id']}] " + i18n.say(
-        msg("{what}, move {turn}", what=what, turn=ctx["turn"]), ctx["lang"])
+    return i18n.say(msg("{what}, move {turn}", what=what, turn=ctx["turn"]), ctx["lang"])
 
 
 def render(batch: Batch, kind: str, seat: int, version: int | None = None,
@@ -316,6 +324,7 @@ def render(batch: Batch, kind: str, seat: int, version: int | None = None,
     ctx = context_for(batch, kind, seat, **extra)
     if version is not None:
         ctx["version"] = version
+    ctx["status"] = status(ctx)
     env = templates(ctx["lang"])
     html = env.get_template(f"{kind}.html").render(ctx)
     return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,

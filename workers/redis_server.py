@@ -50,7 +50,8 @@ def server_binary() -> str:
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 class EmbeddedRedis:
@@ -60,11 +61,11 @@ class EmbeddedRedis:
                  persist: bool = True, die_with_parent: bool = True) -> None:
         self._tmp = None if folder else tempfile.mkdtemp(prefix="alhambra-redis-")
         # Absolute: the server changes into --dir before it opens its log file.
-        self.folder = Path(folder or self._tmp).resolve()
+        self.folder = Path(folder or str(self._tmp)).resolve()
         self.port = port
         self.persist = persist
         self.die_with_parent = die_with_parent
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def socket_path(self) -> Path:
@@ -170,5 +171,5 @@ class EmbeddedRedis:
     def __enter__(self) -> str:
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -2,11 +2,17 @@
 whether to answer it at all: ``mail_auth.py``).
 
 The text is the ``text/plain`` part (``email`` decodes quoted-printable and base64 in any
-charset), else the HTML part turned into text by ``html2text``. ``mail-parser-reply``
-cuts off the quoted mail (``On … wrote:``, ``-----Original Message-----``, Outlook's
-header block) and the signature; lines quoted with ``>`` go too. What is left to read is
-the first block of non-empty lines: the moves, one a line or separated by ``;``, in the
-notation of ``engine/NOTATION.md`` (``engine.parse_moves``), or the command ``status``,
+charset), else the HTML part turned into text by ``html2text``, each block element (an
+Outlook ``<p>``, a Gmail ``<div>``) one line, as a person sees it. Lines quoted with ``>``
+go; a quote header line ("On … wrote:", s-nail's "Alhambra <…> wrote:", "… писал(а):",
+"… έγραψε:", "… kirjoitti:", "Den … skrev …:", Gmail's Russian "…, Name <addr>:") and an
+Outlook header block in any of our languages ("От: … / Отправлено: …") end the reply when
+something is written above them, and are dropped when the reply is written below them.
+``mail-parser-reply`` (with the languages it lacks added: ``QUOTE_LANGUAGES``) cuts off
+the rest of the quoted mail and the signature. What is left to read is the first block
+of non-empty lines (after a short greeting block, the next one): the moves, one a line or
+separated by ``;``, in the notation of ``engine/NOTATION.md`` (``engine.parse_moves``;
+a greeting line before them is skipped when the rest reads as moves), or the command ``status``,
 ``help``, ``resign`` (a bot plays the seat from then on, docs/rules.md S-2) or
 ``language fi`` (the seat's mails in that language). The command words are read in every
 language of the catalogs (``pgettext("command", …)``: ``ohje``, ``hjælp``, ``помощь``…),
@@ -24,14 +30,52 @@ from functools import cache
 
 import html2text
 from mailparser_reply import EmailReplyParser
+from mailparser_reply.constants import MAIL_LANGUAGES
 
 import engine
 from engine.words import pmsg
 from service import i18n
 
-#: Languages whose "On … wrote:" lines and signatures are recognised. (Not Danish: its
-#: signature "Tak" would swallow a reply "take 3".)
-LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "sv", "cs"]
+#: The quote headers of the languages ``mail-parser-reply`` lacks (and Danish's without its
+#: signature "Tak", which would swallow a reply "take 3"), added to its table.
+QUOTE_LANGUAGES: dict[str, dict[str, str]] = {
+    "alhambra-ru": {
+        "wrote_header": r"^(?:>\s?)*.{0,200}\s(?:писал|писала|написал|написала|пишет)"
+                        r"(?:\(а\))?:$",
+        "from_header": r"((?:(?:^|\n)[* ]*(?:От|Отправлено|Кому|Тема|Дата|Копия):[ *]*"
+                       r"(?:\s{,2}).*){2,}(?:\n.*){,1})"},
+    "alhambra-el": {
+        "wrote_header": r"^(?:>\s?)*.{0,200}\sέγραψε:$",
+        "from_header": r"((?:(?:^|\n)[* ]*(?:Από|Στάλθηκε|Προς|Θέμα|Ημερομηνία|Κοιν\.?):"
+                       r"[ *]*(?:\s{,2}).*){2,}(?:\n.*){,1})"},
+    "alhambra-fi": {
+        "wrote_header": r"^(?:>\s?)*.{0,200}\skirjoitti(?:\s.{0,60})?:$",
+        "from_header": r"((?:(?:^|\n)[* ]*(?:Lähettäjä|Lähetetty|Vastaanottaja|Aihe|"
+                       r"Päivämäärä|Kopio):[ *]*(?:\s{,2}).*){2,}(?:\n.*){,1})"},
+    "alhambra-da": {
+        "wrote_header": r"^(?:>\s?)*(?:Den|[Mm]an|[Tt]ir|[Oo]ns|[Tt]or|[Ff]re|[Ll]ør|[Ss]øn|"
+                        r"[0-9]).{0,200}\sskrev\s.{0,200}:$",
+        "from_header": r"((?:(?:^|\n)[* ]*(?:Fra|Sendt|Til|Emne|Dato|Cc):[ *]*(?:\s{,2}).*)"
+                       r"{2,}(?:\n.*){,1})"},
+}
+MAIL_LANGUAGES.update(QUOTE_LANGUAGES)
+#: Languages whose quote headers and signatures are recognised.
+LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl", "sv", "cs", *QUOTE_LANGUAGES]
+#: A quote header line of any client we know: it ends with ":" and names the writer
+#: with a verb ("wrote", "писал(а)", "έγραψε", "kirjoitti", "skrev", "schrieb", "a écrit"…)
+#: or, as Gmail's Russian does, with the address alone ("…, Alhambra <game@test>:").
+QUOTE_HEADER = re.compile(
+    r"^.{0,300}(?:\b(?:wrote|schrieb|écrit|escribió|scritto|schreef|napisał|skrev|"
+    r"kirjoitti|писал|писала|написал|написала|пишет)\b|έγραψε|\(а\)|>).{0,200}:$",
+    re.IGNORECASE)
+#: The first two lines of an Outlook header block ("From: …" then "Sent: …").
+OUTLOOK_FROM = re.compile(r"^\W{0,2}(?:From|От|Από|Lähettäjä|Fra|Von|De|Da|Van|Od)\W{0,2}:",
+                          re.IGNORECASE)
+OUTLOOK_SENT = re.compile(r"^\W{0,2}(?:Sent|Date|Отправлено|Дата|Στάλθηκε|Ημερομηνία|"
+                          r"Lähetetty|Päivämäärä|Sendt|Dato|Gesendet|Envoyé|Enviado|Inviato|"
+                          r"Verzonden|Wysłano)\W{0,2}:", re.IGNORECASE)
+#: An "-----Original Message-----" line, in any language.
+SEPARATOR = re.compile(r"^-{3,}\s*[^-]{3,60}\s*-{3,}$")
 #: The commands, by their English word (the catalogs give each language's).
 COMMANDS = {"status": pmsg("command", "status"), "help": pmsg("command", "help"),
             "resign": pmsg("command", "resign"), "language": pmsg("command", "language")}
@@ -75,29 +119,70 @@ def body_text(msg: EmailMessage) -> str:
         converter = html2text.HTML2Text()
         converter.body_width = 0
         converter.ignore_links = converter.ignore_images = converter.ignore_emphasis = True
+        converter.single_line_break = True  # each <p>, <div> a line; an empty one: a gap
         content = _MD_ESCAPE.sub(r"\1", converter.handle(content))
     return content
 
 
+def _quote_start(lines: list[str]) -> int | None:
+    """The index of the first line that starts a quoted mail: a quote header, an Outlook
+    header block, an "Original Message" separator (None: there is none)."""
+    for i, line in enumerate(lines):
+        line = line.strip()
+        if QUOTE_HEADER.match(line) or SEPARATOR.match(line):
+            return i
+        if OUTLOOK_FROM.match(line) and i + 1 < len(lines) and \
+                OUTLOOK_SENT.match(lines[i + 1].strip()):
+            return i
+    return None
+
+
+def _uncited(lines: list[str]) -> list[str]:
+    """The lines without the quoted mail: what is above its header (a reply on top), or,
+    when nothing is, what is below it (a reply written under the quote) without it."""
+    while (start := _quote_start(lines)) is not None:
+        if any(line.strip() for line in lines[:start]):
+            return lines[:start]
+        lines = lines[start + 1:]
+    return lines
+
+
+def _blocks(text: str) -> list[list[str]]:
+    blocks: list[list[str]] = [[]]
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
 def reply_lines(text: str) -> list[str]:
     """The first block of non-empty lines of the reply, above the quoted mail and the
-    signature. Lines quoted with ``>`` go first, wherever they are (a quoted signature
+    signature (after a greeting block of a line or two that reads as no move, the next
+    block too). Lines quoted with ``>`` go first, wherever they are (a quoted signature
     would hide a reply written below the quote)."""
     text = text.replace("\r\n", "\n").replace("\xa0", " ")
-    text = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith(">"))
+    lines = [line for line in text.split("\n") if not line.lstrip().startswith(">")]
+    text = "\n".join(_uncited(lines))
     replies = EmailReplyParser(languages=LANGUAGES).read(text).replies
-    latest = replies[0].body if replies else text
-    block: list[str] = []
-    for raw in latest.split("\n"):
-        line = raw.strip()
-        if not line:
-            if block:
-                break
-            continue
-        block.append(line)
-        if len(block) >= MAX_LINES:
-            break
-    return block
+    blocks = _blocks(replies[0].body if replies else text)
+    if not blocks:
+        return []
+    block = blocks[0]
+    if len(blocks) > 1 and len(block) <= 2 and read(block).kind == "unreadable" and \
+            not any(_moves(line) for line in block):
+        block = block + blocks[1]  # "Hi Bob," / (a gap) / the moves
+    return block[:MAX_LINES]
+
+
+def _moves(line: str) -> bool:
+    """Does the line read as moves?"""
+    try:
+        return bool(engine.parse_moves(line))
+    except engine.NotationError:
+        return False
 
 
 def _plain(word: str) -> str:
@@ -130,6 +215,18 @@ def read(lines: list[str]) -> Reading:
                        language=i18n.language(asked) or _language_names().get(asked))
     if command is not None and command != "language" and len(words) == 1:
         return Reading(command, lines)
+    reading = _read_moves(lines)
+    if reading.kind == "unreadable" and reading.line == 1:
+        # a greeting ("Привет!", "Hi Bob,") above the moves: skipped if the rest reads
+        for skip in (1, 2):
+            rest = _read_moves(lines[skip:]) if len(lines) > skip else None
+            if rest is not None and rest.kind == "moves" and rest.moves and \
+                    not any(_moves(line) for line in lines[:skip]):
+                return rest
+    return reading
+
+
+def _read_moves(lines: list[str]) -> Reading:
     moves: list[engine.Move] = []
     for number, line in enumerate(lines, start=1):
         try:

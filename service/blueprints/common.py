@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import http
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 import flask_smorest
-from flask import current_app, request
+import marshmallow as ma
+from flask import Request, current_app, request
 from redis import Redis
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -27,18 +29,18 @@ class JsonBodyParser(FlaskParser):
     read as no body at all, and JSON is read within the bounds of ``safejson`` (400
     ``malformed_json`` saying which)."""
 
-    def load_json(self, req, schema):
+    def load_json(self, req: Request, schema: ma.Schema) -> Any:
         if not req.is_json:
             raise UnsupportedMediaType()
         return super().load_json(req, schema)
 
-    def _raw_load_json(self, req):
+    def _raw_load_json(self, req: Request) -> Any:
         if not is_json_request(req):
             return core.missing
         try:
             return loads(req.get_data(cache=True))
         except BadJson as exc:
-            raise ApiError(400, "malformed_json", message(exc)) from None
+            raise ApiError("malformed_json", message(exc)) from None
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -47,12 +49,17 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = JsonBodyParser()
 
 
-BEARER = [{}, {"bearer": []}]  # the token is optional where this is the security
-BEARER_REQUIRED = [{"bearer": []}]
+#: A view function, as a decorator gives it back.
+View = TypeVar("View", bound=Callable[..., Any])
+
+# The security of an operation: the token is optional (BEARER) or needed.
+BEARER: list[dict[str, list[str]]] = [{}, {"bearer": []}]
+BEARER_REQUIRED: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 def service() -> Games:
-    return current_app.extensions["alhambra"]
+    games: Games = current_app.extensions["alhambra"]
+    return games
 
 
 def bearer_token() -> str | None:
@@ -71,9 +78,9 @@ def caller() -> Caller:
     return service().caller(bearer_token())
 
 
-def errors(blp, *statuses: int) -> Callable:
+def errors(blp: Blueprint, *statuses: int) -> Callable[[View], View]:
     """Document the problem responses an operation may give."""
-    def decorator(func):
+    def decorator(func: View) -> View:
         for status in statuses:
             func = blp.alt_response(status, response=http.HTTPStatus(status).name)(func)
         return func
@@ -81,7 +88,8 @@ def errors(blp, *statuses: int) -> Callable:
 
 
 def settings() -> Settings:
-    return current_app.extensions["alhambra_settings"]
+    s: Settings = current_app.extensions["alhambra_settings"]
+    return s
 
 
 def redis_client() -> Redis | None:
@@ -91,7 +99,8 @@ def redis_client() -> Redis | None:
         url = settings().redis_url
         current_app.extensions["alhambra_redis"] = Redis.from_url(
             url, socket_timeout=0.5, socket_connect_timeout=0.5) if url else None
-    return current_app.extensions["alhambra_redis"]
+    client: Redis | None = current_app.extensions["alhambra_redis"]
+    return client
 
 
 def base_url() -> str:

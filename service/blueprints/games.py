@@ -18,9 +18,12 @@ from ..schemas import (
     JoinedSchema,
     JoinSchema,
     ListQuerySchema,
+    MailFailuresSchema,
     RotatedTokenSchema,
     SeatLanguageSchema,
     SeatLanguageSetSchema,
+    SeatMailAddressSchema,
+    SeatMailAddressSetSchema,
 )
 from .common import (
     BEARER,
@@ -120,7 +123,7 @@ def join_game(body, game_id):
         email, language = player.email, language or player.language
         name = name or player.email.partition("@")[0][:40]
     if not name:
-        raise ApiError(422, "validation_error", msg("give a name (or join signed in)"),
+        raise ApiError("validation_error", msg("give a name (or join signed in)"),
                        errors={"json": {"name": ["Missing data for required field."]}})
     joined = service().join(game_id, body["invite_code"], name, email, language)
     joined["join_url"] = join_url(game_id, joined["token"])
@@ -167,6 +170,36 @@ def set_language(body, game_id, seat):
     Another seat's token: 403. A reply `language fi` to a game's mail does the same."""
     games = service()
     return games.choose_language(games.game(game_id), caller(), seat, body["language"])
+
+
+@blp.route("/<string:game_id>/seats/<int:seat>/mail-address", methods=["POST"])
+@blp.arguments(SeatMailAddressSchema())
+@blp.response(200, SeatMailAddressSetSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 400, 401, 403, 404, 415, 422)
+def set_mail_address(body, game_id, seat):
+    """Give a seat a new mail address, or confirm the one it has
+
+    With the seat's own token. After `MAIL_HARD_FAILURES` hard failures (refused by the
+    relay, or bounced) mails to a seat's address stop, and the game document says why
+    (`seats[].mail_failing`); a new `email`, or none (the seat confirms its address),
+    makes them go again. A reply by mail from the address confirms it too."""
+    games = service()
+    return games.set_mail_address(games.game(game_id), caller(), seat, body["email"])
+
+
+@blp.route("/<string:game_id>/mail-failures", methods=["GET"])
+@blp.response(200, MailFailuresSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404)
+def mail_failures(game_id):
+    """The game's failing mail deliveries, for its host
+
+    Each mail refused by the relay (a 5xx: for good, a 4xx: tried again later) or
+    bounced (a delivery report to the mail's own envelope sender, `MAIL_BOUNCES_TO`),
+    newest first, and the seats whose address is failing (mails to it stopped)."""
+    games = service()
+    return games.mail_failures(games.game(game_id), caller())
 
 
 @blp.route("/<string:game_id>/token", methods=["POST"])

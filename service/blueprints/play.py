@@ -60,15 +60,15 @@ def _expected_version(body, header: str | None) -> int:
     if header is not None:
         m = _ETAG.match(header)
         if not m:
-            raise ApiError(400, "bad_request", msg("If-Match must be the game's ETag, e.g. "
+            raise ApiError("bad_request", msg("If-Match must be the game's ETag, e.g. "
                                                    '"42"'))
         header_version = int(m.group(1))
     if body_version is not None and header_version is not None and \
             body_version != header_version:
-        raise ApiError(400, "bad_request", msg("the body's version and If-Match differ"))
+        raise ApiError("bad_request", msg("the body's version and If-Match differ"))
     expected = body_version if body_version is not None else header_version
     if expected is None:
-        raise ApiError(428, "precondition_required", msg(
+        raise ApiError("precondition_required", msg(
             "say which version of the game the move was made against: the body's 'version' "
             "or If-Match"))
     return expected
@@ -100,7 +100,7 @@ def submit_moves(body, game_id):
     seat = caller().player(game)
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
-        raise ApiError(400, "bad_request", msg("Idempotency-Key must have 1 to 200 "
+        raise ApiError("bad_request", msg("Idempotency-Key must have 1 to 200 "
                                                "characters"))
     expected = _expected_version(body, request.headers.get("If-Match"))
     moves = read_moves(body.get("move"), body.get("moves"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..auth import Caller
 from ..schemas import GameSchema, RecordInSchema, RecordSchema
 from .common import Blueprint, caller, errors, service
@@ -12,7 +14,7 @@ blp = Blueprint("records", __name__, description="Game records: export and impor
 @blp.route("/games/<string:game_id>/record", methods=["GET"])
 @blp.response(200, RecordSchema)
 @errors(blp, 401, 403, 404, 409)
-def get_record(game_id):
+def get_record(game_id: str) -> dict[str, Any]:
     """The record of a finished game
 
     The engine's record: options, seed, seats and every move in notation, with the result.
@@ -27,7 +29,7 @@ def get_record(game_id):
 @blp.arguments(RecordInSchema())
 @blp.response(201, GameSchema)
 @errors(blp, 400, 415, 422, 429)
-def import_record(doc):
+def import_record(doc: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Import a finished game for review
 
     The record is replayed and verified; 422 `invalid_record` names the first move that

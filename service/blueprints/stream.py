@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from flask import Response, current_app, request
 
@@ -38,7 +39,7 @@ from ..languages import request_language
 from ..problems import ApiError
 from ..schemas import EventsQuerySchema
 from ..settings import Settings
-from ..stream_caps import StreamCaps, TooManyStreams
+from ..stream_caps import Slot, StreamCaps, TooManyStreams
 from ..stream_hub import PARK, PARKED, Stream, message
 from .common import BEARER, Blueprint, caller, errors, redis_client, service, settings
 
@@ -63,7 +64,7 @@ def _since(query_since: int) -> int:
         return query_since
     m = _LAST_EVENT_ID.match(header)
     if not m:
-        raise ApiError(400, "bad_request", msg("Last-Event-ID must be a version number, the "
+        raise ApiError("bad_request", msg("Last-Event-ID must be a version number, the "
                                                "id of the last message received"))
     return int(m.group(1))
 
@@ -100,10 +101,11 @@ def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, second
 def stream_caps() -> StreamCaps:
     if "alhambra_stream_caps" not in current_app.extensions:
         current_app.extensions["alhambra_stream_caps"] = StreamCaps(settings(), redis_client())
-    return current_app.extensions["alhambra_stream_caps"]
+    caps: StreamCaps = current_app.extensions["alhambra_stream_caps"]
+    return caps
 
 
-def _place(seconds: float):
+def _place(seconds: float) -> Slot:
     """This client's place for one more stream (429 when it has too many open)."""
     try:
         return stream_caps().acquire(request.remote_addr or "", seconds)
@@ -114,7 +116,7 @@ def _place(seconds: float):
                      seconds=full.retry_after) if full.whose == "address" else \
             msg("the server has too many open streams (at most {limit}): try again in "
                 "{seconds} s", limit=s.streams_max, seconds=full.retry_after)
-        raise ApiError(429, "rate_limited", detail,
+        raise ApiError("rate_limited", detail,
                        headers={"Retry-After": str(full.retry_after)}) from None
 
 
@@ -132,7 +134,7 @@ def _place(seconds: float):
      "description": "The version of the last message received: the stream resumes after "
                     "it (wins over `since`)"}])
 @errors(blp, 400, 401, 403, 404, 422, 429)
-def stream_events(query, game_id):
+def stream_events(query: dict[str, Any], game_id: str) -> Response:
     """Follow a game live
 
     The events after `since` (or `Last-Event-ID`), then each new one as it is written, as

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..schemas import (
     WebhookCreatedSchema,
     WebhookInSchema,
@@ -18,7 +20,7 @@ blp = Blueprint("webhooks", __name__, url_prefix="/games",
 @blp.response(201, WebhookCreatedSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 415, 422)
-def create_webhook(body, game_id):
+def create_webhook(body: dict[str, Any], game_id: str) -> tuple[Any, int, dict[str, str]]:
     """Register a webhook
 
     With a seat token, each new event is sent redacted for that seat (its own hand only);
@@ -45,7 +47,7 @@ def create_webhook(body, game_id):
 @blp.response(200, WebhookListSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def list_webhooks(game_id):
+def list_webhooks(game_id: str) -> dict[str, Any]:
     """The caller's webhooks on this game (without their secrets)"""
     games = service()
     return {"webhooks": games.webhooks(games.game(game_id), caller())}
@@ -55,7 +57,7 @@ def list_webhooks(game_id):
 @blp.response(200, WebhookSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def get_webhook(game_id, hook_id):
+def get_webhook(game_id: str, hook_id: int) -> Any:
     """One of the caller's webhooks: its status (failures in a row, last error, disabled)"""
     games = service()
     return games.webhook(games.game(game_id), caller(), hook_id)
@@ -65,7 +67,7 @@ def get_webhook(game_id, hook_id):
 @blp.response(204)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def delete_webhook(game_id, hook_id):
+def delete_webhook(game_id: str, hook_id: int) -> None:
     """Remove one of the caller's webhooks"""
     games = service()
     games.delete_webhook(games.game(game_id), caller(), hook_id)

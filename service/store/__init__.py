@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import GameNotFound, VersionConflict
 from .base import (
     COLUMNS,
     DUE_KINDS,
@@ -19,16 +20,15 @@ from .base import (
     EventStore,
     Finish,
     Game,
-    GameNotFound,
     GameRows,
     GameUpdate,
+    MailFailure,
     Player,
     Rating,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
     SignIn,
-    VersionConflict,
     Webhook,
 )
 from .sqlite import SqliteStore
@@ -67,7 +67,6 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "Player", "Rating", "SignIn",
-    "SchemaTooNew", "SchemaTooOld", "Seat", "SqliteStore", "VersionConflict", "Webhook",
-    "describe", "open_store",
+    "MailFailure", "Player", "Rating", "SignIn", "SchemaTooNew", "SchemaTooOld", "Seat",
+    "SqliteStore", "VersionConflict", "Webhook", "describe", "open_store",
 ]

@@ -1,5 +1,6 @@
-"""What the service and the workers ask of a store: the ``EventStore`` protocol and the
-records it reads and writes.
+"""What the service and the workers ask of a store: the ``EventStore`` protocol (made of
+one protocol per concern: ``GamesAndSeats``, ``EventLog``, ``DueWork``, ``MailFailures``,
+``Webhooks``, ``Upkeep``) and the records it reads and writes.
 
 A game is an append-only log of events; its version is the number of events. Beside the
 log a store keeps a row per game (its summary: status, whose turn, the deadline), the
@@ -79,6 +80,8 @@ class Seat:
     token_generation: int = 0  # how many times the seat's token was rotated (auth.py)
     bot: str | None = None  # the level of the bot created to play the seat (docs/rules.md S-2)
     language: str | None = None  # its mails' and page's (service/i18n.py); None: not chosen
+    mail_failures: int = 0  # hard failures of mail to ``email`` since it was set or confirmed
+    mail_failing: str | None = None  # why mails to ``email`` stopped (None: they go)
 
 
 @dataclass(frozen=True)
@@ -218,6 +221,20 @@ class Finish:
 
 
 @dataclass(frozen=True)
+class MailFailure:
+    """A mail to a seat's address that failed: refused at send time (a 4xx or 5xx
+    answer) or bounced later (a DSN); ``permanent``: a hard failure (5xx, a DSN's
+    ``failed``), counted towards the address's failing mark."""
+
+    game_id: str
+    seat: int
+    address: str
+    reason: str
+    permanent: bool
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Webhook:
     id: int
     game_id: str
@@ -253,7 +270,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public",
               "public"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
-              "token_generation", "bot", "language"),
+              "token_generation", "bot", "language", "mail_failures", "mail_failing"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
             "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
@@ -264,7 +281,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                  "last_error", "disabled_at"),
 }
 #: Values of columns an older export lacks.
-DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "public": False}
+DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures": 0,
+                            "public": False}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at"}
@@ -274,12 +292,8 @@ JSON_COLUMNS = {"options", "payload", "response", "time_control", "args"}
 GameRows = dict[str, list[dict[str, Any]]]
 
 
-class EventStore(Protocol):
-    """Games as append-only event logs, with what the service and the workers keep beside
-    them. Every write is atomic; ``append`` checks the expected version inside its
-    transaction, so of two writers racing for one version exactly one succeeds."""
-
-    # -- games and seats -----------------------------------------------------------------
+class GamesAndSeats(Protocol):
+    """Each game's row (its summary) and its seats."""
 
     def create_game(self, game: Game, seats: list[Seat]) -> None:
         """Insert a new game (no events yet) and its seats."""
@@ -330,7 +344,11 @@ class EventStore(Protocol):
         """Fill an open seat with a bot of level ``bot`` (no token, no e-mail); False if
         the seat was taken meanwhile."""
 
-    # -- events --------------------------------------------------------------------------
+
+class EventLog(Protocol):
+    """The append-only log of each game, and the first answer to each idempotent
+    submission. ``append`` checks the expected version inside its transaction, so of two
+    writers racing for one version exactly one succeeds."""
 
     def read(self, game_id: str, since: int = 0, until: int | None = None) -> list[Event]:
         """The events after version ``since`` up to ``until`` (inclusive; None: the last),
@@ -354,7 +372,11 @@ class EventStore(Protocol):
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
         """The stored first answer to ``seat``'s submission with this key."""
 
-    # -- due work --------------------------------------------------------------------------
+
+class DueWork(Protocol):
+    """The work a batch calls for (mails, bot moves, reminders, deadlines, webhook
+    calls), claimed and finished by the workers; and the answers mail replies were
+    allowed."""
 
     def add_due(self, game_id: str, due: Sequence[Due], done: Claim | None = None
                 ) -> int:
@@ -398,6 +420,30 @@ class EventStore(Protocol):
         False beyond. Counts older than the window are forgotten. (The last guard
         against mail loops: workers/mail_in.py.)"""
 
+
+class MailFailures(Protocol):
+    """Mails that failed, and the seat addresses that fail."""
+
+    def record_mail_failure(self, failure: MailFailure, limit: int) -> str | None:
+        """Keep ``failure``; a permanent one to the seat's current address counts one
+        more hard failure, and at the ``limit``-th the address is marked failing with
+        its reason (mails to it stop). Returns the seat's failing reason after it (None:
+        not failing)."""
+
+    def set_mail_address(self, game_id: str, seat: int, email: str | None) -> None:
+        """The seat's address from now on (or the same, confirmed): its hard failures
+        are forgotten and the failing mark cleared. GameNotFound: no such seat."""
+
+    def mail_failures(self, game_id: str, limit: int = 50) -> list[MailFailure]:
+        """The game's failed mails, newest first."""
+
+    def count_mail_failures(self, since: datetime) -> int:
+        """Failed mails (of every game) since ``since``."""
+
+
+class Webhooks(Protocol):
+    """The webhooks of each game and their delivery attempts."""
+
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:
         """Register a webhook of ``seat`` (None: the host). ``limits``: (per game, per
@@ -418,7 +464,11 @@ class EventStore(Protocol):
         a failure counts one more, keeps ``error`` and disables the hook at the
         ``disable_after``-th failure in a row."""
 
-    # -- players ------------------------------------------------------------------------
+
+
+class Players(Protocol):
+    """Players (service/players.py): sign-in requests, sessions, preferences, vacations,
+    ratings, and a player's seats."""
 
     def add_sign_in(self, sign_in: SignIn) -> None:
         """Keep a sign-in request (the hash of its code); requests ended a day ago are
@@ -485,7 +535,9 @@ class EventStore(Protocol):
         """Every seat with this address (in lower case) and its game: of games not over
         (open or active), or with ``finished`` of games over; by game creation."""
 
-    # -- upkeep --------------------------------------------------------------------------
+
+class Upkeep(Protocol):
+    """Counting, migrating, export and import, closing."""
 
     def count(self, table: str) -> int:
         """The number of rows of one of ``TABLES`` (health checks, tests)."""
@@ -507,3 +559,9 @@ class EventStore(Protocol):
 
     def close(self) -> None:
         """Release this process's (or thread's) connections."""
+
+
+class EventStore(GamesAndSeats, EventLog, DueWork, MailFailures, Webhooks, Players,
+                 Upkeep, Protocol):
+    """What the service and the workers ask of a store, by concern. Every write is
+    atomic."""

@@ -53,6 +53,7 @@ from .base import (
     GameNotFound,
     GameRows,
     GameUpdate,
+    MailFailure,
     Player,
     Rating,
     SchemaTooNew,
@@ -212,10 +213,23 @@ V8 = """
 alter table seats add column language text;
 """
 
+#: Mails that fail: each kept (``mail_failures``), and per seat its address's hard
+#: failures and why mails to it stopped (``record_mail_failure``).
+V9 = """
+alter table seats add column mail_failures integer not null default 0;
+alter table seats add column mail_failing text;
+create table mail_failures (
+   id bigserial primary key, game_id text not null, seat integer not null,
+   address text not null, reason text not null, permanent boolean not null,
+   at timestamptz not null);
+create index idx_mail_failures_game on mail_failures (game_id, id);
+create index idx_mail_failures_at on mail_failures (at);
+"""
+
 #: Players (verified addresses, their preferences), their sessions and sign-in requests
 #: (service/players.py); seats are found by address in lower case; public games (open seats
 #: anyone may join).
-V9 = """
+V10 = """
 create table players (
    email text primary key, created_at timestamptz not null, language text,
    notify text not null default 'turn', digest_hour integer not null default 7,
@@ -245,7 +259,7 @@ create table rated_games (game_id text primary key references games(id),
 """
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -785,6 +799,44 @@ class PostgresStore:
             conn.execute("insert into mail_answers (address, key, allowed_at) "
                          "values (%s, %s, %s)", (address, key, times.now()))
             return True
+
+    def record_mail_failure(self, failure: MailFailure, limit: int) -> str | None:
+        f = failure
+        with self.transaction() as conn:
+            conn.execute("insert into mail_failures (game_id, seat, address, reason, "
+                         "permanent, at) values (%s, %s, %s, %s, %s, %s)",
+                         (f.game_id, f.seat, f.address.lower(), f.reason, f.permanent,
+                          f.at))
+            if f.permanent:
+                conn.execute("update seats set mail_failures = mail_failures + 1, "
+                             "mail_failing = case when mail_failures + 1 >= %s "
+                             "then coalesce(mail_failing, %s) else mail_failing end "
+                             "where game_id = %s and seat = %s and lower(email) = %s",
+                             (limit, f.reason, f.game_id, f.seat, f.address.lower()))
+            row = conn.execute("select mail_failing from seats where game_id = %s and "
+                               "seat = %s", (f.game_id, f.seat)).fetchone()
+        return row[0] if row else None
+
+    def set_mail_address(self, game_id: str, seat: int, email: str | None) -> None:
+        with self.transaction() as conn:
+            cur = conn.execute("update seats set email = %s, mail_failures = 0, "
+                               "mail_failing = null where game_id = %s and seat = %s",
+                               (email, game_id, seat))
+            if cur.rowcount != 1:
+                raise GameNotFound(game_id)
+
+    def mail_failures(self, game_id: str, limit: int = 50) -> list[MailFailure]:
+        with self.connection() as conn:
+            rows = conn.execute("select game_id, seat, address, reason, permanent, at from "
+                                "mail_failures where game_id = %s order by id desc "
+                                "limit %s", (game_id, limit)).fetchall()
+        return [MailFailure(g, seat, a, r, p, at.astimezone(UTC)) for g, seat, a, r, p, at in rows]
+
+    def count_mail_failures(self, since: datetime) -> int:
+        with self.connection() as conn:
+            (n,) = conn.execute("select count(*) from mail_failures where at >= %s",
+                                (since,)).fetchone()
+        return n
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:

@@ -47,6 +47,7 @@ from .base import (
     GameNotFound,
     GameRows,
     GameUpdate,
+    MailFailure,
     Player,
     Rating,
     SchemaTooNew,
@@ -281,6 +282,21 @@ def _v11(conn: sqlite3.Connection) -> None:
 
 
 def _v12(conn: sqlite3.Connection) -> None:
+    """Mails that fail: each kept (``mail_failures``), and per seat its address's hard
+    failures and why mails to it stopped (``record_mail_failure``)."""
+    _run(conn, """
+        alter table seats add column mail_failures integer not null default 0;
+        alter table seats add column mail_failing text;
+        create table mail_failures (
+           id integer primary key, game_id text not null, seat integer not null,
+           address text not null, reason text not null, permanent integer not null,
+           at text not null);
+        create index idx_mail_failures_game on mail_failures (game_id, id);
+        create index idx_mail_failures_at on mail_failures (at);
+    """)
+
+
+def _v13(conn: sqlite3.Connection) -> None:
     """Players (verified addresses, their preferences), their sessions and sign-in
     requests (service/players.py); seats are found by address in lower case; public
     games (open seats anyone may join)."""
@@ -316,7 +332,7 @@ def _v12(conn: sqlite3.Connection) -> None:
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
-                                                          _v8, _v9, _v10, _v11, _v12]
+                                                          _v8, _v9, _v10, _v11, _v12, _v13]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -728,6 +744,43 @@ class SqliteStore:
             db.execute("insert into mail_answers (address, key, allowed_at) values (?, ?, ?)",
                        (address, key, _stamp()))
             return True
+
+    def record_mail_failure(self, failure: MailFailure, limit: int) -> str | None:
+        f = failure
+        with self.transaction() as db:
+            db.execute("insert into mail_failures (game_id, seat, address, reason, "
+                       "permanent, at) values (?, ?, ?, ?, ?, ?)",
+                       (f.game_id, f.seat, f.address.lower(), f.reason, int(f.permanent),
+                        _text(f.at)))
+            if f.permanent:
+                db.execute("update seats set mail_failures = mail_failures + 1, "
+                           "mail_failing = case when mail_failures + 1 >= ? "
+                           "then coalesce(mail_failing, ?) else mail_failing end "
+                           "where game_id = ? and seat = ? and lower(email) = ?",
+                           (limit, f.reason, f.game_id, f.seat, f.address.lower()))
+            row = db.execute("select mail_failing from seats where game_id = ? and "
+                             "seat = ?", (f.game_id, f.seat)).fetchone()
+        return row[0] if row else None
+
+    def set_mail_address(self, game_id: str, seat: int, email: str | None) -> None:
+        with self.transaction() as db:
+            cur = db.execute("update seats set email = ?, mail_failures = 0, "
+                             "mail_failing = null where game_id = ? and seat = ?",
+                             (email, game_id, seat))
+            if cur.rowcount != 1:
+                raise GameNotFound(game_id)
+
+    def mail_failures(self, game_id: str, limit: int = 50) -> list[MailFailure]:
+        rows = self.db.execute("select game_id, seat, address, reason, permanent, at from "
+                               "mail_failures where game_id = ? order by id desc limit ?",
+                               (game_id, limit)).fetchall()
+        return [MailFailure(g, seat, a, r, bool(p), times.from_text(at)) for g, seat, a, r, p, at
+                in rows]
+
+    def count_mail_failures(self, since: datetime) -> int:
+        (n,) = self.db.execute("select count(*) from mail_failures where at >= ?",
+                               (_text(since),)).fetchone()
+        return n
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
                     limits: tuple[int, int] | None = None) -> Webhook:

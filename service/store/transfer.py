@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .. import times
-from .base import COLUMNS, TIME_COLUMNS, EventStore, GameNotFound, GameRows
+from ..errors import GameNotFound
+from .base import COLUMNS, TIME_COLUMNS, EventStore, GameRows
 
 FORMAT = "alhambra-pbem-export"
 FORMAT_VERSION = 1

@@ -19,6 +19,7 @@ def test_without_redis_the_api_reports_what_it_can_see(tmp_path):
     assert doc["status"] == "ok"
     assert doc["parts"]["database"] == {"status": "ok"}
     assert doc["parts"]["due"] == {"status": "ok", "lag_seconds": 0.0}
+    assert doc["parts"]["mail"] == {"status": "ok", "failed_last_hour": 0}
     assert doc["parts"]["redis"]["status"] == "unknown"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from service import create_app
@@ -111,3 +113,26 @@ def test_database_settings_that_cannot_work_are_refused(env, message):
 def test_the_takeover_bot_is_greedy_unless_set():
     assert Settings.from_env({}).takeover_level == "greedy"
     assert Settings.from_env({"ALHAMBRA_TAKEOVER_BOT": "random"}).takeover_level == "random"
+
+
+def test_the_readme_table_is_the_declared_settings():
+    """Each setting is declared once (service/settings.py); the README's table is that
+    declaration, row for row (issue 21)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = Settings.table()
+    assert table in readme, "README.md's settings table differs from the declaration:\n" + \
+        table
+
+
+def test_a_child_process_reads_back_the_settings_it_was_handed(tmp_path):
+    """environ() writes every declared setting; from_env() reads them back equal."""
+    settings = Settings.from_env({
+        "ALHAMBRA_DATA": str(tmp_path), "ALHAMBRA_REMINDERS": "", "ALHAMBRA_CORS_ORIGINS": "",
+        "ALHAMBRA_WEBHOOK_RETRIES": "1,2", "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1",
+        "MAIL_REPLY_TO": "moves@example.org", "MAIL_IN_LISTEN": "[::1]:2525",
+        "ALHAMBRA_LIMIT_JOIN": "5/minute", "ALHAMBRA_CLAIM_LEASE": "12.5"})
+    assert settings.reminders == () and settings.cors_origins == ()
+    again = Settings.from_env(settings.environ())
+    assert again == settings
+    assert again.webhook_retries == (1, 2) and again.webhook_allow_private
+    assert again.limit_join == "5/minute" and again.claim_lease == 12.5

@@ -26,6 +26,7 @@ from service.store import (
     Game,
     GameNotFound,
     GameUpdate,
+    MailFailure,
     Seat,
     VersionConflict,
 )
@@ -66,8 +67,8 @@ def events(n: int, first: int = 1) -> list[dict]:
 def test_every_method_of_the_protocol_is_there(store):
     """A method added to EventStore that a store lacks (or takes other arguments) fails
     here, naming it."""
-    wanted = {n: v for n, v in vars(EventStore).items()
-              if callable(v) and not n.startswith("_")}
+    wanted = {n: v for part in EventStore.__mro__ if part is not object
+              for n, v in vars(part).items() if callable(v) and not n.startswith("_")}
     assert len(wanted) >= 28
     for name, method in wanted.items():
         impl = getattr(type(store), name, None)
@@ -719,3 +720,43 @@ def test_rotating_a_seat_token(store):
     assert store.seat_by_token_hash("tok-new").seat == 0
     assert store.seats("g1")[1].token_generation == 0  # the other seat keeps its token
     assert store.dump_game("g1")["seats"][0]["token_generation"] == 1
+
+
+def test_mail_failures_mark_an_address_failing_until_a_new_or_confirmed_one(store):
+    """Issue 22: hard failures to a seat's address count; at the limit the address is
+    failing with the reason; temporary ones and failures to an old address do not count;
+    a new address (or the same one confirmed) clears the mark."""
+    make_game(store)
+    now = times.now()
+
+    def fail(reason, permanent=True, address="P0@example.org", seat=0, limit=3):
+        return store.record_mail_failure(
+            MailFailure("g1", seat, address, reason, permanent, now), limit)
+
+    assert fail("450 4.2.0 busy", permanent=False) is None
+    assert fail("550 5.1.1 no such user") is None
+    assert fail("550 5.1.1 gone", address="old@example.org") is None  # not its address
+    assert fail("550 5.1.1 no such user (2)") is None
+    assert fail("550 5.1.1 no such user (3)") == "550 5.1.1 no such user (3)"
+    assert fail("550 5.7.1 later") == "550 5.1.1 no such user (3)"  # the first reason stays
+    seat = store.seats("g1")[0]
+    assert seat.mail_failing == "550 5.1.1 no such user (3)" and seat.mail_failures == 4
+    assert store.seats("g1")[1].mail_failing is None
+    listed = store.mail_failures("g1")
+    assert [f.reason for f in listed][:2] == ["550 5.7.1 later", "550 5.1.1 no such user (3)"]
+    assert len(listed) == 6 and listed[-1].permanent is False
+    assert listed[0].address == "p0@example.org" and listed[0].at == now
+    assert store.count_mail_failures(now - timedelta(seconds=1)) == 6
+    assert store.count_mail_failures(now + timedelta(seconds=1)) == 0
+    store.set_mail_address("g1", 0, "p0@example.org")  # the seat confirms it
+    seat = store.seats("g1")[0]
+    assert (seat.mail_failing, seat.mail_failures, seat.email) == (None, 0, "p0@example.org")
+    assert fail("550 again", limit=1) == "550 again"
+    store.set_mail_address("g1", 0, "new@example.org")  # a new address
+    assert store.seats("g1")[0].mail_failing is None
+    assert store.seats("g1")[0].email == "new@example.org"
+    with pytest.raises(GameNotFound):
+        store.set_mail_address("g1", 7, "x@example.org")
+    # the seat's state goes with an export
+    rows = store.dump_game("g1")
+    assert rows["seats"][0]["mail_failures"] == 0 and "mail_failing" in rows["seats"][0]

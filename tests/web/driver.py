@@ -23,11 +23,17 @@ def over(page: Page) -> bool:
     return page.locator("#final:not([hidden])").count() > 0
 
 
+# The page is done with a click: a click while it is busy (a preview or a submission still
+# on its way) is ignored, as a player's double click is.
+IDLE = "!document.body.classList.contains('busy')"
+
+
 def wait_version_after(page: Page, before: int) -> int:
-    """Wait until the page shows a newer version; fail with the page's notice if refused."""
+    """Wait until the page shows a newer version and is idle again; fail with the page's
+    notice if refused."""
     page.wait_for_function(
-        "v => Number(document.getElementById('version').dataset.version) > v"
-        " || document.querySelector('#notice.error, #notice.warn')", arg=before,
+        "v => (Number(document.getElementById('version').dataset.version) > v"
+        f" || document.querySelector('#notice.error, #notice.warn')) && {IDLE}", arg=before,
         timeout=WAIT_MS)
     notice = page.locator("#notice.error, #notice.warn")
     assert not notice.count(), notice.inner_text()
@@ -104,8 +110,8 @@ def plan_move(locator) -> str:
     steps = planned(page)
     locator.click()
     page.wait_for_function(
-        "n => Number(document.querySelector('[data-plan]')?.dataset.plan || 0) > n"
-        " || document.querySelector('#notice.error, #notice.warn')", arg=steps,
+        "n => (Number(document.querySelector('[data-plan]')?.dataset.plan || 0) > n"
+        f" || document.querySelector('#notice.error, #notice.warn')) && {IDLE}", arg=steps,
         timeout=WAIT_MS)
     return move
 

@@ -113,3 +113,33 @@ def test_the_clock_and_a_planned_turn_in_the_seats_language(server, new_context)
         "Отправить ход", "Отправить эти ходы")
     assert "Ход спланирован: 1 ход, ещё не отправлен." in page.locator("#status").inner_text()
     assert errors == []
+
+
+def test_a_seat_whose_mails_fail_is_told_on_its_page_and_confirms_its_address(
+        server, new_context):
+    """Issue 22: mails to the seat's address fail (marked by bounces): its page says so
+    in its language, with the reason; the button confirms the address (mails go again)."""
+    from service import times
+    from service.store import MailFailure
+
+    created = server.call("/games", {"seats": [
+        {"name": "Ann", "email": "ann@example.org", "language": "fi"},
+        {"name": "Bob", "email": "bob@example.org"}]})
+    gid = created["game_id"]
+    store = server.app.extensions["alhambra"].store
+    store.record_mail_failure(MailFailure(gid, 0, "ann@example.org", "550 5.1.1 User unknown",
+                                          True, times.now()), 1)
+    page = new_context(locale="en-US").new_page()
+    errors = watch_errors(page)
+    page.goto(created["seats"][0]["join_url"])
+    page.wait_for_selector("#mail-failing button")
+    assert page.locator("#mail-failing").inner_text().startswith(
+        "Sähköpostit tähän osoitteeseen epäonnistuvat: 550 5.1.1 User unknown")
+    other = new_context(locale="en-US").new_page()  # another seat's page says nothing
+    other.goto(created["seats"][1]["join_url"])
+    other.wait_for_selector("ul.history li")
+    assert other.locator("#mail-failing").inner_text() == ""
+    page.click("#mail-failing button")
+    page.wait_for_selector("#mail-failing:empty", state="attached")
+    assert store.seats(gid)[0].mail_failing is None
+    assert errors == []

@@ -110,7 +110,9 @@ def test_five_seats_five_languages_by_api_and_by_mail(mail_stack, smtp):
         for mail in mails:
             text, html = mail.part("plain"), mail.part("html")
             assert mail.msg["Content-Language"] == lang, (lang, mail.subject)
-            assert mail.subject.startswith(f"[Alhambra {gid}] ")  # non-ASCII, unfolded
+            assert mail.subject == i18n.say(i18n.msg(  # one per game and seat, unfolded
+                "{variant} · game {id} · {players}", variant=i18n.say(
+                    terms.VARIANTS["alhambra"], lang), id=gid[:8], players=", ".join(NAMES)), lang)
             assert f'<html lang="{lang}">' in html
             # the HTML part draws the board with inlined styles, nothing to fetch or run
             assert 'class="board"' in html and 'style="' in html
@@ -162,9 +164,10 @@ def test_a_reply_in_the_seats_own_words_asks_for_help_and_changes_the_language(m
     msg = reply_to(start, "language xx")
     smtp_send(s.listener.port, msg)
     unknown = answer_to(smtp, gid, str(msg["Message-ID"]))
-    assert unknown.subject == f"[Alhambra {gid}] " + i18n.say(i18n.msg(
+    assert unknown.status == i18n.say(i18n.msg(
         "{what}, move {turn}", what=ANSWER_SUBJECTS["unknown_language"], turn=1), "da")
-    assert unknown.subject.endswith("Ukendt sprog, træk 1")
+    assert unknown.status == "Ukendt sprog, træk 1"
+    assert unknown.subject == f"Alhambra · spil {gid[:8]} · Aino, Bo"
     assert "en, el, fi, da, ru" in unknown.part("plain")
     assert doc["version"] == s.client.get(f"/games/{gid}").get_json()["version"]
     # Bo resigns by mail: the answer names the bot that plays his seat in his words

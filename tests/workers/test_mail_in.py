@@ -39,10 +39,16 @@ def test_a_reply_plays_the_move_and_is_answered_in_the_games_thread(mail_stack, 
     tag = mail.msg["Reply-To"].addresses[0].addr_spec
     assert re.fullmatch(rf"moves\+{h.id}\.{seat}\.{version}\.[a-z2-7]{{16}}@alhambra\.test",
                         tag)
-    root = f"<{h.id}@test>"
-    assert str(mail.msg["In-Reply-To"]) == root and str(mail.msg["References"]) == root
+    # The started mail is the thread's root: later mails to the seat refer to it.
+    root = f"<{h.id}.seat{seat}@test>"
+    assert str(mail.msg["Message-ID"]) == root
+    assert mail.msg["In-Reply-To"] is None and mail.msg["References"] is None
     assert str(mail.msg["Auto-Submitted"]) == "auto-generated"
-    assert mail.subject == f"[Alhambra {h.id}] Game started: your turn, move 1"
+    assert mail.status == "Game started: your turn, move 1"
+    subject = f"Alhambra · game {h.id[:8]} · P0, P1"
+    assert mail.subject == subject
+    assert '<div class="preheader" style="display:none' in mail.part("html")
+    assert "Game started: your turn, move 1</div>" in mail.part("html")
     text = mail.part("plain")
     offered = offered_moves(text)
     assert offered == h.notations(seat)  # every legal move, one a line
@@ -67,10 +73,9 @@ def test_a_reply_plays_the_move_and_is_answered_in_the_games_thread(mail_stack, 
     assert f"you played:\n  - {events[0]['text']}\n" in text and take not in text
     assert f"It is P{doc['current_seat']}'s turn (move 2)" in text
     assert answer.rcpt == [f"p{seat}@example.org"]
-    assert answer.subject == f"[Alhambra {h.id}] Move played, move 2"
+    assert (answer.subject, answer.status) == (subject, "Move played, move 2")
     assert str(answer.msg["In-Reply-To"]) == str(msg["Message-ID"])
-    assert str(answer.msg["References"]).split() == [root, str(mail.msg["Message-ID"]),
-                                                    str(msg["Message-ID"])]
+    assert str(answer.msg["References"]).split() == [root, str(msg["Message-ID"])]
     assert str(answer.msg["Auto-Submitted"]) == "auto-replied"  # RFC 3834: an answer
     # The next seat's "your turn" mail, with its own reply address.
     (nxt,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == doc["version"])
@@ -147,7 +152,7 @@ def test_a_reply_to_an_old_mail_plays_nothing_and_shows_the_game_now(mail_stack,
     assert len(said) >= 2 and all(f"  - {line}\n" in text for line in said)  # since then
     assert offered_moves(text) == h.notations(seat)  # the moves of now
     assert f".{seat}.{now['version']}." in str(answer.msg["Reply-To"])
-    assert answer.subject.endswith("Nothing played: the game moved on, move 3")
+    assert answer.status == "Nothing played: the game moved on, move 3"
     assert theirs  # the other seat's mail was a your-turn mail, as after any move
 
 
@@ -304,7 +309,7 @@ def test_a_refused_move_gets_the_rule_and_the_sentence_as_the_api_gives_them(mai
     assert "nothing was played. I read: place A01 at 1,0" in text
     assert f"Rule A-3.4 does not allow it: {RULE_SENTENCE}" in text
     assert offered_moves(text) == h.notations(seat)  # and the moves of now
-    assert answer.subject.endswith("Move refused, move 1")
+    assert answer.status == "Move refused, move 1"
     assert h.get()["version"] == mail.version
 
 
@@ -331,7 +336,7 @@ def test_status_and_help_are_commands(mail_stack, smtp):
     text = status.part("plain")
     assert f"here is the game as it stands (version {mail.version})" in text
     assert offered_moves(text) == h.notations(seat) and "Your hand (" in text
-    assert status.subject.endswith("Status, move 1")
+    assert status.status == "Status, move 1"
     msg = reply_to(mail, "Help")
     smtp_send(s.listener.port, msg)
     text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")

@@ -91,3 +91,19 @@ def test_a_reply_needs_no_redis_and_is_played_and_answered_once(mail_stack, smtp
     assert h.get()["version"] == played
     assert len([a for a in answers(smtp, h.id)
                 if str(a.msg["In-Reply-To"]) == str(msg["Message-ID"])]) == 1
+
+
+def test_the_pipe_of_the_one_host_setup_has_no_redis_url_at_all(mail_stack, smtp):
+    """Issue 22: with ``serve``'s embedded Redis the pipe's environment names no Redis;
+    the move is played and its answer is due work in the database (exit 0, never 75),
+    which the worker sends."""
+    s = mail_stack
+    h, mail = start_by_mail(s, smtp)
+    msg = reply_to(mail, "take 1")
+    env = {k: v for k, v in s.env.items() if k != "REDIS_URL"}
+    done = _pipe(env, msg.as_bytes(), "--sender", str(mail.rcpt[0]))
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"REDIS_URL" not in done.stderr
+    assert h.get()["version"] > mail.version
+    text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
+    assert played_in_words(s.client, h.id, mail.version, text) == ["take 1"]

@@ -79,13 +79,16 @@ def test_serve_embedded_redis_and_worker_eml_outbox_and_clean_shutdown(tmp_path,
             policy=email.policy.default)
         text = started.get_body(("plain",)).get_content()
         assert f"{base}/play/{gid}#token={created['seats'][1 - first]['token']}" in text
-        assert started["Subject"] == f"[Alhambra {gid}] Game started, move 1"
+        assert text.startswith("Game started, move 1\n")
         assert (data / "redis" / "appendonlydir").exists()
         # A reply to the first "your turn" mail, through the listener, is played and answered.
         turn = email.message_from_bytes(
             next(f for f in files if f"started-seat{first}" in f.name).read_bytes(),
             policy=email.policy.default)
-        assert turn["Subject"] == f"[Alhambra {gid}] Game started: your turn, move 1"
+        assert turn.get_body(("plain",)).get_content().startswith(
+            "Game started: your turn, move 1\n")
+        assert turn["Subject"] == started["Subject"] == f"Alhambra · game {gid[:8]} · " \
+            + ", ".join(s["name"] for s in created["seats"])
         wait_until(lambda: _listening(listen), 20, 0.1, "the mail-in listener")
         msg = reply_to(Received(0, [str(turn["To"].addresses[0].addr_spec)], turn), "take 1")
         smtp_send(listen, msg)

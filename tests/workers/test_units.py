@@ -46,6 +46,25 @@ def test_without_smtp_mail_is_written_to_the_outbox_folder(tmp_path):
     assert msg.get_body(("html",)).get_content().strip() == "<p>html</p>"
 
 
+def test_the_started_mail_is_the_root_of_the_seats_thread(tmp_path):
+    """Issue 22: the seat's "game started" mail has the id every later mail to the seat
+    refers to; an answer refers to the player's reply too."""
+    mailer = Mailer(Settings(data_dir=tmp_path, mail_from="Alhambra <game@play.test>"))
+    started = mailer.message(Mail("g1", 3, "started", 1, "Bob", "bob@example.org", "S",
+                                  "t", "<p>h</p>"))
+    assert started["Message-ID"] == "<g1.seat1@play.test>"
+    assert started["In-Reply-To"] is None and started["References"] is None
+    turn = mailer.message(Mail("g1", 9, "your_turn", 1, "Bob", "bob@example.org", "S", "t",
+                               "<p>h</p>"))
+    assert turn["Message-ID"] == "<g1-00009-your_turn-seat1@play.test>"
+    assert turn["In-Reply-To"] == turn["References"] == "<g1.seat1@play.test>"
+    answer = mailer.message(Mail("g1", 9, "answer-x", 1, "Bob", "bob@example.org", "S", "t",
+                                 "<p>h</p>", in_reply_to="<r@x>",
+                                 references=("<g1.seat1@play.test>",)))
+    assert answer["In-Reply-To"] == "<r@x>"
+    assert answer["References"] == "<g1.seat1@play.test> <r@x>"
+
+
 def test_signatures():
     body = b'{"a":1}'
     assert sign("k" * 16, body).startswith("sha256=")

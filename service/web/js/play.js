@@ -496,6 +496,7 @@ function render() {
     document.querySelector(".col-centre").append(document.getElementById("others"));
   }
   renderHeader();
+  renderMailFailing();
   if (!g.view) {
     renderWaiting();
     renderNotice();
@@ -635,6 +636,27 @@ function tick() {
 
 function ruleLink(rule) {
   return h("a", { href: `/rules#${encodeURIComponent(rule)}` }, rule);
+}
+
+/** The seat's own address, when mails to it fail (they stopped): why, and a button to
+ * confirm it (POST /games/{id}/seats/{seat}/mail-address with no new address). */
+function renderMailFailing() {
+  const el = fill("mail-failing");
+  const seat = mySeat();
+  const entry = seat === null ? null : ui.game.seats.find((x) => x.seat === seat);
+  if (!entry || !entry.mail_failing) return;
+  el.append(S.mailFailing(entry.mail_failing), " ",
+            h("button", { type: "button", onclick: confirmAddress }, S.confirmAddress));
+}
+
+async function confirmAddress() {
+  try {
+    await api(`/games/${gameId}/seats/${mySeat()}/mail-address`,
+              { token, method: "POST", body: {} });
+    await refresh();
+  } catch (err) {
+    showError(err);
+  }
 }
 
 function renderNotice() {

@@ -190,6 +190,8 @@ export const S = {
   dayOff: (when) => _("A day off: the clocks run again {when}.", { when }),
   timeLeft: _("time left: "),
   inTheBank: (time) => _("{time} in the bank", { time }),
+  mailFailing: (reason) => _("Mails to this address fail: {reason}", { reason }),
+  confirmAddress: _("My address works: send mails again"),
 
   // a planned turn
   turnPlanned: (n) => ngettext("Your turn, planned: {n} move, not sent yet.",
