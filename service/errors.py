@@ -173,6 +173,53 @@ class IdempotencyKeyReused(DomainError):
         super().__init__(msg("this Idempotency-Key was used for a different submission"))
 
 
+# -- table talk (service/talk.py) --------------------------------------------------------
+
+class MessageRefused(DomainError):
+    """A message (or note, or talk setting) that cannot be kept as written: each subclass
+    is one reason, with its own code (problems.py)."""
+
+
+class MessageEmpty(MessageRefused):
+    def __init__(self) -> None:
+        super().__init__(msg("the message is empty"))
+
+
+class MessageTooLong(MessageRefused):
+    def __init__(self, limit: int, length: int) -> None:
+        super().__init__(msg("the text has {length} characters; at most {limit} are kept",
+                             length=length, limit=limit), limit=limit)
+
+
+class MessageControlCharacters(MessageRefused):
+    def __init__(self) -> None:
+        super().__init__(msg("the text holds control characters (only line breaks and tabs "
+                             "are allowed)"))
+
+
+class UnknownSeat(MessageRefused):
+    def __init__(self, seat: int) -> None:
+        super().__init__(msg("this game has no seat {seat}", seat=seat), seat=seat)
+
+
+class BotAddressee(MessageRefused):
+    def __init__(self, seat: int) -> None:
+        super().__init__(msg("seat {seat} is played by a bot, which reads no messages",
+                             seat=seat), seat=seat)
+
+
+class TooManyMessages(DomainError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(msg("at most {limit} messages an hour: wait a little",
+                             limit=limit), limit=limit)
+
+
+class MessageNotFound(DomainError):
+    def __init__(self, message_id: int) -> None:
+        super().__init__(msg("this game has no message {id}", id=message_id),
+                         message_id=message_id)
+
+
 # -- players (service/players.py) ------------------------------------------------------------
 
 class InvalidSignInCode(DomainError):

@@ -182,8 +182,10 @@ class Games:
     def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
                  min_time_per_move: int = 60, webhook_policy: WebhookPolicy | None = None,
                  takeover_bot: str = "random", bot_turns: int = 1000,
-                 reminders: Sequence[float] = (0.5, 0.9)) -> None:
+                 reminders: Sequence[float] = (0.5, 0.9), messages_per_hour: int = 30
+                 ) -> None:
         self.store = store
+        self.messages_per_hour = messages_per_hour  # a seat's messages (service/talk.py)
         self.reminders = tuple(reminders)  # fractions of a seat's time (ALHAMBRA_REMINDERS)
         self.webhook_policy = webhook_policy or WebhookPolicy()
         self.takeover_bot = takeover_bot  # the server's default takeover level (settings)
@@ -267,6 +269,7 @@ class Games:
             "takeover_after_timeouts": game.takeover_after_timeouts,
             "takeover_bot": game.takeover_bot, "time_control": game.time_control,
             "replay_public": game.replay_public, "public": game.public,
+            "spectators_read_chat": game.spectators_read_chat,
             "deadline": game.deadline, "imported": game.imported,
             "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
             "your_seat": mine,
@@ -348,7 +351,8 @@ class Games:
                seats: list[dict[str, Any] | None], time_per_move: int | None = None,
                timeout_policy: str, takeover_after_timeouts: int = 3,
                takeover_bot: str | None = None, time_control: dict[str, Any] | None = None,
-               replay_public: bool = True, public: bool = False) -> dict[str, Any]:
+               replay_public: bool = True, public: bool = False,
+               spectators_read_chat: bool = False) -> dict[str, Any]:
         """A new game; a seat spec is a person (``name``, ``email``, ``language``), a bot
         (``bot``: its level, ``name`` optional) or None (open). Starts at once when no seat is open.
         ``time_per_move`` (default 72 hours) or a bank in ``time_control``, with days
@@ -383,7 +387,7 @@ class Games:
                     invite_hash=hash_token(invite) if invite else None,
                     takeover_after_timeouts=takeover_after_timeouts, takeover_bot=level,
                     time_control=control.to_json(), replay_public=replay_public,
-                    public=public)
+                    public=public, spectators_read_chat=spectators_read_chat)
         rows, tokens = [], []
         for i, spec in enumerate(seats):
             if spec is None:
@@ -842,7 +846,8 @@ class Games:
         events = self.store.read(game.id)
         return export_record(events, self.state(game.id, game.version))
 
-    def import_record(self, doc: dict[str, Any]) -> Game:
+    def import_record(self, doc: dict[str, Any], spectators_read_chat: bool = False
+                      ) -> Game:
         """Replay and verify a finished game's record and keep it as a new game."""
         try:
             events = import_record(doc)
@@ -859,7 +864,8 @@ class Games:
                     players=len(created["seats"]), status="over", phase="over",
                     version=len(events), current_seat=None, time_per_move=0,
                     timeout_policy="default_move", deadline=None, imported=True,
-                    created_at=stamp, updated_at=stamp)
+                    created_at=stamp, updated_at=stamp,
+                    spectators_read_chat=spectators_read_chat)
         seats = [Seat(game_id, i, name, None, None, None)
                  for i, name in enumerate(created["seats"])]
         self.store.create_finished_game(game, seats, events)

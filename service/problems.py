@@ -69,6 +69,8 @@ CODES: dict[str, Code] = {
     "game_not_found": Code(404, "no such game", errors.GameNotFound),
     "webhook_not_found": Code(404, "no such webhook of yours on this game",
                               errors.WebhookNotFound),
+    "message_not_found": Code(404, "no such message (or it was deleted already)",
+                              errors.MessageNotFound),
     "method_not_allowed": Code(405, "see the Allow header"),
     "version_conflict": Code(409, "the game moved on; current_version says where it is",
                              errors.VersionConflict),
@@ -104,9 +106,19 @@ CODES: dict[str, Code] = {
                              errors.VacationRefused),
     "idempotency_key_reused": Code(422, "the Idempotency-Key was used for another request",
                                    errors.IdempotencyKeyReused),
+    "message_empty": Code(422, "a message with no text", errors.MessageEmpty),
+    "message_too_long": Code(422, "a message (1,000) or notes (10,000) longer than allowed "
+                             "(see limit)", errors.MessageTooLong),
+    "message_control_characters": Code(422, "a text with control characters (line breaks "
+                                       "and tabs only)", errors.MessageControlCharacters),
+    "unknown_seat": Code(422, "the game has no such seat (see seat)", errors.UnknownSeat),
+    "addressee_is_bot": Code(422, "a message to a seat a bot plays (see seat)",
+                             errors.BotAddressee),
     "precondition_required": Code(428, "say which version the move was made against"),
     "rate_limited": Code(429, "too many requests of this kind from your address; see "
                          "Retry-After"),
+    "too_many_messages": Code(429, "the seat (or host) wrote as many messages this hour as "
+                              "allowed (see limit)", errors.TooManyMessages),
     "internal_error": Code(500, "a bug; nothing was written"),
 }
 

@@ -56,7 +56,8 @@ class ProblemSchema(ma.Schema):
     position = fields.Integer(metadata={"description": "notation_error: 1-based column"})
     expected = fields.String(metadata={"description": "notation_error: what was expected"})
     move_index = fields.Integer(metadata={"description": "which move of the submission"})
-    move_number = fields.Integer(metadata={"description": "invalid_record: 1-based move"})
+    move_number = fields.Integer(allow_none=True, metadata={
+        "description": "invalid_record: 1-based move (null: not a move, its messages)"})
     current_version = fields.Integer(metadata={"description": "version_conflict: where "
                                                               "the game is now"})
     current_seat = fields.Integer(allow_none=True)
@@ -212,6 +213,9 @@ class CreateGameSchema(Strict):
     public = fields.Boolean(load_default=False, metadata={
         "description": "May anyone join its open seats without the invite code (the "
                        "lobby's public games)?"})
+    spectators_read_chat = fields.Boolean(load_default=False, metadata={
+        "description": "May spectators read the table's messages (never the private "
+                       "ones)? Default: only the seats and the host"})
     timeout_policy = fields.String(load_default="default_move",
                                    validate=validate.OneOf(TIMEOUT_POLICIES))
     takeover_after_timeouts = fields.Integer(
@@ -377,6 +381,8 @@ class GameSummarySchema(ma.Schema):
         "description": "Whether anyone may replay the game once it is over"})
     public = fields.Boolean(required=True, metadata={
         "description": "Whether anyone may join its open seats without the invite code"})
+    spectators_read_chat = fields.Boolean(required=True, metadata={
+        "description": "Whether spectators read the table's messages"})
     deadline = Timestamp(allow_none=True, required=True,
                          metadata={"description": "When the current seat's time runs out"})
     imported = fields.Boolean(required=True)
@@ -517,6 +523,9 @@ class RecordSchema(ma.Schema):
                        "level, reason: resigned | abandoned}"})
     result = fields.Dict(metadata={"description": "scores, winners[, neutral][, left: per "
                                    "seat resigned | abandoned | null]"})
+    messages = fields.List(fields.Dict(), metadata={
+        "description": "The table talk the reader may see: {id, from, to, text, "
+                       "created_at, version, deleted} (not game events)"})
 
 
 class RecordInSchema(ma.Schema):
@@ -533,6 +542,10 @@ class RecordInSchema(ma.Schema):
     seats = fields.List(Name(), required=True, validate=validate.Length(max=64))
     moves = fields.List(fields.Dict(), required=True)
     result = fields.Dict(allow_none=True)
+    messages = fields.List(fields.Dict(), load_default=None, allow_none=True,
+                           validate=validate.Length(max=10_000), metadata={
+                               "description": "Table talk to keep with the game: {from, "
+                                              "to, text, created_at, version, deleted}"})
 
 
 class VariantSchema(ma.Schema):
@@ -594,3 +607,69 @@ class WebhookCreatedSchema(WebhookSchema):
 
 class WebhookListSchema(ma.Schema):
     webhooks = fields.List(fields.Nested(WebhookSchema), required=True)
+
+
+# -- table talk (service/talk.py) --------------------------------------------------------
+
+class MessageInSchema(Strict):
+    text = fields.String(required=True, metadata={
+        "description": "Plain text, 1 to 1,000 characters once trimmed, any script or "
+                       "emoji; line breaks and tabs are the only control characters "
+                       "allowed. Always shown as text, never as HTML"})
+    to = fields.Integer(load_default=None, allow_none=True, metadata={
+        "description": "A seat (a person's, not a bot's): a private message; null: the "
+                       "whole table (the host writes to the table only)"})
+
+
+class MessageSchema(ma.Schema):
+    id = fields.Integer(required=True, metadata={"description": "Counts from 1 in each game"})
+    sender = fields.Integer(data_key="from", allow_none=True, required=True, attribute="from",
+                            metadata={"description": "The seat that wrote it; null: the "
+                                                     "game's host"})
+    from_name = fields.String(allow_none=True, required=True)
+    to = fields.Integer(allow_none=True, required=True,
+                        metadata={"description": "The seat it was written to; null: the "
+                                                 "table"})
+    to_name = fields.String(allow_none=True, required=True)
+    text = fields.String(required=True, metadata={"description": "Empty once deleted"})
+    created_at = Timestamp(required=True)
+    version = fields.Integer(required=True, metadata={
+        "description": "The game's version when it was written (messages are not events: "
+                       "they never change it)"})
+    deleted = fields.Boolean(required=True, metadata={
+        "description": "The host deleted it: its text is gone from every view"})
+
+
+class MessagesQuerySchema(Strict):
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0), metadata={
+        "description": "Only the messages with a greater id"})
+
+
+class MessageListSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    messages = fields.List(fields.Nested(MessageSchema), required=True, metadata={
+        "description": "What the caller may read, oldest first: a seat the table's and its "
+                       "own private messages (not those of seats it muted); the host the "
+                       "table's; a spectator the table's where the game allows it"})
+
+
+class NotesSchema(Strict):
+    text = fields.String(required=True, metadata={
+        "description": "The seat's private notes (up to 10,000 characters): never shown "
+                       "to anyone else"})
+
+
+class TalkSettingsInSchema(Strict):
+    muted = fields.List(fields.Integer(), metadata={
+        "description": "The seats whose messages the caller does not see (page or mail)"})
+    mail_messages = fields.String(validate=validate.OneOf(("with_next", "at_once")), metadata={
+        "description": "with_next: messages come with the seat's next mail; at_once: a "
+                       "mail for each message"})
+    notes_in_mail = fields.Boolean(metadata={
+        "description": "Show the seat's notes in its own mails"})
+
+
+class TalkSettingsSchema(ma.Schema):
+    muted = fields.List(fields.Integer(), required=True)
+    mail_messages = fields.String(required=True)
+    notes_in_mail = fields.Boolean(required=True)

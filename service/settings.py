@@ -227,6 +227,11 @@ class Settings:
         "ALHAMBRA_WEBHOOKS_PER_SEAT", 3,
         "webhooks a seat (or the host) may have on a game",
         "`3`", read=_int)
+    messages_per_hour: int = setting(
+        "ALHAMBRA_MESSAGES_PER_HOUR", 30,
+        "table-talk messages a seat (or the host) may write in an hour (429 "
+        "`too_many_messages`)",
+        "`30`", read=_int)
     webhook_allow_private: bool = setting(
         "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE", False,
         "`1`: webhooks may call loopback, private and link-local addresses (a closed network,"
@@ -384,6 +389,7 @@ class Settings:
                            ("ALHAMBRA_WEBHOOK_MAX_FAILURES", self.webhook_max_failures),
                            ("ALHAMBRA_WEBHOOKS_PER_GAME", self.webhooks_per_game),
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
+                           ("ALHAMBRA_MESSAGES_PER_HOUR", self.messages_per_hour),
                            ("ALHAMBRA_CLAIM_LEASE", self.claim_lease),
                            ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
                            ("ALHAMBRA_BOT_TURNS", self.bot_turns),

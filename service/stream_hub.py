@@ -30,6 +30,7 @@ from typing import Any
 from . import i18n
 from .auth import Caller
 from .games import Games
+from .talk import TableTalk, chat_event
 
 log = logging.getLogger("alhambra.streams")
 
@@ -65,6 +66,7 @@ class Stream:
     sock: socket.socket | None = None
     chunked: bool = False
     quiet_since: float = field(default_factory=time.monotonic)
+    chat: tuple[int, int] = (0, 0)  # the talk's mark told so far (talk.py: ``changes``)
 
 
 class StreamHub:
@@ -188,13 +190,21 @@ class StreamHub:
                     log.warning("streams: the games' versions could not be read: %s", exc)
                     return
                 rows = {game.id: game for game in found}
+                try:
+                    marks = TableTalk(games).marks(chunk)
+                except Exception as exc:  # noqa: BLE001 - the streams wait; tried again
+                    log.warning("streams: the talk could not be read: %s", exc)
+                    return
                 for game_id in chunk:
-                    self._update(games, rows.get(game_id), watched[(games, game_id)])
+                    self._update(games, rows.get(game_id), watched[(games, game_id)],
+                                 marks[game_id])
 
-    def _update(self, games: Games, game: Any, streams: list[Stream]) -> None:
+    def _update(self, games: Games, game: Any, streams: list[Stream],
+                mark: tuple[int, int]) -> None:
         if game is None:
             self._end_all(streams)
             return
+        self._chat(games, game, streams, mark)
         behind: dict[tuple[int | None, int, str], list[Stream]] = defaultdict(list)
         for stream in streams:
             if stream.since < game.version:
@@ -216,6 +226,21 @@ class StreamHub:
                 stream.since = last
                 if game.status == "over" and last >= game.version:
                     self._end(stream)
+
+    def _chat(self, games: Games, game: Any, streams: list[Stream], mark: tuple[int, int]
+              ) -> None:
+        """New table talk (the game's talk at ``mark``), to each stream whose reader may
+        read it (``event: chat``)."""
+        talk = TableTalk(games)
+        try:
+            for stream in streams:
+                if stream.chat != mark and stream.sock is not None:
+                    items, stream.chat = talk.changes(game, stream.who, stream.chat)
+                    text = "".join(chat_event(i) for i in items)
+                    if text:
+                        self._send(stream, text)
+        except Exception as exc:  # noqa: BLE001 - tried again at the next look
+            log.warning("streams of %s: the talk could not be read: %s", game.id, exc)
 
     def _send(self, stream: Stream, text: str) -> bool:
         """Write ``text`` whole at once, or close the stream (its client does not read)."""

@@ -21,7 +21,8 @@ class Context:
         self.store = open_store(settings)
         self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key,
                            takeover_bot=settings.takeover_level,
-                           bot_turns=settings.bot_turns, reminders=settings.reminders)
+                           bot_turns=settings.bot_turns, reminders=settings.reminders,
+                           messages_per_hour=settings.messages_per_hour)
         self.mailer = Mailer(settings)
         self.wake = threading.Event()  # set by a job that added due work (dispatch.py)
         self._redis: Redis | None = None

@@ -11,7 +11,10 @@ row claimed again after its lease runs in one job only) and does what its kind s
 - ``bot``: the bot's move (``Games.play_bot``), ``deadline``: the timeout policy
   (``Games.time_out``); both mark the row done in the move's own append;
 - ``plan``: a batch from before due work, planned now (``Games.plan_batch``);
-- ``rating``: a finished game's ratings (service/ratings.py).
+- ``rating``: a finished game's ratings (service/ratings.py);
+- ``message``: table talk mailed at once to a seat that asked so (talk_mail.py).
+
+Every mail to a seat shows the table talk it was not shown yet (``send_talking``).
 
 A row is finished in the store with its result; one that failed is due again later
 (``service.due.retry_at``: ``ALHAMBRA_WEBHOOK_RETRIES`` for webhooks, ``Settings.retries``
@@ -35,7 +38,7 @@ from service.errors import GameNotFound, WebhookUrlRefused
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game, MailFailure
 
-from . import notify, webhooks
+from . import notify, talk_mail, webhooks
 from .context import Context, context
 from .mail import Mail
 from .mail_bounces import Refused
@@ -168,7 +171,15 @@ def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     if row.kind == "started" or batch.over and not batch.game.replay_public:
         # secret links: in the started mail, and a private game's replay once over
         batch.tokens = {row.seat: ctx.games.seat_token(row.game_id, row.seat)}
-    return send(ctx, notify.render(batch, row.kind, row.seat), row)
+    return send_talking(ctx, batch, row.kind, row.seat, row)
+
+
+def send_talking(ctx: Context, batch: notify.Batch, kind: str, seat: int,
+                 row: DueRow | None = None, **extra: Any) -> Finish:
+    """Render and send a mail with the table talk the seat has not been shown yet."""
+    talk = talk_mail.section(ctx, batch.game.id, seat)
+    mail = notify.render(batch, kind, seat, talk=talk, **extra)
+    return talk_mail.sent(ctx, mail, send(ctx, mail, row), talk)
 
 
 def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
@@ -187,8 +198,8 @@ def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         return Finish("missing")
     if not wanted(batch, "reminder", row.seat):
         return Finish("not-wanted")
-    return send(ctx, notify.render(batch, "reminder", row.seat,
-                                   mail_kind=f"reminder{row.percent}"), row)
+    return send_talking(ctx, batch, "reminder", row.seat, row,
+                        mail_kind=f"reminder{row.percent}")
 
 
 def answer(ctx: Context, row: DueRow, claim: Claim) -> Finish:
@@ -208,11 +219,31 @@ def answer(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         extra["changes"] = notify.since(batch, outcome["answered"], seat)
     extra["turn_mail"] = outcome["result"] == "played" and _turn_mail(ctx, game, seat,
                                                                      outcome)
-    mail = notify.render(batch, "answer", seat, mail_kind=answer_kind(row.reply), **extra)
+    talk = talk_mail.section(ctx, game.id, seat)
+    mail = notify.render(batch, "answer", seat, mail_kind=answer_kind(row.reply), talk=talk,
+                         **extra)
     if mail is not None:
         mail.in_reply_to = row.reply
         mail.references = tuple(row.args.get("references", ()))
-    return send(ctx, mail, row)
+    return talk_mail.sent(ctx, mail, send(ctx, mail, row), talk)
+
+
+def message(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """The mail of a message to a seat that wants each at once (talk_mail.py): the talk
+    it has not been shown yet; nothing if a mail showed it meanwhile, or it was deleted."""
+    assert row.seat is not None
+    try:
+        game = ctx.store.game(row.game_id)
+    except GameNotFound:
+        return Finish("missing")
+    talk = talk_mail.section(ctx, game.id, row.seat)
+    if not talk["messages"]:
+        return Finish("shown")
+    batch = load_batch(ctx, game.id, game.version, game.version, game.updated_at)
+    if batch is None:
+        return Finish("missing")
+    mail = notify.render(batch, "message", row.seat, mail_kind=row.reply, talk=talk)
+    return talk_mail.sent(ctx, mail, send(ctx, mail, row), talk)
 
 
 def answer_kind(message_id: str) -> str:
@@ -344,7 +375,8 @@ def rating(ctx: Context, row: DueRow, claim: Claim) -> Finish:
 
 HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
-    "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan, "rating": rating}
+    "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
+    "message": message, "rating": rating}
 
 
 # -- the entry points of older versions: their work as due rows ----------------------------

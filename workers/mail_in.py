@@ -20,7 +20,9 @@ game the answered mail showed. Then, in this order:
   failing mark is cleared);
 - the reply is read (``replies.py``): ``status``, ``help``, ``resign`` (``Games.resign``:
   a bot plays the seat from then on), ``language fi`` (the seat's mails in Finnish from
-  then on) or moves; the command words in any language of the catalogs;
+  then on) or moves; the command words in any language of the catalogs; beside them,
+  table talk (``say``, ``say: …``, ``tell 2: …``, ``note: …``: talk_mail.py), said once
+  even if the mail is delivered again;
 - moves are submitted against the tag's version, with the mail's Message-ID as the
   idempotency key: a mail delivered twice plays once. If the game moved on since that
   version nothing is played ("stale");
@@ -74,7 +76,7 @@ from service.errors import (
 from service.settings import Settings
 from service.store import Due, MailFailure, Seat
 
-from . import mail_auth, mail_bounces, replies, reply_address
+from . import mail_auth, mail_bounces, replies, reply_address, talk_mail
 from .context import Context, context
 
 log = logging.getLogger("alhambra.mail_in")
@@ -228,11 +230,18 @@ class Gateway:
             self.ctx.store.set_mail_address(tag.game_id, seat.seat, seat.email)
             log.info("mail-in: game %s seat %s wrote from %s: mails to it go again",
                      tag.game_id, seat.seat, seat.email)
-        reading = replies.read(replies.reply_lines(replies.body_text(msg)))
+        talked = replies.split_talk(replies.latest_lines(replies.body_text(msg)))
+        reading = replies.read(replies.first_block(talked.rest))
         try:
             outcome = self.outcome(target, reading, message_id)
             if outcome is None:
                 return False
+            if talked.said or talked.note is not None:
+                lang = i18n.best(None, target.seat.language)
+                outcome.update(talk_mail.apply(self.ctx, tag.game_id, seat.seat, talked,
+                                               message_id, lang))
+                if outcome["result"] == "empty":
+                    outcome["result"] = "talk"
             if not self.may_answer(seat.email or sender, message_id):
                 log.warning("mail-in: %s for game %s seat %s: %s, not answered: %s had "
                             "MAIL_IN_ANSWERS_PER_HOUR (%s) answers in the last hour",

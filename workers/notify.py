@@ -41,6 +41,7 @@ SUBJECT_KINDS: dict[str, Msg] = {
     "timeout": msg("Your time ran out"),
     "taken_over": msg("A bot takes over a seat"),
     "game_over": msg("Game over"),
+    "message": msg("Table talk"),
 }
 #: The subjects of the answers to a reply (mail_in.py), by what became of it.
 ANSWER_SUBJECTS: dict[str, Msg] = {
@@ -55,6 +56,7 @@ ANSWER_SUBJECTS: dict[str, Msg] = {
     "resigned": msg("You resigned"),
     "language": msg("Language changed"),
     "unknown_language": msg("Language not known"),
+    "talk": msg("Message sent"),
 }
 #: Kinds of mail that list the seat's legal moves.
 MOVE_KINDS = ("your_turn", "reminder", "answer")
@@ -227,6 +229,8 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
                           when=i18n.date(until, lang) + until.strftime(" %H:%M UTC")))
                  for s, until in sorted(batch.away.items())
                  if s != seat and s < len(batch.names)],
+        # table talk (workers/talk_mail.py): the messages and notes shown, what a reply said
+        "talk": None, "talk_sent": [], "note_replaced": False, "note_error": None,
     }
     if (kind in MOVE_KINDS or kind == "started") and ctx["my_turn"]:
         moves = [str(m) for m in engine.legal_moves(state, seat)]

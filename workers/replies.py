@@ -79,8 +79,15 @@ SEPARATOR = re.compile(r"^-{3,}\s*[^-]{3,60}\s*-{3,}$")
 #: The commands, by their English word (the catalogs give each language's).
 COMMANDS = {"status": pmsg("command", "status"), "help": pmsg("command", "help"),
             "resign": pmsg("command", "resign"), "language": pmsg("command", "language")}
+#: Table talk in a reply (issue 27): ``say`` (the lines after it, to the table),
+#: ``say: text``, ``tell 2: text`` (to seat 2, or ``tell Bob: text``), ``note: text`` (the
+#: seat's notes, replaced; ``note`` alone: the lines after it). Read in every language.
+TALK = {"say": pmsg("command", "say"), "tell": pmsg("command", "tell"),
+        "note": pmsg("command", "note")}
 #: The most lines read as moves (a whole turn fits easily).
 MAX_LINES = 20
+#: The most lines of a reply read at all (talk and moves).
+MAX_READ = 200
 
 _MD_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!])")
 _IDS = re.compile(r"<[^<>\s]{1,250}>")
@@ -147,27 +154,33 @@ def _uncited(lines: list[str]) -> list[str]:
     return lines
 
 
-def _blocks(text: str) -> list[list[str]]:
-    blocks: list[list[str]] = [[]]
-    for raw in text.split("\n"):
-        line = raw.strip()
-        if line:
-            blocks[-1].append(line)
-        elif blocks[-1]:
-            blocks.append([])
-    return [b for b in blocks if b]
-
-
-def reply_lines(text: str) -> list[str]:
-    """The first block of non-empty lines of the reply, above the quoted mail and the
-    signature (after a greeting block of a line or two that reads as no move, the next
-    block too). Lines quoted with ``>`` go first, wherever they are (a quoted signature
+def latest_lines(text: str) -> list[str]:
+    """The reply's own lines (stripped, empty ones kept), above the quoted mail and the
+    signature. Lines quoted with ``>`` go first, wherever they are (a quoted signature
     would hide a reply written below the quote)."""
     text = text.replace("\r\n", "\n").replace("\xa0", " ")
     lines = [line for line in text.split("\n") if not line.lstrip().startswith(">")]
     text = "\n".join(_uncited(lines))
     replies = EmailReplyParser(languages=LANGUAGES).read(text).replies
-    blocks = _blocks(replies[0].body if replies else text)
+    latest = replies[0].body if replies else text
+    return [line.strip() for line in latest.split("\n")[:MAX_READ]]
+
+
+def reply_lines(text: str) -> list[str]:
+    """The first block of the reply's own lines (``latest_lines``, ``first_block``)."""
+    return first_block(latest_lines(text))
+
+
+def first_block(lines: list[str]) -> list[str]:
+    """The first block of non-empty lines (at most ``MAX_LINES``); after a greeting block
+    of a line or two that reads as no move, the next block too."""
+    blocks: list[list[str]] = [[]]
+    for line in lines:
+        if line:
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    blocks = [b for b in blocks if b]
     if not blocks:
         return []
     block = blocks[0]
@@ -196,6 +209,66 @@ def command_words() -> dict[str, str]:
     """Each command word of every language (plain) → its command."""
     return {_plain(i18n.say(said, lang)): command for lang in i18n.LANGUAGES
             for command, said in COMMANDS.items()}
+
+
+@dataclass
+class Said:
+    """A message of a reply: ``to`` a seat number, a name, or None (the table)."""
+
+    text: str
+    to: int | str | None = None
+
+
+@dataclass
+class Talked:
+    """The table talk of a reply, and its other lines (moves or a command)."""
+
+    rest: list[str]
+    said: list[Said] = field(default_factory=list)
+    note: str | None = None
+
+
+@cache
+def talk_words() -> dict[str, str]:
+    """Each talk word of every language (plain) → ``say``, ``tell`` or ``note``."""
+    return {_plain(i18n.say(said, lang)): word for lang in i18n.LANGUAGES
+            for word, said in TALK.items()}
+
+
+_TALK_LINE = re.compile(r"^(\w+)(?:\s+([^:]+?))?\s*(?::\s*(.*))?$", re.DOTALL)
+
+
+def split_talk(lines: list[str]) -> Talked:
+    """Take the talk lines out of a reply's lines: ``say``/``note`` alone take every line
+    after them; ``say: …``, ``tell 2: …``, ``note: …`` one line each."""
+    out = Talked([])
+    for i, line in enumerate(lines):
+        m = _TALK_LINE.match(line)
+        word = talk_words().get(_plain(m.group(1))) if m else None
+        if m is None or word is None or (word != "tell") != (m.group(2) is None):
+            out.rest.append(line)
+            continue
+        if m.group(3) is None and ":" not in line:
+            if word == "tell":  # "tell 2" alone: the lines after it
+                out.said.append(Said("\n".join(lines[i + 1:]).strip(), _seat(m.group(2))))
+                break
+            following = "\n".join(lines[i + 1:]).strip()
+            if word == "say":
+                out.said.append(Said(following))
+            else:
+                out.note = following
+            break
+        text = (m.group(3) or "").strip()
+        if word == "note":
+            out.note = text
+        else:
+            out.said.append(Said(text, _seat(m.group(2)) if word == "tell" else None))
+    return out
+
+
+def _seat(who: str) -> int | str:
+    who = who.strip()
+    return int(who) if who.isdigit() and len(who) < 4 else who
 
 
 @cache

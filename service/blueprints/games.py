@@ -65,7 +65,8 @@ def create_game(body):
         timeout_policy=body["timeout_policy"],
         takeover_after_timeouts=body["takeover_after_timeouts"],
         takeover_bot=body["takeover_bot"], time_control=body["time_control"],
-        replay_public=body["replay_public"], public=body["public"])
+        replay_public=body["replay_public"], public=body["public"],
+        spectators_read_chat=body["spectators_read_chat"])
     for s in created["seats"]:
         s["join_url"] = join_url(created["game_id"], s["token"])
     game = games.game(created["game_id"])

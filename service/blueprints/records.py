@@ -6,6 +6,7 @@ from typing import Any
 
 from ..auth import Caller
 from ..schemas import GameSchema, RecordInSchema, RecordSchema
+from ..talk import TableTalk
 from .common import Blueprint, caller, errors, service
 
 blp = Blueprint("records", __name__, description="Game records: export and import")
@@ -20,9 +21,10 @@ def get_record(game_id: str) -> dict[str, Any]:
     The engine's record: options, seed, seats and every move in notation, with the result.
     Served only once the game is over (409 `record_unavailable` before: the seed would
     reveal every hand and draw); a game created with `replay_public: false` only to its
-    seats and host (403)."""
-    games = service()
-    return games.record(games.game(game_id), caller())
+    seats and host (403). `messages`: the table talk the caller may read (a seat's own
+    private messages only in its own record)."""
+    talk = TableTalk(service())
+    return talk.record(talk.games.game(game_id), caller())
 
 
 @blp.route("/records", methods=["POST"])
@@ -33,7 +35,8 @@ def import_record(doc: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, s
     """Import a finished game for review
 
     The record is replayed and verified; 422 `invalid_record` names the first move that
-    does not replay (`move_number`) and the rule it breaks."""
+    does not replay (`move_number`) and the rule it breaks. Its `messages`, if any, are
+    kept, and spectators of the imported game read the table's."""
     games = service()
-    game = games.import_record(doc)
+    game = TableTalk(games).import_record(doc)
     return games.document(game, Caller()), 201, {"Location": f"/games/{game.id}"}

@@ -41,6 +41,7 @@ from ..schemas import EventsQuerySchema
 from ..settings import Settings
 from ..stream_caps import Slot, StreamCaps, TooManyStreams
 from ..stream_hub import PARK, PARKED, Stream, message
+from ..talk import TableTalk, chat_event
 from .common import BEARER, Blueprint, caller, errors, redis_client, service, settings
 
 blp = Blueprint("stream", __name__, url_prefix="/games",
@@ -75,11 +76,19 @@ def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, second
     the request's thread; then ``release`` its place."""
     end = time.monotonic() + seconds
     keepalive, poll = s.stream_keepalive, s.stream_poll
+    talk = TableTalk(games)
     try:
         yield f"retry: {s.stream_retry_ms}\n\n"
         quiet_since = time.monotonic()
+        chat = talk.mark(game_id)
         while True:
             game = games.game(game_id)
+            items: list = []
+            if talk.mark(game_id) != chat:  # one small query a look; the messages if new
+                items, chat = talk.changes(game, who, chat)
+            if items:
+                yield "".join(chat_event(i) for i in items)
+                quiet_since = time.monotonic()
             if game.version > since:
                 for item in games.events(game, who, since)["events"]:
                     yield message(item, lang)
@@ -175,6 +184,7 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
     else:
         request.environ[PARKED] = Stream(games, game.id, who, seat, last,
                                          time.monotonic() + seconds, s.stream_keepalive,
-                                         s.stream_poll, place.release, lang=lang)
+                                         s.stream_poll, place.release, lang=lang,
+                                         chat=TableTalk(games).mark(game.id))
     # an iterator, not a text: no Content-Length, so the answer goes on (chunked) after it
     return Response(iter([text]), mimetype="text/event-stream", headers=headers)

@@ -11,6 +11,7 @@ from .base import (
     COLUMNS,
     DUE_KINDS,
     MAIL_KINDS,
+    MAIL_MESSAGES,
     TABLES,
     Answer,
     Claim,
@@ -23,12 +24,14 @@ from .base import (
     GameRows,
     GameUpdate,
     MailFailure,
+    Message,
     Player,
     Rating,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
     SignIn,
+    Talk,
     Webhook,
 )
 from .sqlite import SqliteStore
@@ -67,6 +70,7 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "MailFailure", "Player", "Rating", "SignIn", "SchemaTooNew", "SchemaTooOld", "Seat",
-    "SqliteStore", "VersionConflict", "Webhook", "describe", "open_store",
+    "MAIL_MESSAGES", "MailFailure", "Message", "Player", "Rating", "SchemaTooNew",
+    "SchemaTooOld", "Seat", "SignIn", "SqliteStore", "Talk", "VersionConflict", "Webhook",
+    "describe", "open_store",
 ]

@@ -1,6 +1,6 @@
 """What the service and the workers ask of a store: the ``EventStore`` protocol (made of
 one protocol per concern: ``GamesAndSeats``, ``EventLog``, ``DueWork``, ``MailFailures``,
-``Webhooks``, ``Upkeep``) and the records it reads and writes.
+``Webhooks``, ``TableTalk``, ``Upkeep``) and the records it reads and writes.
 
 A game is an append-only log of events; its version is the number of events. Beside the
 log a store keeps a row per game (its summary: status, whose turn, the deadline), the
@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from ..errors import (  # noqa: F401 - what stores raise
     GameNotFound,
+    TooManyMessages,
     TooManyWebhooks,
     VersionConflict,
 )
@@ -67,6 +68,7 @@ class Game:
     time_control: dict[str, Any] | None = None  # bank, days off (service/clock.py); None: none
     replay_public: bool = True  # a finished game's events and record for anyone (else: its own)
     public: bool = False  # its open seats are anyone's to join, no invite code (the lobby)
+    spectators_read_chat: bool = False  # spectators read the table's messages (talk.py)
 
 
 @dataclass
@@ -155,10 +157,11 @@ class Rating:
 #: What a due row is (its ``kind``): the mails a batch calls for (``MAIL_KINDS``), a
 #: reminder, the answer to a mail reply, a webhook call, a bot's move, the game's deadline,
 #: ``plan``: a batch appended before due work existed, to plan (the upgrade), and
-#: ``rating``: a finished game's ratings (service/ratings.py).
+#: ``rating``: a finished game's ratings (service/ratings.py), ``message``: a table-talk
+#: message mailed at once to a seat that asked so (talk.py).
 MAIL_KINDS = ("started", "timeout", "taken_over", "game_over", "your_turn")
 DUE_KINDS = (*MAIL_KINDS, "reminder", "answer", "webhook", "bot", "deadline", "plan",
-             "rating")
+             "rating", "message")
 
 
 @dataclass(frozen=True)
@@ -247,6 +250,48 @@ class Webhook:
     disabled_at: datetime | None = None  # set after too many failures: no more deliveries
 
 
+@dataclass(frozen=True)
+class Message:
+    """A table-talk message (service/talk.py): not a game event, kept beside the log.
+    ``id`` counts from 1 in each game; ``sender`` is a seat (None: the host), ``to`` a
+    seat (None: the table); ``version`` is the game's when it was written. A deleted
+    message keeps its row (the deletion is recorded) without its text."""
+
+    game_id: str
+    id: int
+    sender: int | None
+    to: int | None
+    text: str
+    version: int
+    created_at: datetime
+    deleted_at: datetime | None = None
+
+
+def message_due(message: Message, seats: Sequence[int]) -> list[Due]:
+    """The due rows that mail ``message`` at once to ``seats``."""
+    return [Due("message", message.version, message.created_at, seat=s,
+                reply=f"message-{message.id}", args={"message": message.id}) for s in seats]
+
+
+#: How a seat wants messages mailed: in its next mail, or each in a mail at once.
+MAIL_MESSAGES = ("with_next", "at_once")
+
+
+@dataclass(frozen=True)
+class Talk:
+    """A seat's table-talk settings and private notes: the seats it ``muted``, how
+    messages reach it by mail, its ``notes`` (itself only) and whether its mails show
+    them; ``mailed_through``: the last message id its mails have shown."""
+
+    game_id: str
+    seat: int
+    muted: tuple[int, ...] = ()
+    mail_messages: str = "with_next"
+    notes: str = ""
+    notes_in_mail: bool = False
+    mailed_through: int = 0
+
+
 def check_webhook_limits(counts: tuple[int, int], seat: int | None,
                          limits: tuple[int, int] | None) -> None:
     """TooManyWebhooks if a game with (its hooks, the seat's hooks) may have no more."""
@@ -259,7 +304,7 @@ def check_webhook_limits(counts: tuple[int, int], seat: int | None,
 
 
 #: What ``EventStore.count`` counts.
-TABLES = ("games", "seats", "events", "due", "idempotency", "webhooks")
+TABLES = ("games", "seats", "events", "due", "idempotency", "webhooks", "messages", "talk")
 
 #: The columns of a game's rows in every table, as ``dump_game`` gives them and
 #: ``load_game`` takes them (due rows without their id; a store numbers them).
@@ -268,7 +313,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
               "created_at", "updated_at", "host_token_hash", "invite_hash",
               "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public",
-              "public"),
+              "public", "spectators_read_chat"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
               "token_generation", "bot", "language", "mail_failures", "mail_failing"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
@@ -279,14 +324,18 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                     "created_at"),
     "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at", "failures",
                  "last_error", "disabled_at"),
+    "messages": ("game_id", "id", "sender", "recipient", "text", "version", "created_at",
+                 "deleted_at"),
+    "talk": ("game_id", "seat", "muted", "mail_messages", "notes", "notes_in_mail",
+             "mailed_through"),
 }
 #: Values of columns an older export lacks.
 DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures": 0,
-                            "public": False}
+                            "public": False, "spectators_read_chat": False}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
-                "due_at", "claimed_until", "started_at", "done_at"}
-JSON_COLUMNS = {"options", "payload", "response", "time_control", "args"}
+                "due_at", "claimed_until", "started_at", "done_at", "deleted_at"}
+JSON_COLUMNS = {"options", "payload", "response", "time_control", "args", "muted"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]
@@ -536,6 +585,39 @@ class Players(Protocol):
         (open or active), or with ``finished`` of games over; by game creation."""
 
 
+class TableTalk(Protocol):
+    """Messages between seats and each seat's talk settings and notes (service/talk.py),
+    kept beside the log, not in it."""
+
+    def add_message(self, message: Message, limit: tuple[int, float] | None = None,
+                    notify: Sequence[int] = ()) -> Message:
+        """Keep ``message`` (its ``id`` ignored: the game's next) and, in the same
+        transaction, a ``message`` due row for each seat of ``notify`` (mailed at once).
+        ``limit``: (messages, seconds): TooManyMessages, nothing written, if its sender
+        wrote that many in the window before its ``created_at``. GameNotFound."""
+
+    def messages(self, game_id: str, since: int = 0) -> list[Message]:
+        """The game's messages after id ``since``, by id, deleted ones too (no text)."""
+
+    def message_marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """Per game of ``game_ids`` with messages: (its last message id, how many of its
+        messages are deleted), in one query (what live streams compare)."""
+
+    def delete_message(self, game_id: str, message_id: int, at: datetime) -> bool:
+        """Remove a message's text, recording when; False if there is no such message
+        (or it was deleted already)."""
+
+    def talk(self, game_id: str) -> list[Talk]:
+        """The seats' talk settings, by seat (a seat that never set any has no row)."""
+
+    def set_talk(self, talk: Talk) -> None:
+        """A seat's muted seats, mail choice and notes (not ``mailed_through``)."""
+
+    def mailed_through(self, game_id: str, seat: int, message_id: int) -> None:
+        """The seat's mails have shown the messages up to ``message_id`` (kept if
+        higher already)."""
+
+
 class Upkeep(Protocol):
     """Counting, migrating, export and import, closing."""
 
@@ -562,6 +644,6 @@ class Upkeep(Protocol):
 
 
 class EventStore(GamesAndSeats, EventLog, DueWork, MailFailures, Webhooks, Players,
-                 Upkeep, Protocol):
+                 TableTalk, Upkeep, Protocol):
     """What the service and the workers ask of a store, by concern. Every write is
     atomic."""

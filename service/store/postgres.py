@@ -28,6 +28,7 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -54,15 +55,19 @@ from .base import (
     GameRows,
     GameUpdate,
     MailFailure,
+    Message,
     Player,
     Rating,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
     SignIn,
+    Talk,
+    TooManyMessages,
     VersionConflict,
     Webhook,
     check_webhook_limits,
+    message_due,
 )
 
 # -- the schema, step by step --------------------------------------------------------------
@@ -226,10 +231,26 @@ create index idx_mail_failures_game on mail_failures (game_id, id);
 create index idx_mail_failures_at on mail_failures (at);
 """
 
+#: Table talk (service/talk.py): messages beside the log, each seat's talk settings and
+#: notes, and whether spectators read the table's messages.
+V10 = """
+alter table games add column spectators_read_chat boolean not null default false;
+create table messages (
+   game_id text not null references games(id), id integer not null, sender integer,
+   recipient integer, text text not null, version integer not null,
+   created_at timestamptz not null, deleted_at timestamptz, primary key (game_id, id));
+create index messages_sender on messages (game_id, sender, created_at);
+create table talk (
+   game_id text not null references games(id), seat integer not null,
+   muted json not null default '[]', mail_messages text not null default 'with_next',
+   notes text not null default '', notes_in_mail boolean not null default false,
+   mailed_through integer not null default 0, primary key (game_id, seat));
+"""
+
 #: Players (verified addresses, their preferences), their sessions and sign-in requests
 #: (service/players.py); seats are found by address in lower case; public games (open seats
 #: anyone may join).
-V10 = """
+V11 = """
 create table players (
    email text primary key, created_at timestamptz not null, language text,
    notify text not null default 'turn', digest_hour integer not null default 7,
@@ -259,7 +280,7 @@ create table rated_games (game_id text primary key references games(id),
 """
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10]
+MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -307,6 +328,8 @@ _SEAT_SELECT = "select " + ", ".join(COLUMNS["seats"]) + " from seats"
 _HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
 _DUE_COLUMNS = ("id", *COLUMNS["due"])
 _DUE_SELECT = "select " + ", ".join(_DUE_COLUMNS) + " from due"
+_MESSAGE_SELECT = "select " + ", ".join(COLUMNS["messages"]) + " from messages"
+_TALK_SELECT = "select " + ", ".join(COLUMNS["talk"]) + " from talk"
 _DUE_TIMES = ("due_at", "claimed_until", "started_at", "created_at", "done_at")
 _DUE_INSERT = ("insert into due (game_id, kind, version, from_version, seat, hook_id, "
                "percent, reply, args, due_at, created_at) values (%s, %s, %s, %s, %s, %s, "
@@ -366,6 +389,18 @@ def _due(row: tuple) -> DueRow:
     for col in _DUE_TIMES:
         d[col] = _utc(d[col])
     return DueRow(**d)
+
+
+def _message(row: tuple) -> Message:
+    d = dict(zip(COLUMNS["messages"], row, strict=True))
+    d["to"] = d.pop("recipient")
+    return Message(**{**d, "created_at": _utc(d["created_at"]),
+                      "deleted_at": _utc(d["deleted_at"])})
+
+
+def _talk(row: tuple) -> Talk:
+    d = dict(zip(COLUMNS["talk"], row, strict=True))
+    return Talk(**{**d, "muted": tuple(d["muted"])})
 
 
 def _due_arrays(due: Sequence[Due]) -> dict[str, list[Any]]:
@@ -1051,6 +1086,87 @@ class PostgresStore:
                                 (email.lower(),)).fetchall()
         return [(_game(r[:n]), _seat(r[n:])) for r in rows]
 
+    # -- table talk ------------------------------------------------------------------------
+
+    def add_message(self, message: Message, limit: tuple[int, float] | None = None,
+                    notify: Sequence[int] = ()) -> Message:
+        game_id = message.game_id
+        with self.transaction() as conn:  # the game's row locked: one writer numbers
+            if conn.execute("select 1 from games where id = %s for update",
+                            (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            if limit is not None:
+                (count,) = conn.execute(
+                    "select count(*) from messages where game_id = %s and sender is not "
+                    "distinct from %s and created_at > %s",
+                    (game_id, message.sender, times.later(-limit[1], message.created_at))
+                ).fetchone()
+                if count >= limit[0]:
+                    raise TooManyMessages(limit[0])
+            (last,) = conn.execute("select coalesce(max(id), 0) from messages where "
+                                   "game_id = %s", (game_id,)).fetchone()
+            kept = replace(message, id=last + 1, deleted_at=None)
+            conn.execute("insert into messages (game_id, id, sender, recipient, text, "
+                         "version, created_at) values (%s, %s, %s, %s, %s, %s, %s)",
+                         (game_id, kept.id, kept.sender, kept.to, kept.text, kept.version,
+                          kept.created_at))
+            due = message_due(kept, notify)
+            if due:
+                with conn.cursor() as cur:
+                    cur.executemany(_DUE_INSERT, [
+                        (game_id, d.kind, d.version, d.from_version, d.seat, d.hook_id,
+                         d.percent, d.reply, None if d.args is None else Json(d.args),
+                         d.due_at, kept.created_at) for d in due])
+        return kept
+
+    def messages(self, game_id: str, since: int = 0) -> list[Message]:
+        with self.connection() as conn:
+            rows = conn.execute(_MESSAGE_SELECT + " where game_id = %s and id > %s "
+                                "order by id", (game_id, min(since, (1 << 31) - 1))
+                                ).fetchall()
+        return [_message(r) for r in rows]
+
+    def message_marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        if not game_ids:
+            return {}
+        with self.connection() as conn:
+            rows = conn.execute("select game_id, max(id), count(deleted_at) from messages "
+                                "where game_id = any(%s) group by game_id",
+                                (list(game_ids),)).fetchall()
+        return {g: (last, deleted) for g, last, deleted in rows}
+
+    def delete_message(self, game_id: str, message_id: int, at: datetime) -> bool:
+        if not -(1 << 31) <= message_id < 1 << 31:
+            return False
+        with self.connection() as conn:
+            cur = conn.execute("update messages set text = '', deleted_at = %s where "
+                               "game_id = %s and id = %s and deleted_at is null",
+                               (at, game_id, message_id))
+            return cur.rowcount == 1
+
+    def talk(self, game_id: str) -> list[Talk]:
+        with self.connection() as conn:
+            rows = conn.execute(_TALK_SELECT + " where game_id = %s order by seat",
+                                (game_id,)).fetchall()
+        return [_talk(r) for r in rows]
+
+    def set_talk(self, talk: Talk) -> None:
+        with self.connection() as conn:
+            conn.execute("insert into talk (game_id, seat, muted, mail_messages, notes, "
+                         "notes_in_mail) values (%s, %s, %s, %s, %s, %s) on conflict "
+                         "(game_id, seat) do update set muted = excluded.muted, "
+                         "mail_messages = excluded.mail_messages, notes = excluded.notes, "
+                         "notes_in_mail = excluded.notes_in_mail",
+                         (talk.game_id, talk.seat, Json(list(talk.muted)), talk.mail_messages,
+                          talk.notes, talk.notes_in_mail))
+
+    def mailed_through(self, game_id: str, seat: int, message_id: int) -> None:
+        with self.connection() as conn:
+            conn.execute("insert into talk (game_id, seat, mailed_through) values "
+                         "(%s, %s, %s) on conflict (game_id, seat) do update set "
+                         "mailed_through = greatest(talk.mailed_through, "
+                         "excluded.mailed_through)", (game_id, seat, message_id))
+
     # -- upkeep --------------------------------------------------------------------------
 
     def count(self, table: str) -> int:
@@ -1072,7 +1188,8 @@ class PostgresStore:
             for table, columns in COLUMNS.items():
                 key = "id" if table == "games" else "game_id"
                 order = {"events": " order by version", "due": " order by id",
-                         "webhooks": " order by id", "seats": " order by seat"
+                         "webhooks": " order by id", "seats": " order by seat",
+                         "messages": " order by id", "talk": " order by seat"
                          }.get(table, "")
                 rows = conn.execute(f"select {', '.join(columns)} from {table} "
                                     f"where {key} = %s{order}", (game_id,)).fetchall()

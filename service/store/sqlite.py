@@ -23,7 +23,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -48,14 +48,18 @@ from .base import (
     GameRows,
     GameUpdate,
     MailFailure,
+    Message,
     Player,
     Rating,
     SchemaTooNew,
     Seat,
     SignIn,
+    Talk,
+    TooManyMessages,
     VersionConflict,
     Webhook,
     check_webhook_limits,
+    message_due,
 )
 
 
@@ -297,6 +301,26 @@ def _v12(conn: sqlite3.Connection) -> None:
 
 
 def _v13(conn: sqlite3.Connection) -> None:
+    """Table talk (service/talk.py): messages beside the log, each seat's talk settings
+    and notes, and whether spectators read the table's messages."""
+    _run(conn, """
+        alter table games add column spectators_read_chat integer not null default 0;
+        create table messages (
+           game_id text not null references games(id), id integer not null,
+           sender integer, recipient integer, text text not null,
+           version integer not null, created_at text not null, deleted_at text,
+           primary key (game_id, id));
+        create index idx_messages_sender on messages (game_id, sender, created_at);
+        create table talk (
+           game_id text not null references games(id), seat integer not null,
+           muted text not null default '[]', mail_messages text not null
+           default 'with_next', notes text not null default '',
+           notes_in_mail integer not null default 0,
+           mailed_through integer not null default 0, primary key (game_id, seat));
+    """)
+
+
+def _v14(conn: sqlite3.Connection) -> None:
     """Players (verified addresses, their preferences), their sessions and sign-in
     requests (service/players.py); seats are found by address in lower case; public
     games (open seats anyone may join)."""
@@ -332,7 +356,8 @@ def _v13(conn: sqlite3.Connection) -> None:
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
-                                                          _v8, _v9, _v10, _v11, _v12, _v13]
+                                                          _v8, _v9, _v10, _v11, _v12, _v13,
+                                                          _v14]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -342,6 +367,8 @@ SEAT_COLUMNS = list(COLUMNS["seats"])
 _SEAT_SELECT = "select " + ", ".join(SEAT_COLUMNS) + " from seats"
 _HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
 _DUE_SELECT = "select id, " + ", ".join(COLUMNS["due"]) + " from due"
+_MESSAGE_SELECT = "select " + ", ".join(COLUMNS["messages"]) + " from messages"
+_TALK_SELECT = "select " + ", ".join(COLUMNS["talk"]) + " from talk"
 #: A due row any worker may claim now (parameters: now, now).
 _CLAIMABLE = ("(state = 'pending' and due_at <= ?) or (state = 'claimed' and "
               "claimed_until <= ?)")
@@ -380,6 +407,17 @@ def _webhook(row: dict[str, Any]) -> Webhook:
 
 def _due(row: dict[str, Any]) -> DueRow:
     return DueRow(**_from_db(row))
+
+
+def _message(row: dict[str, Any]) -> Message:
+    d = _from_db(row)
+    d["to"] = d.pop("recipient")
+    return Message(**d)
+
+
+def _talk(row: dict[str, Any]) -> Talk:
+    d = _from_db(row)
+    return Talk(**{**d, "muted": tuple(d["muted"])})
 
 
 def _due_values(game_id: str, due: Iterable[Due], stamp: str) -> list[tuple]:
@@ -980,6 +1018,75 @@ class SqliteStore:
             out.append((_game(r), _seat(seat)))
         return out
 
+    # -- table talk ------------------------------------------------------------------------
+
+    def add_message(self, message: Message, limit: tuple[int, float] | None = None,
+                    notify: Sequence[int] = ()) -> Message:
+        game_id, stamp = message.game_id, _text(message.created_at)
+        with self.transaction() as db:  # a write lock from the start: counts hold
+            if db.execute("select 1 from games where id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(game_id)
+            if limit is not None:
+                since = _text(times.later(-limit[1], message.created_at))
+                (count,) = db.execute(
+                    "select count(*) from messages where game_id = ? and sender is ? and "
+                    "created_at > ?", (game_id, message.sender, since)).fetchone()
+                if count >= limit[0]:
+                    raise TooManyMessages(limit[0])
+            (last,) = db.execute("select coalesce(max(id), 0) from messages where "
+                                 "game_id = ?", (game_id,)).fetchone()
+            kept = replace(message, id=last + 1, deleted_at=None)
+            db.execute("insert into messages (game_id, id, sender, recipient, text, version, "
+                       "created_at) values (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, kept.id, kept.sender, kept.to, kept.text, kept.version,
+                        stamp))
+            db.conn.executemany(_DUE_INSERT, _due_values(
+                game_id, message_due(kept, notify), stamp))
+        return kept
+
+    def messages(self, game_id: str, since: int = 0) -> list[Message]:
+        rows = self.db.query(_MESSAGE_SELECT + " where game_id = ? and id > ? order by id",
+                             (game_id, min(since, 1 << 62)))
+        return [_message(r) for r in rows]
+
+    def message_marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        if not game_ids:
+            return {}
+        rows = self.db.execute(f"select game_id, max(id), count(deleted_at) from messages "
+                               f"where game_id in ({', '.join('?' * len(game_ids))}) "
+                               f"group by game_id", list(game_ids))
+        return {g: (last, deleted) for g, last, deleted in rows}
+
+    def delete_message(self, game_id: str, message_id: int, at: datetime) -> bool:
+        if not -(1 << 63) <= message_id < 1 << 63:
+            return False
+        with self.transaction() as db:
+            cur = db.execute("update messages set text = '', deleted_at = ? where "
+                             "game_id = ? and id = ? and deleted_at is null",
+                             (_text(at), game_id, message_id))
+            return cur.rowcount == 1
+
+    def talk(self, game_id: str) -> list[Talk]:
+        rows = self.db.query(_TALK_SELECT + " where game_id = ? order by seat", (game_id,))
+        return [_talk(r) for r in rows]
+
+    def set_talk(self, talk: Talk) -> None:
+        with self.transaction() as db:
+            db.execute("insert into talk (game_id, seat, muted, mail_messages, notes, "
+                       "notes_in_mail) values (?, ?, ?, ?, ?, ?) on conflict (game_id, seat) "
+                       "do update set muted = excluded.muted, mail_messages = "
+                       "excluded.mail_messages, notes = excluded.notes, notes_in_mail = "
+                       "excluded.notes_in_mail",
+                       (talk.game_id, talk.seat, json.dumps(list(talk.muted)),
+                        talk.mail_messages, talk.notes, int(talk.notes_in_mail)))
+
+    def mailed_through(self, game_id: str, seat: int, message_id: int) -> None:
+        with self.transaction() as db:
+            db.execute("insert into talk (game_id, seat, mailed_through) values (?, ?, ?) "
+                       "on conflict (game_id, seat) do update set mailed_through = "
+                       "max(mailed_through, excluded.mailed_through)",
+                       (game_id, seat, message_id))
+
     # -- upkeep --------------------------------------------------------------------------
 
     def count(self, table: str) -> int:
@@ -997,7 +1104,8 @@ class SqliteStore:
         for table, columns in COLUMNS.items():
             key = "id" if table == "games" else "game_id"
             order = {"events": " order by version", "due": " order by id",
-                     "webhooks": " order by id", "seats": " order by seat"}.get(table, "")
+                     "webhooks": " order by id", "seats": " order by seat",
+                     "messages": " order by id", "talk": " order by seat"}.get(table, "")
             rows = self.db.query(f"select {', '.join(columns)} from {table} "
                                  f"where {key} = ?{order}", (game_id,))
             out[table] = [_from_db(r) for r in rows]
@@ -1012,7 +1120,9 @@ class SqliteStore:
                                      for r in rows.get(table, []))
 
 
-BOOL_COLUMNS = {"imported", "replay_public", "public"}  # SQLite keeps them as 0 and 1
+#: SQLite keeps them as 0 and 1.
+BOOL_COLUMNS = {"imported", "replay_public", "public", "spectators_read_chat",
+                "notes_in_mail"}
 
 
 def _from_db(row: dict[str, Any]) -> dict[str, Any]:

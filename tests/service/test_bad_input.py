@@ -261,6 +261,7 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
             path = rule.rule.replace("<string:game_id>", waiting["game_id"] if joining else
                                      spare.id if rotating else game.id)
             path = path.replace("<int:hook_id>", str(hook))
+            path = path.replace("<int:message_id>", "1")
             path = path.replace("<int:seat>", "1")  # a taken seat: no bot is ever seated
             path = path.replace("<path:filename>", "app.js")
             routes.append((rule.rule, method, path))
@@ -277,6 +278,7 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
         "/games/<string:game_id>/webhooks": {"url": "http://example.org/", "secret": "s" * 16},
         "/games/<string:game_id>/token": {},
         "/games/<string:game_id>/resign": {},
+        "/games/<string:game_id>/messages": {"text": "hello", "to": None},
         "/games/<string:game_id>/seats/<int:seat>/bot": {"level": "random"},
         "/players/sign-in": {"email": "x@example.org", "language": "fi"},
         "/players/session": {"code": "AAAA-BBBB-CCCC"},
@@ -315,8 +317,10 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
             for kind, values in BAD_VALUES.items():
                 for value in values:
                     for field in [*template, "unknown"]:
-                        # a webhook's secret is an HMAC key: any characters will do
-                        ok = kind == "types" or (kind, field) == ("controls", "secret")
+                        # a webhook's secret is an HMAC key: any characters will do; a
+                        # message may have several lines (its other controls: refused)
+                        ok = kind == "types" or (kind, field) in (("controls", "secret"),
+                                                                  ("controls", "text"))
                         send(kind, method, path, _body(template, field, value), headers,
                              accepted_ok=ok)
                     if "seats" in template and isinstance(template["seats"][0], dict):

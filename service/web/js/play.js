@@ -15,6 +15,7 @@ import {
 import { switcher } from "./i18n.js";
 import { lang, listing, S } from "./strings.js";
 import { follow } from "./stream.js";
+import { mountChat } from "./chat.js";
 import { timeWords } from "./clock.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -38,6 +39,7 @@ const ui = {
   notice: null,  // {kind, text, rule}
   live: false,
   stream: null,
+  chat: null,  // the chat panel (chat.js)
   open: new Map(),  // seat -> whether its <details> is open
   scoringOpen: new Map(),  // scoring number -> whether its <details> is open
 };
@@ -124,8 +126,12 @@ function startStream() {
       if (fresh) refresh().then(() => { if (ui.game.status === "over") stopStream(); });
       else renderHistory();
     },
-    onConnect() { setLive(true); },
+    onConnect() {
+      setLive(true);
+      if (ui.chat) ui.chat.reload();  // what was written while no stream was open
+    },
     onError() { setLive(false); },
+    onChat(items) { if (ui.chat) ui.chat.onChat(items); },
   });
 }
 
@@ -1223,6 +1229,7 @@ async function start() {
     return;
   }
   if (!ui.game) return;
+  ui.chat = mountChat({ gameId, token, game: ui.game });
   startStream();
   setInterval(tick, 1000);
   document.addEventListener("visibilitychange", () => {

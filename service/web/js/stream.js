@@ -13,13 +13,14 @@ export function parseMessages(buffer) {
   const text = buffer.replace(/\r\n?/g, "\n");
   let start = 0;
   for (let end = text.indexOf("\n\n"); end >= 0; end = text.indexOf("\n\n", start)) {
-    const message = { id: null, data: [], retry: null };
+    const message = { id: null, event: null, data: [], retry: null };
     for (const line of text.slice(start, end).split("\n")) {
       if (!line || line.startsWith(":")) continue;
       const colon = line.indexOf(":");
       const field = colon < 0 ? line : line.slice(0, colon);
       const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
       if (field === "id") message.id = value;
+      else if (field === "event") message.event = value;
       else if (field === "data") message.data.push(value);
       else if (field === "retry" && /^\d+$/.test(value)) message.retry = Number(value);
     }
@@ -30,10 +31,11 @@ export function parseMessages(buffer) {
 }
 
 /**
- * Follow a game: calls onItems(items) with the event items after `since` as they come.
+ * Follow a game: calls onItems(items) with the event items after `since` as they come,
+ * and onChat(messages) with the table talk (`event: chat`) written while it follows.
  * Returns {stop()}. onError(error) hears of failures (it keeps trying, with backoff).
  */
-export function follow({ gameId, token, since, onItems, onError, onConnect }) {
+export function follow({ gameId, token, since, onItems, onError, onConnect, onChat }) {
   let stopped = false;
   let controller = null;
   let last = since;
@@ -63,12 +65,15 @@ export function follow({ gameId, token, since, onItems, onError, onConnect }) {
           let messages;
           [messages, buffer] = parseMessages(buffer + value);
           const items = [];
+          const chat = [];
           for (const m of messages) {
             if (m.retry !== null) delay = m.retry;
-            if (m.data.length) items.push(JSON.parse(m.data.join("\n")));
+            if (m.data.length && m.event === "chat") chat.push(JSON.parse(m.data.join("\n")));
+            else if (m.data.length) items.push(JSON.parse(m.data.join("\n")));
             if (m.id !== null && /^\d+$/.test(m.id)) last = Number(m.id);
           }
           if (items.length) onItems(items);
+          if (chat.length && onChat) onChat(chat);
         }
       } catch (err) {
         if (stopped) return;

@@ -354,6 +354,41 @@ export const S = {
   language: _("Language"),
   onVacation: (name, when) => _("{name} is on vacation until {when}: that clock stands "
                                 + "still.", { name, when }),
+
+  // table talk (chat.js: C)
+  talkLabel: _("Table talk"),
+  notesLabel: _("Your private notes"),
+};
+
+// The table talk and the notes (chat.js)
+export const C = {
+  title: _("Table talk"),
+  messagesLabel: _("Messages, the newest last"),
+  unread: (n) => ngettext("({n} unread)", "({n} unread)", n),
+  host: _("the host"),
+  seat: (n) => _("Seat {n}", { n }),
+  toYou: _("to you"),
+  to: (name) => _("to {name}", { name }),
+  deleted: _("deleted by the host"),
+  none: _("No messages yet."),
+  toLabel: _("To"),
+  table: _("everyone"),
+  textLabel: _("Your message"),
+  placeholder: _("Say something to the table…"),
+  send: _("Send"),
+  keys: _("Enter sends, Shift+Enter starts a new line."),
+  notesTitle: _("Your notes"),
+  notesPrivate: _("Only you ever see these."),
+  notesLabel: _("Your private notes"),
+  saveNotes: _("Save notes"),
+  notesSaved: _("Saved."),
+  settings: _("Talk settings"),
+  mute: (name) => _("Mute {name}", { name }),
+  byMail: _("Messages by mail:"),
+  withNext: _("with my next mail"),
+  atOnce: _("a mail for each message"),
+  notesInMail: _("Show my notes in my mails"),
+  settingsSaved: _("Saved."),
 };
 
 // The replay

@@ -1,0 +1,339 @@
+"""Table talk (issue 27): messages between the seats of a game, and each seat's private
+notes. The application layer, without HTTP, like ``games.py``.
+
+Messages are not game events: they live in the store's ``messages`` table beside the
+log (``store.add_message``), never pass through ``engine.decide`` and never change the
+game's version, so a replay of the moves is the same with or without them. They are
+part of the game's record all the same (export and import carry the table).
+
+Who reads what (``visible``): a seat reads the table's messages and the private ones it
+wrote or received, except those of the seats it muted; the host reads the table's; a
+spectator reads the table's only where the game allows it (``spectators_read_chat``).
+A deleted message keeps its place (id, sender, addressee, ``deleted``) without its text.
+A note is its seat's alone: no other reader, mail, webhook or stream ever holds it.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.words import msg
+
+from . import times
+from .auth import Caller
+from .errors import (
+    BotAddressee,
+    Forbidden,
+    InvalidOption,
+    InvalidRecord,
+    MessageControlCharacters,
+    MessageEmpty,
+    MessageNotFound,
+    MessageRefused,
+    MessageTooLong,
+    UnknownSeat,
+)
+from .games import Games
+from .store import MAIL_MESSAGES, Game, Message, Seat, Talk
+
+MAX_MESSAGE = 1000  # characters of a message
+MAX_NOTES = 10_000  # characters of a seat's notes
+WINDOW = 3600.0  # seconds of the rate limit (Settings.messages_per_hour)
+ALLOWED_CONTROLS = "\n\t"
+#: Bidirectional embeddings, overrides and isolates: they would turn the text shown.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean(text: str, limit: int, *, empty_ok: bool = False) -> str:
+    """``text`` as kept: line ends as ``\\n``, surrounding space trimmed; MessageEmpty,
+    MessageTooLong or MessageControlCharacters if it cannot be."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not text and not empty_ok:
+        raise MessageEmpty()
+    if len(text) > limit:
+        raise MessageTooLong(limit, len(text))
+    if any(unicodedata.category(c) == "Cc" and c not in ALLOWED_CONTROLS or
+           c in BIDI_CONTROLS for c in text):
+        raise MessageControlCharacters()
+    return text
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads: a seat, or (``seat`` None) the host or a spectator."""
+
+    seat: int | None = None
+    host: bool = False
+    muted: frozenset[int] = frozenset()
+
+
+def visible(message: Message, reader: Reader, game: Game) -> bool:
+    """May ``reader`` see ``message`` at all (its text, unless deleted)?"""
+    if reader.seat is None:
+        return message.to is None and (reader.host or game.spectators_read_chat)
+    if message.sender == reader.seat:
+        return True
+    if message.sender is not None and message.sender in reader.muted:
+        return False
+    return message.to is None or message.to == reader.seat
+
+
+def item(message: Message, names: Sequence[str | None]) -> dict[str, Any]:
+    """A message as served: its text gone once deleted."""
+    def name(seat: int | None) -> str | None:
+        return names[seat] if seat is not None and seat < len(names) else None
+
+    return {"id": message.id, "from": message.sender, "from_name": name(message.sender),
+            "to": message.to, "to_name": name(message.to),
+            "text": "" if message.deleted_at else message.text,
+            "created_at": message.created_at, "version": message.version,
+            "deleted": message.deleted_at is not None}
+
+
+def _mark(found: Sequence[Message]) -> tuple[int, int]:
+    return (found[-1].id if found else 0, sum(1 for m in found if m.deleted_at))
+
+
+def chat_event(item: dict[str, Any]) -> str:
+    """A message as a server-sent event of the game's stream: ``event: chat`` (no ``id``:
+    the stream's ids are the game's versions)."""
+    data = {**item, "created_at": times.to_text(item["created_at"])}
+    return f"event: chat\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+class TableTalk:
+    """Messages, mutes, notes and talk settings of the games of ``games``."""
+
+    def __init__(self, games: Games) -> None:
+        self.games = games
+        self.store = games.store
+
+    # -- who -------------------------------------------------------------------------------
+
+    def settings(self, game_id: str) -> dict[int, Talk]:
+        """Every seat's talk settings (the defaults for a seat that set none)."""
+        rows = {t.seat: t for t in self.store.talk(game_id)}
+        players = self.games.game(game_id).players
+        return {s: rows.get(s, Talk(game_id, s)) for s in range(players)}
+
+    def reader(self, game: Game, caller: Caller) -> Reader:
+        """The caller as a reader of ``game``'s talk (Forbidden: another game's token)."""
+        if caller.hosts(game):
+            return Reader(host=True)
+        seat = caller.viewer(game)
+        if seat is None:
+            return Reader()
+        return self.seat_reader(game.id, seat)
+
+    def seat_reader(self, game_id: str, seat: int) -> Reader:
+        talk = self.settings(game_id)[seat]
+        return Reader(seat=seat, muted=frozenset(talk.muted))
+
+    # -- messages --------------------------------------------------------------------------
+
+    def send(self, game: Game, caller: Caller, text: str, to: int | None
+             ) -> dict[str, Any]:
+        """A message from the caller's seat (or from the host, to the table only)."""
+        sender = caller.owner(game)
+        return self.write(game, sender, text, to)
+
+    def write(self, game: Game, sender: int | None, text: str, to: int | None
+              ) -> dict[str, Any]:
+        """Keep a message of ``sender`` (None: the host); the seats that asked for it at
+        once get a mail (a due row written with it)."""
+        text = clean(text, MAX_MESSAGE)
+        seats = self.store.seats(game.id)
+        if to is not None:
+            if not 0 <= to < len(seats):
+                raise UnknownSeat(to)
+            if seats[to].bot:
+                raise BotAddressee(to)
+        if sender is None and to is not None:
+            raise Forbidden(msg("the host writes to the table only"))
+        message = Message(game.id, 0, sender, to, text, game.version, times.now())
+        notify = self._at_once(game, seats, message)
+        kept = self.store.add_message(message, (self.games.messages_per_hour, WINDOW),
+                                      notify)
+        return item(kept, [s.name for s in seats])
+
+    def _at_once(self, game: Game, seats: list[Seat], message: Message) -> list[int]:
+        """The seats that get ``message`` by mail at once."""
+        out = []
+        for seat, talk in self.settings(game.id).items():
+            info = seats[seat]
+            if seat == message.sender or talk.mail_messages != "at_once" or \
+                    not info.email or info.bot:
+                continue
+            if visible(message, Reader(seat, muted=frozenset(talk.muted)), game):
+                out.append(seat)
+        return out
+
+    def read(self, game: Game, caller: Caller, since: int = 0) -> dict[str, Any]:
+        """The messages after id ``since`` the caller may read."""
+        reader = self.reader(game, caller)
+        return {"game_id": game.id, "messages": self.items(game, reader, since)}
+
+    def items(self, game: Game, reader: Reader, since: int = 0,
+              messages: Iterable[Message] | None = None) -> list[dict[str, Any]]:
+        names = [s.name for s in self.store.seats(game.id)]
+        found = self.store.messages(game.id, since) if messages is None else messages
+        return [item(m, names) for m in found if visible(m, reader, game)]
+
+    def delete(self, game: Game, caller: Caller, message_id: int) -> None:
+        """The host removes a message's text from every view (the deletion is kept)."""
+        if not caller.hosts(game):
+            caller.viewer(game)  # 403 for another game's token first
+            raise Forbidden(msg("only the game's host can delete a message"))
+        if not self.store.delete_message(game.id, message_id, times.now()):
+            raise MessageNotFound(message_id)
+
+    def mark(self, game_id: str) -> tuple[int, int]:
+        """What the streams compare: (the last message id, how many are deleted)."""
+        return self.marks([game_id])[game_id]
+
+    def marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """``mark`` of each game, in one query."""
+        found = self.store.message_marks(game_ids)
+        return {g: found.get(g, (0, 0)) for g in game_ids}
+
+    def changes(self, game: Game, caller: Caller, sent: tuple[int, int]
+                ) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+        """For a live stream that has told its reader of the talk up to the mark ``sent``:
+        the caller's messages written since, and the deleted ones again if any was
+        deleted since (a page blanks them); with the new mark."""
+        found = self.store.messages(game.id)
+        mark = _mark(found)
+        if mark == sent:
+            return [], mark
+        new = [m for m in found if m.id > sent[0] or m.deleted_at and mark[1] != sent[1]]
+        return self.items(game, self.reader(game, caller), messages=new), mark
+
+    # -- records ---------------------------------------------------------------------------
+
+    def record(self, game: Game, caller: Caller) -> dict[str, Any]:
+        """The game's record (``Games.record``) with the messages the caller may read."""
+        doc = self.games.record(game, caller)
+        doc["messages"] = [{k: times.to_text(v) if k == "created_at" else v
+                            for k, v in i.items() if k not in ("from_name", "to_name")}
+                           for i in self.items(game, self.reader(game, caller))]
+        return doc
+
+    def import_record(self, doc: dict[str, Any]) -> Game:
+        """Import a record (``Games.import_record``) with its messages; a message that
+        cannot be is InvalidRecord, and nothing is imported. Spectators of the imported
+        game read its table messages (no seat has a token there)."""
+        messages = self._record_messages(doc)
+        game = self.games.import_record(doc, spectators_read_chat=bool(messages))
+        for m in messages:
+            self.store.add_message(replace(m, game_id=game.id))
+            if m.deleted_at:
+                self.store.delete_message(game.id, self.store.messages(game.id)[-1].id,
+                                          m.deleted_at)
+        return game
+
+    def _record_messages(self, doc: dict[str, Any]) -> list[Message]:
+        found = doc.get("messages") or []
+        players = len(doc.get("seats") or [])
+        out = []
+        if not isinstance(found, list):
+            raise InvalidRecord(msg("messages must be a list"), None)
+        for i, m in enumerate(found):
+            try:
+                sender, to = m.get("from"), m.get("to")
+                for seat in (sender, to):
+                    if seat is not None and (type(seat) is not int or
+                                             not 0 <= seat < players):
+                        raise UnknownSeat(seat)
+                deleted = bool(m.get("deleted"))
+                text = "" if deleted else clean(str(m["text"]), MAX_MESSAGE)
+                at = times.from_text(str(m["created_at"]))
+                out.append(Message("", 0, sender, to, text, int(m.get("version", 0)), at,
+                                   at if deleted else None))
+            except (MessageRefused, KeyError, TypeError, ValueError, AttributeError) as exc:
+                reason = exc.detail if isinstance(exc, MessageRefused) else str(exc)
+                raise InvalidRecord(msg("messages[{index}] cannot be imported: {reason}",
+                                        index=i, reason=reason), None) from None
+        return out
+
+    # -- a seat's own --------------------------------------------------------------------
+
+    def own(self, game: Game, caller: Caller) -> Talk:
+        return self.settings(game.id)[caller.player(game)]
+
+    def talk_settings(self, game: Game, caller: Caller) -> dict[str, Any]:
+        talk = self.own(game, caller)
+        return {"muted": sorted(talk.muted), "mail_messages": talk.mail_messages,
+                "notes_in_mail": talk.notes_in_mail}
+
+    def set_talk_settings(self, game: Game, caller: Caller, changes: dict[str, Any]
+                          ) -> dict[str, Any]:
+        """Change the caller's mute list, mail choice or notes in mail."""
+        talk = self.own(game, caller)
+        if "muted" in changes:
+            talk = replace(talk, muted=self._mutes(game, talk.seat, changes["muted"]))
+        if "mail_messages" in changes:
+            if changes["mail_messages"] not in MAIL_MESSAGES:
+                raise InvalidOption("mail_messages", msg(
+                    "mail_messages is with_next or at_once"))
+            talk = replace(talk, mail_messages=changes["mail_messages"])
+        if "notes_in_mail" in changes:
+            talk = replace(talk, notes_in_mail=bool(changes["notes_in_mail"]))
+        self.store.set_talk(talk)
+        return self.talk_settings(game, caller)
+
+    def _mutes(self, game: Game, seat: int, seats: Iterable[int]) -> tuple[int, ...]:
+        out = set()
+        for s in seats:
+            if not 0 <= s < game.players:
+                raise UnknownSeat(s)
+            if s != seat:
+                out.add(s)
+        return tuple(sorted(out))
+
+    def mute(self, game: Game, caller: Caller, seat: int, muted: bool) -> dict[str, Any]:
+        """Mute (or unmute) one seat for the caller."""
+        talk = self.own(game, caller)
+        now = set(talk.muted) | {seat} if muted else set(talk.muted) - {seat}
+        if muted and not 0 <= seat < game.players:
+            raise UnknownSeat(seat)
+        return self.set_talk_settings(game, caller, {"muted": now})
+
+    def notes(self, game: Game, caller: Caller) -> dict[str, Any]:
+        return {"text": self.own(game, caller).notes}
+
+    def set_notes(self, game: Game, caller: Caller, text: str) -> dict[str, Any]:
+        talk = self.own(game, caller)
+        self.store.set_talk(replace(talk, notes=clean(text, MAX_NOTES, empty_ok=True)))
+        return self.notes(game, caller)
+
+    def set_seat_notes(self, game_id: str, seat: int, text: str) -> None:
+        """A seat's notes replaced (a ``note:`` line of its mail)."""
+        talk = self.settings(game_id)[seat]
+        self.store.set_talk(replace(talk, notes=clean(text, MAX_NOTES, empty_ok=True)))
+
+    # -- mail ----------------------------------------------------------------------------
+
+    def unmailed(self, game_id: str, seat: int) -> list[dict[str, Any]]:
+        """The messages ``seat`` may read that its mails have not shown yet, not its own
+        and not deleted (the mail says who wrote each)."""
+        game = self.games.game(game_id)
+        talk = self.settings(game_id)[seat]
+        reader = Reader(seat, muted=frozenset(talk.muted))
+        return [i for i in self.items(game, reader, talk.mailed_through)
+                if i["from"] != seat and not i["deleted"]]
+
+    def mail_section(self, game_id: str, seat: int) -> dict[str, Any]:
+        """What a mail to ``seat`` shows of the talk: its unmailed messages (``last``:
+        the id to mark once sent) and its notes if it asked for them."""
+        talk = self.settings(game_id)[seat]
+        found = self.unmailed(game_id, seat)
+        return {"messages": found, "last": found[-1]["id"] if found else 0,
+                "notes": talk.notes if talk.notes_in_mail and talk.notes else None}
+
+    def mailed(self, game_id: str, seat: int, last: int) -> None:
+        if last:
+            self.store.mailed_through(game_id, seat, last)
