@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine.bots import random_move  # noqa: E402
 from engine.rules import play  # noqa: E402
-from service.store import SqliteStore  # noqa: E402
+from service.store import SqliteStore, codec  # noqa: E402
 
 # -- the floor ---------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ def free_port() -> int:
 def start(cmd: list[str], env: dict[str, str], port: int) -> subprocess.Popen:
     proc = subprocess.Popen(cmd, env={**os.environ, **env}, cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(200):
+    for _ in range(1200):  # up to a minute: a busy machine starts slowly
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return proc
@@ -181,8 +181,7 @@ def fill(db: Path, count: int) -> None:
     """``count`` more games with real setup logs, inserted in bulk (for index size)."""
     SqliteStore(db).close()
     template = engine.new_game("alhambra", ["a", "b", "c"], 1)
-    payloads = [(i + 1, e["type"], json.dumps(e, separators=(",", ":")))
-                for i, e in enumerate(template)]
+    data = codec.encode(template)  # the setup: one batch (service/store/codec.py)
     c = sqlite3.connect(db)
     c.execute("pragma journal_mode=wal")
     stamp = "2026-01-01T00:00:00.000Z"
@@ -198,9 +197,9 @@ def fill(db: Path, count: int) -> None:
         c.executemany("insert into seats (game_id, seat, name, token_hash, joined_at) "
                       "values (?, ?, ?, ?, ?)",
                       [(g, s, f"p{s}", f"{g}-{s}", stamp) for g in ids for s in range(3)])
-        c.executemany("insert into events (game_id, version, type, payload, created_at) "
-                      "values (?, ?, ?, ?, ?)",
-                      [(g, v, t, p, stamp) for g in ids for v, t, p in payloads])
+        c.executemany("insert into event_batches (game_id, version, first, at, data) "
+                      "values (?, ?, 1, 1767225600000, ?)",
+                      [(g, len(template), data) for g in ids])
         c.commit()
     c.close()
 
@@ -275,7 +274,8 @@ def serve(db: Path, port: int) -> subprocess.Popen:
     cmd = [exe] if Path(exe).exists() else [sys.executable, "-m", "service.cli"]
     # The API alone (no background worker), as the floor is a bare route.
     return start(cmd + ["serve", "--host", "127.0.0.1", "--port", str(port), "--workers",
-                        "2", "--no-worker", "--db", str(db)], {}, port)
+                        "2", "--no-worker", "--db", str(db)],
+                 {"ALHAMBRA_DATA": str(db.parent / f"data-{port}")}, port)  # its own Redis
 
 
 def main() -> None:

@@ -47,7 +47,7 @@ from benchmarks.api import (  # noqa: E402
     throughput,
 )
 from service.settings import Settings  # noqa: E402
-from service.store import open_store  # noqa: E402
+from service.store import codec, open_store  # noqa: E402
 
 ADMIN_URL = os.environ.get("ALHAMBRA_BENCH_PG_URL",
                            "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -121,7 +121,7 @@ def fill(url: str, events: int, per_game: int = 40) -> None:
     """About ``events`` more events: games of ``per_game`` real setup events each (the
     payloads of a real game's first events, in turn), with their seats, in bulk."""
     template = engine.new_game("alhambra", ["a", "b", "c"], 1)
-    payloads = [json.dumps(e, separators=(",", ":")) for e in template]
+    payloads = list(template)
     games = events // per_game
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("""
@@ -130,19 +130,19 @@ def fill(url: str, events: int, per_game: int = 40) -> None:
                 created_at, updated_at)
             select 'f' || g, 'alhambra', '{}', 3, 'active', 'action', %(n)s, 0, 3600,
                 'default_move', null, false, now(), now()
-            from generate_series(1, %(games)s) g""", {"games": games, "n": per_game})
+            from generate_series(1, %(games)s) g""", {"games": games, "n": per_game - per_game % 3})
         conn.execute("""
             insert into seats (game_id, seat, name, token_hash, joined_at)
             select 'f' || g, s, 'p' || s, 'f' || g || '-' || s, now()
             from generate_series(1, %(games)s) g, generate_series(0, 2) s""",
                      {"games": games})
+        # batches of 3 events, stored as the store does (service/store/codec.py)
         conn.execute("""
-            insert into events (game_id, version, type, payload, created_at)
-            select 'f' || g, v, (p::json)->>'type', p::json, now()
-            from generate_series(1, %(games)s) g, generate_series(1, %(n)s) v,
-                 lateral (select (%(payloads)s::text[])[1 + (v - 1) %% %(k)s]) t(p)""",
-                     {"games": games, "n": per_game, "payloads": payloads,
-                      "k": len(payloads)})
+            insert into event_batches (game_id, version, first, at, data)
+            select 'f' || g, v, v - 2, now(), %(data)s
+            from generate_series(1, %(games)s) g, generate_series(3, %(n)s, 3) v""",
+                     {"games": games, "n": per_game - per_game % 3,
+                      "data": codec.encode(payloads[:3])})
         conn.execute("vacuum analyze")
 
 
@@ -211,7 +211,8 @@ def main() -> None:
             if db is big_db:
                 fill(db.url, args.events)
             with psycopg.connect(db.url) as conn:
-                stored = conn.execute("select count(*) from events").fetchone()[0]
+                stored = conn.execute("select coalesce(sum(version - first + 1), 0) from "
+                                      "event_batches").fetchone()[0]
             port = free_port()
             procs.append(serve(db.url, port))
             latency_jobs[label] = (port, service_job(mine), stored)

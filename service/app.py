@@ -118,7 +118,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                                            settings.webhooks_per_game,
                                            settings.webhooks_per_seat),
                                        settings.takeover_level, settings.bot_turns,
-                                       settings.reminders, settings.messages_per_hour)
+                                       settings.reminders, settings.messages_per_hour,
+                                       settings.idempotency_retention)
     app.extensions["alhambra_players"] = Players(
         app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue),
         settings.vacation_days)

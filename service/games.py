@@ -182,10 +182,12 @@ class Games:
     def __init__(self, store: EventStore, cache_size: int = 512, secret_key: bytes | None = None,
                  min_time_per_move: int = 60, webhook_policy: WebhookPolicy | None = None,
                  takeover_bot: str = "random", bot_turns: int = 1000,
-                 reminders: Sequence[float] = (0.5, 0.9), messages_per_hour: int = 30
-                 ) -> None:
+                 reminders: Sequence[float] = (0.5, 0.9), messages_per_hour: int = 30,
+                 idempotency_retention: float = 86400.0) -> None:
         self.store = store
         self.messages_per_hour = messages_per_hour  # a seat's messages (service/talk.py)
+        #: seconds an idempotent answer is given again (ALHAMBRA_IDEMPOTENCY_RETENTION)
+        self.idempotency_retention = idempotency_retention
         self.reminders = tuple(reminders)  # fractions of a seat's time (ALHAMBRA_REMINDERS)
         self.webhook_policy = webhook_policy or WebhookPolicy()
         self.takeover_bot = takeover_bot  # the server's default takeover level (settings)
@@ -622,11 +624,10 @@ class Games:
         out (docs/rules.md, Part S); the events are marked as such. ``bot``: the workers
         play a bot seat's move (S-2); a person may not move for a seat a bot plays.
         ``done``: the due row (a deadline, a bot's move) this move is the result of."""
-        game_id = game.id
         fingerprint = hashlib.sha256(json.dumps(
             [expected, [str(m) for m in moves]]).encode()).hexdigest()
         if idempotency_key is not None:
-            earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+            earlier = self._earlier(game, seat, idempotency_key, fingerprint)
             if earlier is not None:
                 return Played.of(earlier, seat, replayed=True)
         try:
@@ -636,7 +637,7 @@ class Games:
             # A concurrent request with the same key may have won meanwhile: its answer is
             # this request's answer too.
             if idempotency_key is not None:
-                earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+                earlier = self._earlier(game, seat, idempotency_key, fingerprint)
                 if earlier is not None:
                     return Played.of(earlier, seat, replayed=True)
             raise
@@ -698,19 +699,26 @@ class Games:
         after = state.copy()
         for event in events:
             engine.evolve(after, event)
-        over = after.phase == "over"
-        answer = {
-            "game_id": game_id, "version": after.version,
-            "events": event_items(events, expected + 1, seat, over, list(after.seats),
-                                  neutral_name(game.variant, game.players), after),
-            "view": engine.view(after, seat),
-        }
-        idem = Answer(seat, idempotency_key, fingerprint, 201, answer) \
+        answer = self._answer(game, seat, events, expected + 1, after)
+        idem = Answer(seat, idempotency_key, fingerprint, 201, after.version, expected + 1) \
             if idempotency_key else None
         self._record(game, state, after, events, idem, done)
         if self.cache:
             self.cache.put(game_id, after)
         return Played.of(answer, seat, bot=after.bots.get(seat))
+
+    @staticmethod
+    def _answer(game: Game, seat: int, events: list[engine.Event], first: int,
+                after: engine.State) -> dict[str, Any]:
+        """The API's document of the batch ``events`` (versions from ``first``) that took
+        the game to ``after``, as ``seat`` sees it."""
+        over = after.phase == "over"
+        return {
+            "game_id": game.id, "version": after.version,
+            "events": event_items(events, first, seat, over, list(after.seats),
+                                  neutral_name(game.variant, game.players), after),
+            "view": engine.view(after, seat),
+        }
 
     def play_bot(self, game_id: str, version: int, done: Claim | None = None
                  ) -> Played | None:
@@ -827,14 +835,25 @@ class Games:
             return after.version
         raise VersionConflict(self.store.version(game_id))
 
-    def _earlier(self, game_id: str, seat: int, key: str, fingerprint: str
+    def _earlier(self, game: Game, seat: int, key: str, fingerprint: str
                  ) -> dict[str, Any] | None:
-        found = self.store.idempotent_answer(game_id, seat, key)
+        """The first answer to ``seat``'s submission with ``key``, rebuilt from the batch
+        it appended (the same document); None if there was none, or if it is older than
+        ``idempotency_retention`` (forgotten, as the workers' prune forgets it: the retry
+        is a new submission, against a version the game has left, so it is refused with
+        version_conflict or game_over, never played twice). IdempotencyKeyReused for
+        another submission (while the answer is kept)."""
+        found = self.store.idempotent_answer(game.id, seat, key)
         if found is None:
             return None
         if found.fingerprint != fingerprint:
             raise IdempotencyKeyReused()
-        return found.response
+        if found.created_at is not None and \
+                times.seconds_since(found.created_at) > self.idempotency_retention:
+            return None
+        events = self.store.read(game.id, found.from_version - 1, found.version)
+        return self._answer(game, seat, events, found.from_version,
+                            self.state(game.id, found.version))
 
     # -- records -------------------------------------------------------------------------
 

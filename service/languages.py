@@ -9,17 +9,36 @@ pages' scripts read are served at ``/i18n/<lang>.json`` (``blueprints/web.py``).
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any
 
+from babel import Locale
 from flask import Flask, Response, has_request_context, request
 from flask_babel import Babel, get_locale
 from marshmallow import fields
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from . import i18n
 
 
-def _select() -> str:
-    return i18n.best(request.accept_languages, request.args.get("lang"))
+def _select() -> Locale:
+    """The request's language, as a Locale made once per language (flask-babel takes it
+    as it is: no parsing, no look for locale data on every request)."""
+    lang = request.args.get("lang")
+    if lang is None:  # most requests: the answer of their header, kept
+        return _best_of_header(request.headers.get("Accept-Language", ""))
+    return _locale(i18n.best(request.accept_languages, lang))
+
+
+@lru_cache(maxsize=512)
+def _best_of_header(header: str) -> Locale:
+    return _locale(i18n.best(parse_accept_header(header, LanguageAccept) if header else None))
+
+
+@cache
+def _locale(tag: str) -> Locale:
+    return Locale.parse(tag)
 
 
 def request_language() -> str:

@@ -252,6 +252,17 @@ class Settings:
         "seconds a worker holds due work it claimed; past it (the worker died) another claims"
         " it again",
         "`300`", read=_float)
+    idempotency_retention: float = setting(
+        "ALHAMBRA_IDEMPOTENCY_RETENTION", 86400.0,
+        "seconds a submission's answer is kept for a retry with its `Idempotency-Key`; after,"
+        " the key is forgotten and the retry (against a version the game has left) gets 409 "
+        "`version_conflict` or `game_over`",
+        "`86400`", read=_float)
+    due_retention: float = setting(
+        "ALHAMBRA_DUE_RETENTION", 7 * 86400.0,
+        "seconds done due work (mails sent, moves played) is kept before the workers' hourly "
+        "prune removes it",
+        "`604800`", read=_float)
     queue: str = setting(
         "ALHAMBRA_QUEUE", "alhambra",
         "the RQ queue of mails, reminders and deadlines; webhooks use `<this>-webhooks`",
@@ -391,6 +402,8 @@ class Settings:
                            ("ALHAMBRA_WEBHOOKS_PER_SEAT", self.webhooks_per_seat),
                            ("ALHAMBRA_MESSAGES_PER_HOUR", self.messages_per_hour),
                            ("ALHAMBRA_CLAIM_LEASE", self.claim_lease),
+                           ("ALHAMBRA_IDEMPOTENCY_RETENTION", self.idempotency_retention),
+                           ("ALHAMBRA_DUE_RETENTION", self.due_retention),
                            ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
                            ("ALHAMBRA_BOT_TURNS", self.bot_turns),
                            ("ALHAMBRA_VACATION_DAYS", self.vacation_days)):

@@ -22,7 +22,8 @@ class Context:
         self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key,
                            takeover_bot=settings.takeover_level,
                            bot_turns=settings.bot_turns, reminders=settings.reminders,
-                           messages_per_hour=settings.messages_per_hour)
+                           messages_per_hour=settings.messages_per_hour,
+                           idempotency_retention=settings.idempotency_retention)
         self.mailer = Mailer(settings)
         self.wake = threading.Event()  # set by a job that added due work (dispatch.py)
         self._redis: Redis | None = None

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -38,6 +39,7 @@ from .jobs import JOB_TIMEOUT, run_due, webhook_job_timeout
 log = logging.getLogger("alhambra.dispatch")
 
 LIMIT = 200  # rows claimed at once
+PRUNE_EVERY = 3600.0  # seconds between a loop's prunes of expired rows (store.prune)
 
 
 def queue_name(ctx: Context, kind: str) -> str:
@@ -84,14 +86,35 @@ def until_due(ctx: Context, longest: float) -> float:
     return longest if due is None else min(longest, max(0.0, -times.seconds_since(due)))
 
 
+def prune(ctx: Context) -> dict[str, int]:
+    """Remove what outlived its retention (``store.prune``): idempotent answers older than
+    ALHAMBRA_IDEMPOTENCY_RETENTION, due rows done longer ago than
+    ALHAMBRA_DUE_RETENTION. Loops on several hosts may run it at once (deletes of rows
+    by age: the same rows go)."""
+    settings = ctx.settings
+    pruned = ctx.store.prune(times.later(-settings.idempotency_retention),
+                             times.later(-settings.due_retention))
+    if any(pruned.values()):
+        log.info("pruned %s", ", ".join(f"{n} {t}" for t, n in pruned.items()))
+    return pruned
+
+
 def run(ctx: Context, stop: threading.Event) -> None:
-    """Claim and enqueue until ``stop`` is set, backing off while Redis is away."""
+    """Claim and enqueue until ``stop`` is set, backing off while Redis is away; prune
+    expired rows once an hour (first at start)."""
     backoff = ctx.settings.claim_interval
     down = False
     digests = DigestTimer()
+    next_prune = 0.0
     while not stop.is_set():
         ctx.wake.clear()
         digests.tick(ctx)  # the players' daily digests, once a minute (digest.py)
+        if time.monotonic() >= next_prune:
+            next_prune = time.monotonic() + PRUNE_EVERY
+            try:
+                prune(ctx)
+            except Exception as exc:  # noqa: BLE001 - the next hour tries again
+                log.warning("prune failed: %s", exc)
         try:
             if dispatch_once(ctx) >= LIMIT:
                 continue

@@ -99,13 +99,18 @@ class GameUpdate:
 
 @dataclass(frozen=True)
 class Answer:
-    """The first answer to a submission made with an Idempotency-Key."""
+    """What the first answer to a submission made with an Idempotency-Key needs to be
+    given again: its status and the batch it appended (versions ``from_version`` to
+    ``version``; the application layer rebuilds the body from them), and ``created_at``
+    (as stored; None before: the append's time), whose age says whether it expired."""
 
     seat: int
     key: str
     fingerprint: str  # of the submission: the same key for another one is refused
     status: int
-    response: dict[str, Any]
+    version: int  # the game's version after the batch
+    from_version: int  # the batch's first event
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -320,8 +325,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
             "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
             "result", "last_error", "created_at", "done_at"),
-    "idempotency": ("game_id", "seat", "key", "fingerprint", "status", "response",
-                    "created_at"),
+    "idempotency": ("game_id", "seat", "key", "fingerprint", "status", "version",
+                    "from_version", "created_at"),
     "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at", "failures",
                  "last_error", "disabled_at"),
     "messages": ("game_id", "id", "sender", "recipient", "text", "version", "created_at",
@@ -335,7 +340,7 @@ DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at", "deleted_at"}
-JSON_COLUMNS = {"options", "payload", "response", "time_control", "args", "muted"}
+JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]
@@ -623,6 +628,12 @@ class Upkeep(Protocol):
 
     def count(self, table: str) -> int:
         """The number of rows of one of ``TABLES`` (health checks, tests)."""
+
+    def prune(self, answers_before: datetime, due_before: datetime) -> dict[str, int]:
+        """The workers' periodic upkeep: remove the idempotent answers stored before
+        ``answers_before`` (a move names the version it was made against, so a retry
+        after that is refused as stale, never played twice) and the due rows done
+        before ``due_before``. Returns how many rows of each table went."""
 
     def migrate(self) -> tuple[int, int]:
         """Bring the schema up to date, one step (and transaction) at a time; returns

@@ -1,8 +1,9 @@
 """The PostgreSQL event store: many API hosts and workers on one database.
 
 The same tables as the SQLite store (base.py says what each holds), with times as
-``timestamptz`` and JSON documents as ``json`` (kept as written: an event's text is the
-fact). Triggers refuse any update, delete or truncate of ``events``.
+``timestamptz`` and JSON documents as ``json``; the log is ``event_batches``, a row per
+appended batch in the compact form of codec.py (``bytea``). Triggers refuse any update,
+delete or truncate of it.
 
 Connections come from a psycopg pool per process (made again after a fork), in
 autocommit mode; every write is one statement (atomic by itself) or one transaction.
@@ -26,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -38,6 +39,7 @@ from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
 from .. import times
+from . import codec
 from .base import (
     COLUMNS,
     DEFAULTS,
@@ -247,10 +249,57 @@ create table talk (
    mailed_through integer not null default 0, primary key (game_id, seat));
 """
 
+#: Idempotent answers keep what a retry needs (the batch's versions), not the whole
+#: document: the service rebuilds it from the log (``Games._earlier``); they and done due
+#: rows are found by age for the workers' ``prune``.
+V11 = """
+alter table idempotency add column version integer, add column from_version integer;
+update idempotency set
+   version = coalesce((response->>'version')::integer, 0),
+   from_version = coalesce((response->>'version')::integer, 0)
+                  - coalesce(json_array_length(response->'events'), 0) + 1;
+alter table idempotency drop column response, alter column version set not null,
+   alter column from_version set not null;
+create index idempotency_created_at on idempotency (created_at);
+create index due_done on due (done_at) where state = 'done';
+"""
+
+
+def _v12(conn: psycopg.Connection) -> None:
+    """The log in its compact form (codec.py): a row per appended batch (its last version,
+    its first, its time, its events compressed) instead of a row per event; the rows of
+    before are grouped into their batches (an append's events share its time)."""
+    conn.execute("""
+        create table event_batches (
+           game_id text not null references games(id),
+           version integer not null check (version > 0), first integer not null,
+           at timestamptz not null, data bytea not null, primary key (game_id, version));
+        create trigger event_batches_no_update_or_delete before update or delete
+           on event_batches for each row execute function events_append_only();
+        create trigger event_batches_no_truncate before truncate on event_batches
+           for each statement execute function events_append_only();
+    """)
+    for (game_id,) in conn.execute("select id from games order by id").fetchall():
+        rows = conn.execute("select game_id, version, payload, created_at from events "
+                            "where game_id = %s order by version", (game_id,)).fetchall()
+        runs = codec.batches(dict(zip(("game_id", "version", "payload", "created_at"), r,
+                                      strict=True)) for r in rows)
+        with conn.cursor() as cur:
+            cur.executemany("insert into event_batches (game_id, version, first, at, data) "
+                            "values (%s, %s, %s, %s, %s)", [_batch_row(r) for r in runs])
+    conn.execute("drop table events")
+
+
+def _batch_row(run: list[dict[str, Any]]) -> tuple[str, int, int, datetime, bytes]:
+    """The stored batch of event rows (payloads as documents)."""
+    return (run[0]["game_id"], run[-1]["version"], run[0]["version"], run[0]["created_at"],
+            codec.encode([r["payload"] for r in run]))
+
+
 #: Players (verified addresses, their preferences), their sessions and sign-in requests
 #: (service/players.py); seats are found by address in lower case; public games (open seats
 #: anyone may join).
-V11 = """
+V13 = """
 create table players (
    email text primary key, created_at timestamptz not null, language text,
    notify text not null default 'turn', digest_hour integer not null default 7,
@@ -279,8 +328,10 @@ create table rated_games (game_id text primary key references games(id),
    rated_at timestamptz not null);
 """
 
-#: MIGRATIONS[i] takes a database from schema version i to i + 1.
-MIGRATIONS: list[str] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11]
+#: MIGRATIONS[i] takes a database from schema version i to i + 1: a script, or a function
+#: where Python must convert rows.
+MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [V1, V2, V3, V4, V5, V6, V7,
+                                                                 V8, V9, V10, V11, _v12, V13]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -291,10 +342,9 @@ with moved as (
           deadline = %(deadline)s, version = %(version)s, updated_at = %(stamp)s
    where id = %(id)s and version = %(expected)s returning id),
 logged as (
-   insert into events (game_id, version, type, payload, created_at)
-   select moved.id, e.version, e.type, e.payload::json, %(stamp)s
-   from moved, unnest(%(versions)s::integer[], %(types)s::text[], %(payloads)s::text[])
-        as e(version, type, payload)),
+   insert into event_batches (game_id, version, first, at, data)
+   select moved.id, %(version)s, %(expected)s + 1, %(stamp)s, %(data)s
+   from moved where %(logged)s),
 replaced as (
    update due set state = 'done', result = 'replaced', done_at = %(stamp)s
    from moved where due.game_id = moved.id and due.state = 'pending'
@@ -316,9 +366,10 @@ finished as (
    from moved where due.id = %(done_id)s and due.attempts = %(done_attempt)s
         and due.state = 'claimed'),
 answered as (
-   insert into idempotency (game_id, seat, key, fingerprint, status, response, created_at)
-   select id, %(a_seat)s, %(a_key)s, %(a_fingerprint)s, %(a_status)s, %(a_response)s,
-          %(stamp)s
+   insert into idempotency (game_id, seat, key, fingerprint, status, version,
+                            from_version, created_at)
+   select id, %(a_seat)s, %(a_key)s, %(a_fingerprint)s, %(a_status)s, %(a_version)s,
+          %(a_from)s, %(stamp)s
    from moved where %(answer)s)
 select count(*) from moved
 """
@@ -526,7 +577,11 @@ class PostgresStore:
                 if version == 0:
                     conn.execute("create table schema_migrations (version integer primary "
                                  "key, applied_at timestamptz not null default now())")
-                conn.execute(MIGRATIONS[version])
+                step = MIGRATIONS[version]
+                if callable(step):
+                    step(conn)
+                else:
+                    conn.execute(step)
                 conn.execute("insert into schema_migrations (version) values (%s)",
                              (version + 1,))
 
@@ -661,19 +716,19 @@ class PostgresStore:
 
     def read(self, game_id: str, since: int = 0, until: int | None = None) -> list[Event]:
         with self.connection() as conn:
-            rows = conn.execute("select payload from events where game_id = %s and "
-                                "version > %s and version <= %s order by version",
+            rows = conn.execute("select first, data from event_batches where game_id = %s "
+                                "and version > %s and first <= %s order by version",
                                 (game_id, since, (1 << 31) - 1 if until is None else until)
                                 ).fetchall()
-        return [r[0] for r in rows]
+        return [e for _, e in codec.flatten(rows, since, until)]
 
     def read_timed(self, game_id: str, types: Sequence[str]
                    ) -> list[tuple[int, Event, datetime]]:
         with self.connection() as conn:
-            rows = conn.execute("select version, payload, created_at from events where "
-                                "game_id = %s and type = any(%s) order by version",
-                                (game_id, list(types))).fetchall()
-        return [(v, p, _utc(at)) for v, p, at in rows]
+            rows = conn.execute("select first, data, at from event_batches where "
+                                "game_id = %s order by version", (game_id,)).fetchall()
+        return [(v, e, _utc(at)) for first, data, at in rows
+                for v, e in enumerate(codec.decode(data), start=first) if e["type"] in types]
 
     def append(self, game_id: str, expected_version: int, events: list[Event],
                update: GameUpdate, answer: Answer | None = None, due: Sequence[Due] = (),
@@ -692,18 +747,17 @@ class PostgresStore:
         stamp = update.at or times.now()
         version = expected + len(events)
         answer_values = (answer.seat, answer.key, answer.fingerprint, answer.status,
-                         Json(answer.response)) if answer else (None,) * 5
+                         answer.version, answer.from_version) if answer else (None,) * 6
         moved = conn.execute(APPEND, {
             "id": game_id, "expected": expected, "version": version, "stamp": stamp,
             "status": update.status, "phase": update.phase, "seat": update.current_seat,
             "deadline": update.deadline,
-            "versions": list(range(expected + 1, version + 1)),
-            "types": [e["type"] for e in events],
-            "payloads": [_compact(e) for e in events],
+            "logged": bool(events), "data": codec.encode(events),
             "answer": answer is not None, "replaces": list(replaces),
             "done_id": done.id if done else None,
             "done_attempt": done.attempt if done else None, **_due_arrays(due),
-            **dict(zip(("a_seat", "a_key", "a_fingerprint", "a_status", "a_response"),
+            **dict(zip(("a_seat", "a_key", "a_fingerprint", "a_status", "a_version",
+                        "a_from"),
                        answer_values, strict=True)),
         }).fetchone()[0]
         if not moved:
@@ -716,12 +770,12 @@ class PostgresStore:
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
         with self.connection() as conn:
-            row = conn.execute("select fingerprint, status, response from idempotency "
-                               "where game_id = %s and seat = %s and key = %s",
-                               (game_id, seat, key)).fetchone()
+            row = conn.execute("select fingerprint, status, version, from_version, "
+                               "created_at from idempotency where game_id = %s and "
+                               "seat = %s and key = %s", (game_id, seat, key)).fetchone()
         if row is None:
             return None
-        return Answer(seat, key, row[0], row[1], row[2])
+        return Answer(seat, key, row[0], row[1], row[2], row[3], _utc(row[4]))
 
     # -- the workers' side ---------------------------------------------------------------
 
@@ -1173,7 +1227,27 @@ class PostgresStore:
         if table not in TABLES:
             raise ValueError(f"unknown table {table!r}")
         with self.connection() as conn:
+            if table == "events":
+                return conn.execute("select coalesce(sum(version - first + 1), 0) from "
+                                    "event_batches").fetchone()[0]
             return conn.execute(f"select count(*) from {table}").fetchone()[0]
+
+    def prune(self, answers_before: datetime, due_before: datetime) -> dict[str, int]:
+        answers = self._delete_batches(
+            "delete from idempotency where ctid = any(array(select ctid from idempotency "
+            "where created_at < %s limit 1000))", answers_before)
+        due = self._delete_batches(
+            "delete from due where id = any(array(select id from due where state = 'done' "
+            "and done_at < %s limit 1000))", due_before)
+        return {"idempotency": answers, "due": due}
+
+    def _delete_batches(self, statement: str, before: datetime) -> int:
+        """Run a delete of at most 1,000 rows until it deletes none (short locks)."""
+        total = 0
+        with self.connection() as conn:
+            while n := conn.execute(statement, (before,)).rowcount:
+                total += n
+        return total
 
     # -- export and import ---------------------------------------------------------------
 
@@ -1186,10 +1260,19 @@ class PostgresStore:
         with self.connection() as conn, conn.transaction():  # one snapshot of the game
             conn.execute("set transaction isolation level repeatable read")
             for table, columns in COLUMNS.items():
+                if table == "events":
+                    out[table] = [
+                        {"game_id": game_id, "version": v, "type": e["type"], "payload": e,
+                         "created_at": _utc(at)}
+                        for first, data, at in conn.execute(
+                            "select first, data, at from event_batches where game_id = %s "
+                            "order by version", (game_id,)).fetchall()
+                        for v, e in enumerate(codec.decode(data), start=first)]
+                    continue
                 key = "id" if table == "games" else "game_id"
-                order = {"events": " order by version", "due": " order by id",
-                         "webhooks": " order by id", "seats": " order by seat",
-                         "messages": " order by id", "talk": " order by seat"
+                order = {"due": " order by id", "webhooks": " order by id",
+                         "seats": " order by seat", "messages": " order by id",
+                         "talk": " order by seat"
                          }.get(table, "")
                 rows = conn.execute(f"select {', '.join(columns)} from {table} "
                                     f"where {key} = %s{order}", (game_id,)).fetchall()
@@ -1204,6 +1287,12 @@ class PostgresStore:
             for table, columns in COLUMNS.items():
                 records = rows.get(table, [])
                 if not records:
+                    continue
+                if table == "events":
+                    with conn.cursor() as cur:
+                        cur.executemany("insert into event_batches (game_id, version, "
+                                        "first, at, data) values (%s, %s, %s, %s, %s)",
+                                        [_batch_row(run) for run in codec.batches(records)])
                     continue
                 with conn.cursor() as cur:
                     cur.executemany(

@@ -49,6 +49,11 @@ def decode(line: str) -> GameRows:
         raise ValueError(f"not a game's rows (tables {sorted(doc)})")
     for seat in doc.get("seats", []):
         seat.setdefault("token_generation", 0)  # an export from before rotation
+    for answer in doc.get("idempotency", []):  # an export from before compact answers
+        response = answer.pop("response", None)
+        if response is not None and "version" not in answer:
+            answer["version"] = response.get("version", 0)
+            answer["from_version"] = answer["version"] - len(response.get("events", [])) + 1
     return {table: [{c: times.from_text(v) if c in TIME_COLUMNS and v is not None else v
                      for c, v in row.items()} for row in records]
             for table, records in doc.items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 from service import create_app
 from service.settings import Settings
@@ -104,3 +105,40 @@ def test_listing_games(client):
         "total"] == 0
     hosted = client.get("/games?limit=1", headers=auth(b.host_token)).get_json()
     assert [g["game_id"] for g in hosted["games"]] == [b.id] and hosted["total"] == 1
+
+
+def test_an_answer_is_kept_for_the_retention_window_then_pruned_by_the_workers(db_path):
+    """ALHAMBRA_IDEMPOTENCY_RETENTION: inside the window a retry gets the first answer
+    (rebuilt from the batch: the same document, even after the game moved on); after it
+    the key is forgotten and the retry, against a version the game has left, is refused
+    (409 version_conflict), never played twice. The workers' prune removes the row."""
+    from workers.context import Context
+    from workers.dispatch import prune
+
+    settings = Settings(database=str(db_path), idempotency_retention=0.3)
+    app = create_app(settings)
+    client, games = app.test_client(), app.extensions["alhambra"]
+    game = new_game(client, 3)
+    doc = game.get()
+    seat, v = doc["current_seat"], doc["version"]
+    first = game.submit(seat, "take 1", v, headers={"Idempotency-Key": "k"})
+    assert first.status_code == 201
+    following = game.get()  # the next seat moves: the retry's answer is of its batch
+    nxt = game.submit(following["current_seat"], "take 1", following["version"])
+    assert nxt.status_code == 201
+    again = game.submit(seat, "take 1", v, headers={"Idempotency-Key": "k"})
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    assert again.headers["Idempotent-Replayed"] == "true"
+    events = games.store.count("events")
+    time.sleep(0.35)
+    late = game.submit(seat, "take 1", v, headers={"Idempotency-Key": "k"})
+    assert late.status_code == 409 and late.get_json()["code"] == "version_conflict"
+    assert games.store.count("events") == events and games.store.count("idempotency") == 1
+    ctx = Context(settings)
+    try:
+        assert prune(ctx)["idempotency"] == 1
+    finally:
+        ctx.store.close()
+    assert games.store.count("idempotency") == 0
+    late = game.submit(seat, "take 1", v, headers={"Idempotency-Key": "k"})
+    assert late.status_code == 409 and games.store.count("events") == events

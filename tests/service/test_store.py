@@ -11,7 +11,8 @@ def test_wal_mode_and_indexes(games):
         "explain query plan select * from seats where token_hash = ?", ("x",)))
     assert "USING INDEX" in plans or "USING COVERING INDEX" in plans
     plans = " ".join(str(r) for r in store.conn.execute(
-        "explain query plan select payload from events where game_id = ? and version > ?",
+        "explain query plan select data from event_batches where game_id = ? and "
+        "version > ?",
         ("x", 3)))
     assert "PRIMARY KEY" in plans or "INDEX" in plans
     plans = " ".join(str(r) for r in store.conn.execute(

@@ -7,12 +7,15 @@ from __future__ import annotations
 import inspect
 import json
 import multiprocessing
+import random
 import threading
 import time
 from datetime import timedelta
 
 import pytest
 
+import engine
+from engine.bots import random_move
 from service import times
 from service.games import Games
 from service.store import (
@@ -29,6 +32,7 @@ from service.store import (
     MailFailure,
     Seat,
     VersionConflict,
+    codec,
 )
 from service.store.base import TooManyWebhooks
 from service.store.transfer import decode, encode
@@ -213,7 +217,7 @@ def test_a_stale_version_writes_nothing(store):
     make_game(store)
     store.append("g1", 0, events(3), ACTIVE)
     before = {t: store.count(t) for t in TABLES}
-    answer = Answer(0, "key", "fp", 201, {"version": 4})
+    answer = Answer(0, "key", "fp", 201, 4, 4)
     for stale in (0, 2, 4):
         with pytest.raises(VersionConflict) as exc:
             store.append("g1", stale, events(1, 4), ACTIVE, answer)
@@ -294,29 +298,106 @@ def test_exactly_one_of_concurrent_appends_wins_across_threads(store):
 def test_the_database_refuses_to_change_events(spec, store):
     make_game(store)
     store.append("g1", 0, events(2), ACTIVE)
-    for sql in ("update events set type = 'other' where game_id = ?",
-                "delete from events where game_id = ?"):
+    for sql in ("update event_batches set first = 2 where game_id = ?",
+                "delete from event_batches where game_id = ?"):
         with pytest.raises(Exception, match="append-only"):
             spec.raw(sql, ("g1",))
     if spec.kind == "postgres":
         with pytest.raises(Exception, match="append-only"):
-            spec.raw("truncate events cascade")
+            spec.raw("truncate event_batches cascade")
     with pytest.raises(Exception, match="(?i)unique|duplicate key"):
-        spec.raw("insert into events (game_id, version, type, payload, created_at) values "
-                 "(?, 2, 'x', '{}', ?)", ("g1", times.to_text(times.now())))
+        spec.raw("insert into event_batches (game_id, version, first, at, data) values "
+                 "(?, 2, 2, ?, ?)", ("g1", 0 if spec.kind == "sqlite" else times.now(),
+                                     codec.encode(events(1))))
     assert store.read("g1") == events(2)
 
 
-def test_idempotent_answers(store):
+def test_the_log_is_stored_compactly_a_row_per_batch(spec, store):
+    """The compact encoding (codec.py): one row per appended batch, its events compressed
+    (a real game's: a few dozen bytes a batch); every read across batches gives the
+    events as appended, in order, with their batch's time."""
     make_game(store)
-    response = {"version": 1, "events": [{"text": "é ✓"}], "view": {"b": 1, "a": 2}}
-    store.append("g1", 0, events(1), ACTIVE, Answer(1, "k1", "fp1", 201, response))
+    real = engine.new_game("alhambra", ["a", "b", "c", "d"], 5)
+    state, rng = engine.replay(real), random.Random(5)
+    while len(real) < 40:
+        real += engine.play(state, state.current, random_move(state, state.current, rng))
+    n = 14  # the setup's events
+    assert len(engine.new_game("alhambra", ["a", "b", "c", "d"], 5)) == n
+    real = real[:n + 12]
+    batches = [real[:n], real[n:n + 1], real[n + 1:n + 4], real[n + 4:n + 12]]
+    stamps = [times.now() - timedelta(minutes=10 - i) for i in range(4)]
+    version = 0
+    for batch, at in zip(batches, stamps, strict=True):
+        version = store.append("g1", version, batch,
+                               GameUpdate("active", "action", 0, None, at=at))
+    rows = spec.raw("select version, first, data from event_batches where game_id = ? "
+                    "order by version", ("g1",))
+    assert [(v, f) for v, f, _ in rows] == [(14, 1), (15, 15), (18, 16), (26, 19)]
+    small = [len(bytes(d)) for _, _, d in rows[1:]]
+    plain = [len(json.dumps(b, separators=(",", ":"))) for b in batches[1:]]
+    assert all(s * 2 < p for s, p in zip(small, plain, strict=True)), (small, plain)
+    assert store.read("g1") == real[:26] and store.count("events") == 26
+    for since, until in ((0, 1), (19, 21), (20, 22), (21, 25), (23, None), (26, None)):
+        assert store.read("g1", since, until) == real[since:until or 26], (since, until)
+    timed = store.read_timed("g1", ["turn_started", "card_drawn"])
+    assert [v for v, _, _ in timed] == [i + 1 for i, e in enumerate(real[:26])
+                                        if e["type"] in ("turn_started", "card_drawn")]
+    for v, event, at in timed:
+        assert event == real[v - 1]
+        batch = next(i for i, (_, first, _) in enumerate(rows) if first <= v <= rows[i][0])
+        assert abs((at - stamps[batch]).total_seconds()) < 0.002
+    dumped = store.dump_game("g1")["events"]
+    assert [r["payload"] for r in dumped] == real[:26]
+    assert [r["version"] for r in dumped] == list(range(1, 27))
+
+
+def test_idempotent_answers(store):
+    """An answer keeps its batch's versions (the service rebuilds the document) and its
+    time, the append's."""
+    make_game(store)
+    at = times.now() - timedelta(minutes=5)
+    store.append("g1", 0, events(1), GameUpdate("active", "action", 0, None, at=at),
+                 Answer(1, "k1", "fp1", 201, 1, 1))
+    store.append("g1", 1, events(3, 2), ACTIVE, Answer(1, "k2", "fp2", 201, 4, 2))
     found = store.idempotent_answer("g1", 1, "k1")
-    assert found == Answer(1, "k1", "fp1", 201, response)
-    assert list(found.response["view"]) == ["b", "a"]
+    assert found == Answer(1, "k1", "fp1", 201, 1, 1, found.created_at)
+    assert abs((found.created_at - at).total_seconds()) < 0.002
+    assert store.idempotent_answer("g1", 1, "k2").from_version == 2
     assert store.idempotent_answer("g1", 0, "k1") is None
-    assert store.idempotent_answer("g1", 1, "k2") is None
-    assert store.count("idempotency") == 1
+    assert store.idempotent_answer("g1", 1, "k3") is None
+    assert store.count("idempotency") == 2
+
+
+def test_pruning_expired_answers_and_done_due_rows(store):
+    """Retention: answers stored before the cut go (any game's), the rest stay; due rows
+    done before theirs go, pending, claimed, failed and later-done ones stay."""
+    make_game(store, "g1")
+    make_game(store, "g2")
+    old = times.now() - timedelta(days=2)
+    store.append("g1", 0, events(1), GameUpdate("active", "action", 0, None, at=old),
+                 Answer(0, "old", "fp", 201, 1, 1),
+                 due=[Due("your_turn", 1, old, seat=0), Due("reminder", 1, old, seat=0,
+                                                         percent=50)])
+    store.append("g1", 1, events(1, 2), ACTIVE, Answer(0, "new", "fp", 201, 2, 2),
+                 due=[Due("your_turn", 2, times.now(), seat=1),
+                      Due("deadline", 2, times.later(3600), seat=1)])
+    store.append("g2", 0, events(1), GameUpdate("over", "over", None, None, at=old),
+                 Answer(1, "done", "fp", 201, 1, 1))
+    rows = store.claim_due()
+    assert len(rows) == 3
+    by_kind = {(r.kind, r.version): r for r in rows}
+    store.finish_due(Claim(by_kind["your_turn", 1].id, 1), Finish("sent"))
+    store.finish_due(Claim(by_kind["reminder", 1].id, 1), Finish(error="refused"))
+    store.finish_due(Claim(by_kind["your_turn", 2].id, 1), Finish("sent"))
+    cut = times.now() - timedelta(days=1)
+    assert store.prune(cut, times.later(1)) == {"idempotency": 2, "due": 2}
+    assert store.idempotent_answer("g1", 0, "old") is None
+    assert store.idempotent_answer("g2", 1, "done") is None
+    assert store.idempotent_answer("g1", 0, "new") is not None
+    assert sorted((d.kind, d.state) for d in store.due_rows("g1")) == [
+        ("deadline", "pending"), ("reminder", "failed")]
+    assert store.prune(cut, times.later(1)) == {"idempotency": 0, "due": 0}
+    assert store.read("g1") == events(2)  # events are never pruned
 
 
 def test_a_finished_game_is_created_with_its_log(store):
@@ -398,6 +479,7 @@ def test_claiming_due_work_with_leases(store):
     assert (again.id, again.attempts) == (ids[2], 2)
     # a job starts once per claim, and renews the lease
     assert store.start_due(Claim(ids[0], 2), 60) is None  # no such claim yet
+    time.sleep(0.003)  # times are kept to the millisecond: let the renewal show
     started = store.start_due(Claim(ids[0], 1), 60)
     assert started is not None and started.claimed_until > first[0].claimed_until
     assert started.started_at is not None and started.attempts == 1
@@ -641,7 +723,7 @@ def test_migrating_again_changes_nothing(store):
 def test_a_game_dumped_and_loaded_keeps_every_row(store):
     make_game(store, "g1")
     store.append("g1", 0, events(3), GameUpdate("active", "action", 1, times.later(60)),
-                 Answer(1, "k", "fp", 201, {"b": [1], "a": None}),
+                 Answer(1, "k", "fp", 201, 3, 1),
                  due=[Due("your_turn", 3, times.now(), seat=1, from_version=1),
                       Due("answer", 3, times.now(), seat=1, reply="<m@x>",
                           args={"outcome": {"result": "played"}})])
@@ -705,6 +787,9 @@ def test_dumps_carry_every_column(spec, store):
             found = {r[0] for r in spec.raw(
                 "select column_name from information_schema.columns where "
                 "table_schema = current_schema() and table_name = ?", (table,))}
+        if table == "events":  # stored as batches (codec.py), dumped a row per event
+            assert found == set(), "a table events beside event_batches"
+            continue
         assert found - {"id" if table == "due" else ""} == set(columns), table
 
 
