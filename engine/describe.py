@@ -159,6 +159,11 @@ def describe(event: Event | Mapping[str, Any], names: list[str], neutral: str | 
     return line
 
 
+def _when(text: str) -> str:
+    """An ISO 8601 UTC time as a vacation's words show it: ``2026-12-24 18:00``."""
+    return text[:16].replace("T", " ")
+
+
 def _line(e: Mapping[str, Any], kind: str, who: Any, tile: Any, state: State | None
           ) -> Msg | None:
     seat = who(e.get("seat"))
@@ -175,6 +180,12 @@ def _line(e: Mapping[str, Any], kind: str, who: Any, tile: Any, state: State | N
                        bot=bot_words(e["bot"]))
         return msg("{seat} let the time run out too often: a {bot} bot plays the seat from "
                    "now on", seat=seat, bot=bot_words(e["bot"]))
+    if kind == "vacation":
+        if e["until"] is None:
+            return msg("{seat} is back from vacation", seat=seat)
+        return msg("{seat} is on vacation from {since} until {until} (UTC): that seat's "
+                   "clock stops meanwhile", seat=seat, since=_when(e["since"]),
+                   until=_when(e["until"]))
     if kind == "money_taken":
         return msg("{seat} took {money}", seat=seat, money=money_words(e["cards"]))
     if kind == "tile_bought":

@@ -181,6 +181,18 @@ class SeatTakenOver(TypedDict):
     reason: TakeoverReason
 
 
+class Vacation(TypedDict):
+    """The player of ``seat`` is on vacation from ``since`` until ``until`` (ISO 8601
+    UTC; both null: a vacation called off). Nothing in the rules changes: the service's
+    clock stops the seat's time during it (service/clock.py). A later one for the seat
+    replaces what had not begun of the earlier one."""
+
+    type: Literal["vacation"]
+    seat: Seat
+    since: str | None
+    until: str | None
+
+
 # -- moves -------------------------------------------------------------------------------
 
 class MoveFields(TypedDict, total=False):
@@ -306,7 +318,7 @@ MoveEvent = MoneyTaken | TileBought | ActionsEnded | TilePlaced | Redesigned
 Event = (GameCreated | BagFilled | TileReturned | MarketRefilled | MarkerSwitched
          | NeutralReceived | MoneyShuffled | MoneyDealt | DisplayRefilled | DeckStacked
          | DeckReshuffled | CardDrawn | ScoringCardDrawn | TurnStarted | SeatTakenOver
-         | MoneyTaken
+         | Vacation | MoneyTaken
          | TileBought | ActionsEnded | TilePlaced | Redesigned | PointsAwarded | ScoringDone
          | GameEnding | SpaceResolved | TileAwarded | GameOver)
 
@@ -316,7 +328,7 @@ EVENT_TYPES: dict[str, type] = {
     for cls in (GameCreated, BagFilled, TileReturned, MarketRefilled, MarkerSwitched,
                 NeutralReceived, MoneyShuffled, MoneyDealt, DisplayRefilled, DeckStacked,
                 DeckReshuffled, CardDrawn, ScoringCardDrawn, TurnStarted, SeatTakenOver,
-                MoneyTaken,
+                Vacation, MoneyTaken,
                 TileBought, ActionsEnded, TilePlaced, Redesigned, PointsAwarded, ScoringDone,
                 GameEnding, SpaceResolved, TileAwarded, GameOver)
 }

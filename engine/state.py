@@ -479,6 +479,12 @@ def _game_over(s: State, e: ev.GameOver) -> None:
     s.pending = []
 
 
+def _vacation(s: State, e: Any) -> None:
+    """A seat's vacation: nothing in the rules changes (the service's clock reads it)."""
+    if not 0 <= e["seat"] < len(s.seats):
+        raise _Damaged(f"no seat {e['seat']}")
+
+
 EVOLVE: dict[str, Callable[[State, Any], None]] = {
     "game_created": _game_created,
     "bag_filled": _bag_filled,
@@ -495,6 +501,7 @@ EVOLVE: dict[str, Callable[[State, Any], None]] = {
     "scoring_card_drawn": _scoring_card_drawn,
     "turn_started": _turn_started,
     "seat_taken_over": _seat_taken_over,
+    "vacation": _vacation,
     "money_taken": _money_taken,
     "tile_bought": _tile_bought,
     "actions_ended": _actions_ended,

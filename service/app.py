@@ -15,6 +15,7 @@ from flask_smorest.utils import prepare_response
 from .blueprints import BLUEPRINTS, web
 from .games import Games, WebhookPolicy
 from .languages import init_languages
+from .players import Players, rq_sender
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
 from .schemas import ProblemSchema
@@ -92,9 +93,9 @@ API_CONFIG: dict[str, Any] = {
 
 #: Browser pages of other origins (ALHAMBRA_CORS_ORIGINS) may call the API: tokens go in
 #: the Authorization header, never in cookies, so no credentials are allowed.
-API_PATHS = r"^/(games|records|variants|health|openapi\.json)(/.*)?$"
+API_PATHS = r"^/(games|records|variants|health|players|me|ratings|openapi\.json)(/.*)?$"
 CORS_OPTIONS: dict[str, Any] = {
-    "methods": ["GET", "POST", "PUT", "DELETE"], "supports_credentials": False,
+    "methods": ["GET", "POST", "PUT", "PATCH", "DELETE"], "supports_credentials": False,
     "max_age": 600,
     "allow_headers": ["Authorization", "Content-Type", "If-Match", "Idempotency-Key",
                       "Last-Event-ID", "Accept-Language"],
@@ -119,6 +120,9 @@ def create_app(settings: Settings | None = None) -> Flask:
                                        settings.takeover_level, settings.bot_turns,
                                        settings.reminders, settings.messages_per_hour,
                                        settings.idempotency_retention)
+    app.extensions["alhambra_players"] = Players(
+        app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue),
+        settings.vacation_days)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

@@ -146,6 +146,21 @@ def cmd_mail_in(args: argparse.Namespace) -> int:
     return run_from_args(args, _settings(args))
 
 
+def cmd_send_digests(args: argparse.Namespace) -> int:
+    """The players' daily digests now: those whose hour it is (``--now``: all), once a
+    day each (workers/digest.py)."""
+    from workers.context import Context
+    from workers.digest import send_digests
+
+    ctx = Context(_settings(args))
+    try:
+        for email, result in send_digests(ctx, every_hour=args.now).items():
+            print(f"{email}: {result}")
+    finally:
+        ctx.close()
+    return 0
+
+
 def cmd_create_game(args: argparse.Namespace) -> int:
     app = create_app(_settings(args))
     seats: list[dict[str, Any] | None] = []
@@ -257,6 +272,14 @@ def main(argv: list[str] | None = None) -> int:
     mail_in_arguments(p)
     p.add_argument("--db")
     p.set_defaults(func=cmd_mail_in)
+
+    p = sub.add_parser("send-digests", help="mail the players on the digest whose UTC hour "
+                       "it is their daily list of games waiting for them (workers run it "
+                       "every minute)")
+    p.add_argument("--now", action="store_true",
+                   help="every player on the digest, whatever its hour (still once a day)")
+    p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
+    p.set_defaults(func=cmd_send_digests)
 
     p = sub.add_parser("create-game", help="create a game; prints ids, tokens and links")
     p.add_argument("--variant", default="alhambra")

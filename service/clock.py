@@ -16,6 +16,8 @@ The rules:
 - A bank: a seat starts with ``bank`` seconds; its turns run it down (never below 0),
   and each turn it completes adds ``increment``, up to ``cap``.
 - The deadline is the instant at which the seat to act has no time left.
+- Vacations: a seat's clock does not run during its player's vacation spans (the log's
+  ``vacation`` events, ``vacations``): a deadline inside one moves out by the time left.
 
 A game without a time control (every game before this module) has time per move and no
 days off: its deadline is ``time_per_move`` after its turn started, as it always was.
@@ -24,7 +26,7 @@ days off: its deadline is ``time_per_move`` after its turn started, as it always
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from functools import cache
 from typing import Any
@@ -33,12 +35,17 @@ from zoneinfo import ZoneInfo, available_timezones
 from engine.describe import CLOCK_EVENTS
 from engine.words import Msg, msg
 
+from .times import from_text
+
 #: Day names, Monday first (``datetime.weekday()``).
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 #: The event that stops every clock.
 END_EVENT = "game_over"
-#: The events the clock reads from a log (``turns``).
-TIMED_EVENTS = (*CLOCK_EVENTS, END_EVENT)
+#: The event of a seat's vacation (``vacations``).
+VACATION_EVENT = "vacation"
+#: The events the clock reads from a log (``turns``, ``vacations``).
+TIMED_EVENTS = (*CLOCK_EVENTS, END_EVENT, VACATION_EVENT)
+Span = tuple[datetime, datetime]
 MAX_SECONDS = 365 * 86400  # the most a bank, a cap or an increment may be
 DAY = 86400
 ZERO = timedelta(0)
@@ -249,6 +256,8 @@ def turns(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
     ended = None
     last = None  # (version, seat) of the latest clock event
     for version, event, at in timed:
+        if event["type"] == VACATION_EVENT:
+            continue
         if event["type"] == END_EVENT:
             ended = at
             continue
@@ -259,14 +268,62 @@ def turns(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
     return out, ended
 
 
+def vacations(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
+              ) -> dict[int, list[Span]]:
+    """Each seat's vacation spans from a log's ``vacation`` events (version, event, time
+    appended): an event at ``at`` ends the seat's earlier spans at ``at`` at the latest
+    (one not begun is dropped), then adds its own from ``at`` at the earliest (a clock
+    is never stopped in the past)."""
+    out: dict[int, list[Span]] = {}
+    for _, event, at in timed:
+        if event["type"] != VACATION_EVENT:
+            continue
+        spans = [(a, min(b, at)) for a, b in out.get(event["seat"], []) if a < at]
+        if event.get("since") and event.get("until"):
+            since, until = max(from_text(event["since"]), at), from_text(event["until"])
+            if until > since:
+                spans.append((since, until))
+        out[event["seat"]] = spans
+    return out
+
+
 @dataclass(frozen=True)
 class Clock:
-    """A game's clock: its control, the number of seats, its turns and its end."""
+    """A game's clock: its control, the number of seats, its turns and its end, and
+    each seat's vacation spans (its clock stops in them)."""
 
     control: TimeControl
     players: int
     turns: Sequence[Turn] = ()
     ended_at: datetime | None = None
+    away: Mapping[int, Sequence[Span]] = field(default_factory=dict)
+
+    def _running(self, seat: int, start: datetime, end: datetime) -> timedelta:
+        """How long ``seat``'s clock runs from ``start`` to ``end``: days off and its
+        vacations left out."""
+        total = self.control.running(start, end)
+        for a, b in self.away.get(seat, ()):
+            total -= self.control.running(max(a, start), min(b, end))
+        return max(ZERO, total)
+
+    def _advance(self, seat: int, start: datetime, amount: timedelta) -> datetime:
+        """The first instant at which ``seat``'s clock started at ``start`` has run
+        ``amount`` (days off and its vacations left out)."""
+        t = start
+        for a, b in sorted(self.away.get(seat, ())):
+            if b <= t:
+                continue
+            if a > t:
+                done = self.control.advance(t, amount)
+                if done <= a:
+                    return done
+                amount -= self.control.running(t, a)
+            t = b
+        return self.control.advance(t, amount)
+
+    def vacation_until(self, seat: int, at: datetime) -> datetime | None:
+        """The end of ``seat``'s vacation going on at ``at`` (None: none)."""
+        return next((b for a, b in self.away.get(seat, ()) if a <= at < b), None)
 
     def _end(self, i: int) -> datetime | None:
         """When turn ``i`` ended (None: it goes on)."""
@@ -281,9 +338,11 @@ class Clock:
                 break
             end = self._end(i)
             if end is not None and end <= at:
-                left[turn.seat] = c.after_turn(left[turn.seat], c.running(turn.start, end))
+                left[turn.seat] = c.after_turn(left[turn.seat],
+                                               self._running(turn.seat, turn.start, end))
             else:
-                left[turn.seat] = max(ZERO, left[turn.seat] - c.running(turn.start, at))
+                left[turn.seat] = max(ZERO, left[turn.seat] -
+                                      self._running(turn.seat, turn.start, at))
                 break
         return left
 
@@ -300,7 +359,7 @@ class Clock:
         if current is None:
             return None
         turn, left = current
-        return self.control.advance(turn.start, left)
+        return self._advance(turn.seat, turn.start, left)
 
     def reminder_times(self, fractions: Iterable[float]) -> list[datetime]:
         """When the seat to act has used each of ``fractions`` of the time it had as its
@@ -309,7 +368,7 @@ class Clock:
         if current is None:
             return []
         turn, left = current
-        return [self.control.advance(turn.start, left * f) for f in sorted(fractions)]
+        return [self._advance(turn.seat, turn.start, left * f) for f in sorted(fractions)]
 
 
 def seconds(t: timedelta) -> int:

@@ -82,7 +82,8 @@ def mails(from_version: int, events: Sequence[Mapping[str, Any]], after: engine.
 
 def plan(batch: Appended) -> Plan:
     """The due work of ``batch``: its mails (to seats with an address), a call to each
-    webhook, and while the game goes on: the bot's move if a bot is to act, the game's
+    webhook, the ratings of a game it ends whose seats all have an address, and while the
+    game goes on: the bot's move if a bot is to act, the game's
     one alarm (its deadline, under the ``default_move`` policy) and the reminders of a
     turn that starts. The game's pending alarm and bot move are replaced by every batch,
     its reminders by one that changes the deadline."""
@@ -91,6 +92,8 @@ def plan(batch: Appended) -> Plan:
            for kind, seat in mails(first, batch.events, batch.after)
            if seat in batch.addressed]
     due += [Due("webhook", version, at, hook_id=h, from_version=first) for h in batch.hooks]
+    if batch.after.phase == "over" and len(batch.addressed) == len(batch.after.seats):
+        due.append(Due("rating", version, at, from_version=first))  # every seat a person's
     replaces: tuple[str, ...] = REPLACED
     update, after = batch.update, batch.after
     if batch.reminders is not None or update.status != "active":

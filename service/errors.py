@@ -218,3 +218,33 @@ class MessageNotFound(DomainError):
     def __init__(self, message_id: int) -> None:
         super().__init__(msg("this game has no message {id}", id=message_id),
                          message_id=message_id)
+
+
+# -- players (service/players.py) ------------------------------------------------------------
+
+class InvalidSignInCode(DomainError):
+    """A sign-in code that is unknown, used already or expired."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("this sign-in code is unknown, used already or expired: ask "
+                             "for a new one"))
+
+
+class InvalidPlayerToken(DomainError):
+    """A player token that belongs to no session (never made, or signed out)."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("this player token belongs to no session: sign in again"))
+
+
+class VacationRefused(DomainError):
+    """A vacation that cannot be: beyond the yearly allowance, or ending before it
+    begins or in the past."""
+
+
+class SeatNotRemovable(DomainError):
+    """A seat the creator cannot open again: the game started, or no one holds it."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(msg("seat {seat} cannot be opened again: only a joined seat of a "
+                             "game that has not started can", seat=seat), seat=seat)

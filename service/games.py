@@ -32,7 +32,16 @@ from engine.words import msg
 from . import due as planned
 from . import times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
-from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds, turns
+from .clock import (
+    TIMED_EVENTS,
+    VACATION_EVENT,
+    Clock,
+    ControlError,
+    TimeControl,
+    seconds,
+    turns,
+    vacations,
+)
 from .errors import (
     DomainError,
     Forbidden,
@@ -47,6 +56,7 @@ from .errors import (
     InvalidToken,
     NotYourTurn,
     RecordUnavailable,
+    SeatNotRemovable,
     SeatPlayedByBot,
     SeatTaken,
     VersionConflict,
@@ -54,7 +64,7 @@ from .errors import (
 )
 from .i18n import message
 from .results import Played, TimedOut
-from .store import Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
+from .store import MAIL_KINDS, Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
 from .webhook_urls import check_url
 
 log = logging.getLogger(__name__)
@@ -260,7 +270,7 @@ class Games:
             "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
             "takeover_after_timeouts": game.takeover_after_timeouts,
             "takeover_bot": game.takeover_bot, "time_control": game.time_control,
-            "replay_public": game.replay_public,
+            "replay_public": game.replay_public, "public": game.public,
             "spectators_read_chat": game.spectators_read_chat,
             "deadline": game.deadline, "imported": game.imported,
             "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
@@ -279,15 +289,21 @@ class Games:
         left = clock.time_left(now)
         for entry in doc["seats"]:
             entry["time_left"] = seconds(left[entry["seat"]])
+            entry["vacation_until"] = clock.vacation_until(entry["seat"], now)
         doc["day_off_until"] = clock.control.day_off_until(now) \
             if game.status == "active" else None
         return doc
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
                    ) -> dict[str, Any]:
-        """Newest first. Anonymous: the open games (to join); a seat token: its seat's
-        game; a host token: the games it hosts."""
+        """Newest first. Anonymous: the open games (to join), or (``active``) the public
+        games in play (to watch); a seat token: its seat's game; a host token: the games
+        it hosts."""
         if caller.anonymous:
+            if status == "active":  # public games in play, to watch
+                games, total = self.store.list_games(status="active", public=True,
+                                                     limit=limit, offset=offset)
+                return {"total": total, "games": [self.summary(g, caller) for g in games]}
             if status not in (None, "open"):
                 return {"total": 0, "games": []}
             games, total = self.store.list_games(status="open", limit=limit, offset=offset)
@@ -337,13 +353,13 @@ class Games:
                seats: list[dict[str, Any] | None], time_per_move: int | None = None,
                timeout_policy: str, takeover_after_timeouts: int = 3,
                takeover_bot: str | None = None, time_control: dict[str, Any] | None = None,
-               replay_public: bool = True, spectators_read_chat: bool = False
-               ) -> dict[str, Any]:
+               replay_public: bool = True, public: bool = False,
+               spectators_read_chat: bool = False) -> dict[str, Any]:
         """A new game; a seat spec is a person (``name``, ``email``, ``language``), a bot
         (``bot``: its level, ``name`` optional) or None (open). Starts at once when no seat is open.
         ``time_per_move`` (default 72 hours) or a bank in ``time_control``, with days
         off or not (service/clock.py); ``replay_public``: may anyone replay the game once
-        it is over?"""
+        it is over? ``public``: may anyone join its open seats without the invite code?"""
         opts = check_variant(variant, players, options)
         try:
             control = TimeControl.parse(time_per_move, time_control, self.min_time_per_move)
@@ -373,7 +389,7 @@ class Games:
                     invite_hash=hash_token(invite) if invite else None,
                     takeover_after_timeouts=takeover_after_timeouts, takeover_bot=level,
                     time_control=control.to_json(), replay_public=replay_public,
-                    spectators_read_chat=spectators_read_chat)
+                    public=public, spectators_read_chat=spectators_read_chat)
         rows, tokens = [], []
         for i, spec in enumerate(seats):
             if spec is None:
@@ -394,12 +410,14 @@ class Games:
         return {"game_id": game_id, "host_token": host_token, "invite_code": invite,
                 "seats": tokens}
 
-    def join(self, game_id: str, invite_code: str, name: str, email: str | None,
+    def join(self, game_id: str, invite_code: str | None, name: str, email: str | None,
              language: str | None = None) -> dict[str, Any]:
+        """Take the first open seat: with the invite code, or (None) in a public game."""
         game = self.game(game_id)
         if not game.invite_hash:  # every seat was named when the game was created
             raise GameFull()
-        if not same_hash(invite_code, game.invite_hash):
+        if invite_code is None and not game.public or \
+                invite_code is not None and not same_hash(invite_code, game.invite_hash):
             raise InvalidInvite()
         for _ in range(game.players):
             open_seats = [s for s in self.store.seats(game_id)
@@ -432,6 +450,16 @@ class Games:
         if not any(s.token_hash is None and s.bot is None for s in self.store.seats(game_id)):
             self._start(game_id)
         return {"game_id": game_id, "seat": seat, "name": name, "bot": level}
+
+    def remove_seat(self, game_id: str, caller: Caller, seat: int) -> dict[str, Any]:
+        """The host opens a joined seat again before the game starts (its person or bot
+        gone; whoever joins next gets a new token)."""
+        game = self.game(game_id)
+        if not caller.hosts(game):
+            raise Forbidden(msg("only the game's host token may open a seat again"))
+        if not 0 <= seat < game.players or not self.store.unseat(game_id, seat):
+            raise SeatNotRemovable(seat)
+        return {"game_id": game_id, "seat": seat}
 
     def choose_language(self, game: Game, caller: Caller, seat: int, language: str
                         ) -> dict[str, Any]:
@@ -570,7 +598,7 @@ class Games:
         timed = self.store.read_timed(game.id, TIMED_EVENTS) if game.version else []
         played, ended = turns(timed)
         return Clock(TimeControl.of(game.time_per_move, game.time_control), game.players,
-                     played, ended)
+                     played, ended, vacations(timed))
 
     def _clock_with(self, game: Game, events: list[dict[str, Any]], first_version: int,
                     at: datetime) -> Clock:
@@ -578,12 +606,12 @@ class Games:
         is appended at ``at``. Without a bank a seat's time depends on its current turn
         only, so the log is not read."""
         control = TimeControl.of(game.time_per_move, game.time_control)
-        past = self.store.read_timed(game.id, TIMED_EVENTS) \
-            if control.bank is not None and game.version else []
+        types = TIMED_EVENTS if control.bank is not None else (VACATION_EVENT,)
+        past = self.store.read_timed(game.id, types) if game.version else []
         new = [(v, e, at) for v, e in enumerate(events, start=first_version)
                if e["type"] in TIMED_EVENTS]
         played, ended = turns(past + new)
-        return Clock(control, game.players, played, ended)
+        return Clock(control, game.players, played, ended, vacations(past + new))
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -764,6 +792,48 @@ class Games:
             except VersionConflict:
                 continue
         raise VersionConflict(self.store.version(game.id))
+
+    def record_vacation(self, game_id: str, seat: int, since: datetime | None,
+                        until: datetime | None) -> int | None:
+        """Record ``seat``'s vacation (None, None: called off) in the game's log, the
+        deadline and reminders moved by the clock (service/clock.py); no mail (the seat
+        to act keeps its turn). Returns the new version (None: the game is not running)."""
+        event = {"type": VACATION_EVENT, "seat": seat,
+                 "since": times.to_text(since) if since else None,
+                 "until": times.to_text(until) if until else None}
+        for _ in range(5):  # whatever the version: retry a race with a move
+            game = self.game(game_id)
+            if game.status != "active":
+                return None
+            state = self.state(game_id, game.version)
+            after = state.copy()
+            engine.evolve(after, event)
+            at = times.now()
+            timed = [*self.store.read_timed(game_id, TIMED_EVENTS),
+                     (after.version, event, at)]
+            played, ended = turns(timed)
+            clock = Clock(TimeControl.of(game.time_per_move, game.time_control),
+                          game.players, played, ended, vacations(timed))
+            fractions = sorted(self.reminders)
+            reminders = [(round(f * 100), t) for f, t in zip(
+                fractions, clock.reminder_times(fractions), strict=True)]
+            update = GameUpdate(game.status, game.phase, game.current_seat,
+                                clock.deadline(), at=at)
+            plan = planned.plan(planned.Appended(
+                game=game, from_version=after.version, events=[event], after=after,
+                update=update, at=at, reminders=reminders,
+                addressed={s.seat for s in self.store.seats(game_id) if s.email},
+                hooks=[h.id for h in self.store.webhooks(game_id) if h.disabled_at is None]))
+            due = [d for d in plan.due if d.kind not in MAIL_KINDS]
+            try:
+                self.store.append(game_id, game.version, [event], update, None, due,
+                                  plan.replaces)
+            except VersionConflict:
+                continue
+            if self.cache:
+                self.cache.put(game_id, after)
+            return after.version
+        raise VersionConflict(self.store.version(game_id))
 
     def _earlier(self, game: Game, seat: int, key: str, fingerprint: str
                  ) -> dict[str, Any] | None:

@@ -57,6 +57,10 @@ CODES: dict[str, Code] = {
     "bad_request": Code(400, "the request cannot be read"),
     "unauthorized": Code(401, "a bearer token is needed", errors.Unauthenticated),
     "invalid_token": Code(401, "the bearer token is unknown", errors.InvalidToken),
+    "invalid_sign_in_code": Code(401, "the sign-in code is unknown, used already or expired",
+                                 errors.InvalidSignInCode),
+    "invalid_player_token": Code(401, "the player token belongs to no session (signed out?)",
+                                 errors.InvalidPlayerToken),
     "forbidden": Code(403, "this token may not do this (another game's; the host's on "
                       "/moves)", errors.Forbidden),
     "not_your_turn": Code(403, "it is another seat's turn", errors.NotYourTurn),
@@ -73,6 +77,8 @@ CODES: dict[str, Code] = {
     "game_full": Code(409, "every seat is taken", errors.GameFull),
     "seat_taken": Code(409, "that seat is not open (a person or a bot has it)",
                        errors.SeatTaken),
+    "seat_not_removable": Code(409, "only a joined seat of a game not started can be opened "
+                               "again", errors.SeatNotRemovable),
     "seat_played_by_bot": Code(409, "the seat resigned or was abandoned: a bot plays it (S-2)",
                                errors.SeatPlayedByBot),
     "game_not_started": Code(409, "seats are still open", errors.GameNotStarted),
@@ -95,6 +101,9 @@ CODES: dict[str, Code] = {
                                 "(see reason)", errors.WebhookUrlRefused),
     "too_many_webhooks": Code(422, "the game or the caller has as many webhooks as "
                               "allowed (see limit)", errors.TooManyWebhooks),
+    "vacation_refused": Code(422, "a vacation beyond the yearly allowance (see allowance, "
+                             "days_left, year) or that ends before it begins or in the past",
+                             errors.VacationRefused),
     "idempotency_key_reused": Code(422, "the Idempotency-Key was used for another request",
                                    errors.IdempotencyKeyReused),
     "message_empty": Code(422, "a message with no text", errors.MessageEmpty),

@@ -43,7 +43,8 @@ log = logging.getLogger(__name__)
 
 #: The endpoints each limit applies to.
 LIMITED = {"limit_create": ["games.create_game"], "limit_join": ["games.join_game"],
-           "limit_import": ["records.import_record"]}
+           "limit_import": ["records.import_record"],
+           "limit_sign_in": ["players.sign_in"], "limit_session": ["players.open_session"]}
 PREFIX = 8  # characters of a refused token that name its target
 
 
@@ -107,6 +108,16 @@ class Refusals:
         return problem("rate_limited", detail, {"Retry-After": str(retry)})
 
 
+def _sign_in_address() -> str:
+    """The key of a sign-in request's address (its hash: no address kept in Redis)."""
+    try:
+        body = request.get_json(silent=True)
+    except Exception:  # noqa: BLE001 - too large, say: the view refuses it
+        body = None
+    email = body.get("email") if isinstance(body, dict) else None
+    return "sign-in:" + hash_token(str(email).strip().lower())[:32]
+
+
 def _only_limited_routes(app: Flask, limiter: Limiter) -> None:
     """Keep flask-limiter off the other routes: every limit here is a decorator's, checked
     in its route's wrapper, so its before-request check (a lookup of limits that finds
@@ -143,6 +154,10 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
             view = app.view_functions[endpoint]
             app.view_functions[endpoint] = limiter.limit(getattr(settings, name),
                                                          deduct_when=deduct)(view)
+    # sign-in mails per address too (whoever asks): no mailbox is flooded from many hosts
+    view = app.view_functions["players.sign_in"]
+    app.view_functions["players.sign_in"] = limiter.limit(
+        settings.limit_sign_in_address, key_func=_sign_in_address)(view)
     refusals = Refusals(limiter, settings.limit_bad_token, key_prefix)
     for cls in (InvalidToken, InvalidInvite):  # in place of problems.py's own handler
         app.register_error_handler(cls, refusals.answer)

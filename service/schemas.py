@@ -210,6 +210,9 @@ class CreateGameSchema(Strict):
     replay_public = fields.Boolean(load_default=True, metadata={
         "description": "Once the game is over, may anyone replay it (its events and "
                        "record)? false: only its seats and host"})
+    public = fields.Boolean(load_default=False, metadata={
+        "description": "May anyone join its open seats without the invite code (the "
+                       "lobby's public games)?"})
     spectators_read_chat = fields.Boolean(load_default=False, metadata={
         "description": "May spectators read the table's messages (never the private "
                        "ones)? Default: only the seats and the host"})
@@ -249,8 +252,11 @@ class CreatedGameSchema(ma.Schema):
 
 
 class JoinSchema(Strict):
-    invite_code = fields.String(required=True, validate=validate.Length(1, 100))
-    name = Name(required=True)
+    invite_code = fields.String(load_default=None, validate=validate.Length(1, 100),
+                                metadata={"description": "The invite code; none for a "
+                                          "public game"})
+    name = Name(load_default=None, metadata={"description": "Needed, but for a signed-in "
+                                              "player (its address's first part then)"})
     email = EmailAddress(load_default=None, allow_none=True)
     language = Language(load_default=None, allow_none=True)
 
@@ -345,6 +351,9 @@ class SeatSchema(ma.Schema):
     language = fields.String(allow_none=True, required=True, metadata={
         "enum": list(i18n.LANGUAGES), "description": "The seat's language (its mails, its "
         "page; PUT /games/{id}/seats/{seat}/language), null if it chose none"})
+    vacation_until = Timestamp(allow_none=True, metadata={
+        "description": "The game document only: the end of the vacation its player is on "
+                       "(its clock stopped; null: none)"})
     time_left = fields.Integer(metadata={
         "description": "The game document only: seconds left on the seat's clock now (the "
                        "seat to act: until its deadline; the others: what their next turn "
@@ -370,6 +379,8 @@ class GameSummarySchema(ma.Schema):
                                                           "time per move only"})
     replay_public = fields.Boolean(required=True, metadata={
         "description": "Whether anyone may replay the game once it is over"})
+    public = fields.Boolean(required=True, metadata={
+        "description": "Whether anyone may join its open seats without the invite code"})
     spectators_read_chat = fields.Boolean(required=True, metadata={
         "description": "Whether spectators read the table's messages"})
     deadline = Timestamp(allow_none=True, required=True,

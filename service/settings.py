@@ -29,7 +29,9 @@ DEFAULT_MIN_TIME_PER_MOVE = 60
 #: The rate limits per client address when neither the environment nor the caller names
 #: them (the tests make them generous for every test but the one of the limits).
 DEFAULT_LIMITS = {"limit_create": "20/hour", "limit_join": "60/hour",
-                  "limit_bad_token": "30/minute", "limit_import": "20/hour"}
+                  "limit_bad_token": "30/minute", "limit_import": "20/hour",
+                  "limit_sign_in": "20/hour", "limit_sign_in_address": "5/hour",
+                  "limit_session": "30/hour"}
 LOCAL_URL = "http://127.0.0.1:8000"
 #: What MAIL_IN_AUTH may say (workers/mail_auth.py).
 MAIL_IN_AUTH = ("none", "dkim", "spf", "any")
@@ -187,6 +189,11 @@ class Settings:
         "turns of a game in which its bots move at once; past them a bot's seat moves only "
         "when its time runs out (see Bots and resigning)",
         "`1000`", read=_int)
+    vacation_days: int = setting(
+        "ALHAMBRA_VACATION_DAYS", 21,
+        "days of vacation a signed-in player may take in a calendar year (UTC); during one "
+        "its seats' clocks stop (`PATCH /me`)",
+        "`21`", read=_int)
     takeover_bot: str = setting(
         "ALHAMBRA_TAKEOVER_BOT", "greedy",
         "level of the bot that takes over a seat that resigns or is abandoned, unless the "
@@ -301,6 +308,18 @@ class Settings:
         "ALHAMBRA_LIMIT_IMPORT", None,
         "record imports per client address",
         "`20/hour`", factory=_limit("limit_import"))
+    limit_sign_in: str = setting(
+        "ALHAMBRA_LIMIT_SIGN_IN", None,
+        "sign-in mails asked for (`POST /players/sign-in`) per client address",
+        "`20/hour`", factory=_limit("limit_sign_in"))
+    limit_sign_in_address: str = setting(
+        "ALHAMBRA_LIMIT_SIGN_IN_ADDRESS", None,
+        "sign-in mails per e-mail address, whoever asks",
+        "`5/hour`", factory=_limit("limit_sign_in_address"))
+    limit_session: str = setting(
+        "ALHAMBRA_LIMIT_SESSION", None,
+        "sign-in codes tried (`POST /players/session`) per client address",
+        "`30/hour`", factory=_limit("limit_session"))
     trusted_proxies: int = setting(
         "ALHAMBRA_TRUSTED_PROXIES", 0,
         "how many proxies in front of the API add to `X-Forwarded-For` (the client address is"
@@ -386,7 +405,8 @@ class Settings:
                            ("ALHAMBRA_IDEMPOTENCY_RETENTION", self.idempotency_retention),
                            ("ALHAMBRA_DUE_RETENTION", self.due_retention),
                            ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
-                           ("ALHAMBRA_BOT_TURNS", self.bot_turns)):
+                           ("ALHAMBRA_BOT_TURNS", self.bot_turns),
+                           ("ALHAMBRA_VACATION_DAYS", self.vacation_days)):
             if not value > 0:
                 raise SettingsError(f"{var} must be more than 0")
         if self.mail_in_max_size < 1024:
@@ -401,7 +421,11 @@ class Settings:
         for var, text in (("ALHAMBRA_LIMIT_CREATE", self.limit_create),
                           ("ALHAMBRA_LIMIT_JOIN", self.limit_join),
                           ("ALHAMBRA_LIMIT_BAD_TOKEN", self.limit_bad_token),
-                          ("ALHAMBRA_LIMIT_IMPORT", self.limit_import)):
+                          ("ALHAMBRA_LIMIT_IMPORT", self.limit_import),
+                          ("ALHAMBRA_LIMIT_SIGN_IN", self.limit_sign_in),
+                          ("ALHAMBRA_LIMIT_SIGN_IN_ADDRESS",
+                           self.limit_sign_in_address),
+                          ("ALHAMBRA_LIMIT_SESSION", self.limit_session)):
             _rate_limit(var, text)
 
     @classmethod

@@ -33,6 +33,7 @@ from service import times
 from service.store import Claim, DueRow
 
 from .context import Context
+from .digest import DigestTimer
 from .jobs import JOB_TIMEOUT, run_due, webhook_job_timeout
 
 log = logging.getLogger("alhambra.dispatch")
@@ -103,9 +104,11 @@ def run(ctx: Context, stop: threading.Event) -> None:
     expired rows once an hour (first at start)."""
     backoff = ctx.settings.claim_interval
     down = False
+    digests = DigestTimer()
     next_prune = 0.0
     while not stop.is_set():
         ctx.wake.clear()
+        digests.tick(ctx)  # the players' daily digests, once a minute (digest.py)
         if time.monotonic() >= next_prune:
             next_prune = time.monotonic() + PRUNE_EVERY
             try:

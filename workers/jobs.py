@@ -11,6 +11,7 @@ row claimed again after its lease runs in one job only) and does what its kind s
 - ``bot``: the bot's move (``Games.play_bot``), ``deadline``: the timeout policy
   (``Games.time_out``); both mark the row done in the move's own append;
 - ``plan``: a batch from before due work, planned now (``Games.plan_batch``);
+- ``rating``: a finished game's ratings (service/ratings.py);
 - ``message``: table talk mailed at once to a seat that asked so (talk_mail.py).
 
 Every mail to a seat shows the table talk it was not shown yet (``send_talking``).
@@ -32,7 +33,9 @@ from typing import Any
 
 from service import due as planned
 from service import i18n, times
+from service.clock import VACATION_EVENT, vacations
 from service.errors import GameNotFound, WebhookUrlRefused
+from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game, MailFailure
 
 from . import notify, talk_mail, webhooks
@@ -92,7 +95,12 @@ def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
         return None
     if game.version < to_version:
         return None
-    return notify.Batch(game=game, seats=store.seats(game_id),
+    seats = store.seats(game_id)
+    players = {s.seat: p for s in seats if s.email and (p := store.player(s.email))}
+    now = times.now()
+    away = {seat: b for seat, spans in vacations(store.read_timed(game_id, (VACATION_EVENT,))
+                                                  ).items() for a, b in spans if a <= now < b}
+    return notify.Batch(game=game, seats=seats, players=players, away=away,
                         events=store.read(game_id, since=from_version - 1, until=to_version),
                         from_version=from_version, to_version=to_version,
                         state=ctx.games.state(game_id, to_version), created_at=created_at,
@@ -132,6 +140,25 @@ def send(ctx: Context, mail: Mail | None, row: DueRow | None = None) -> Finish:
     return Finish("sent")
 
 
+#: The turn mails a player may choose not to get (``notify``: service/players.py).
+TURN_KINDS = ("your_turn", "reminder")
+#: A player on the digest still gets a turn's mail at once when its deadline is nearer.
+DIGEST_URGENT = 86400
+
+
+def wanted(batch: notify.Batch, kind: str, seat: int) -> bool:
+    """Does the seat's player want this mail? Every mail but the turn mails; those as its
+    ``notify`` says: ``turn`` (and a seat of no player) yes, ``none`` no, ``digest``
+    only when the deadline is less than a day away (the digest lists the others)."""
+    player = batch.players.get(seat)
+    if kind not in TURN_KINDS or player is None or player.notify == "turn":
+        return True
+    if player.notify == "none":
+        return False
+    deadline = batch.deadline()
+    return deadline is not None and times.seconds_since(deadline) > -DIGEST_URGENT
+
+
 def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """A mail the batch ending at ``row.version`` calls for."""
     assert row.seat is not None and row.created_at is not None
@@ -139,6 +166,8 @@ def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
                        row.created_at)
     if batch is None:
         return Finish("missing")
+    if not wanted(batch, row.kind, row.seat):
+        return Finish("not-wanted")
     if row.kind == "started" or batch.over and not batch.game.replay_public:
         # secret links: in the started mail, and a private game's replay once over
         batch.tokens = {row.seat: ctx.games.seat_token(row.game_id, row.seat)}
@@ -167,6 +196,8 @@ def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     batch = load_batch(ctx, game.id, game.version, game.version, game.updated_at)
     if batch is None:
         return Finish("missing")
+    if not wanted(batch, "reminder", row.seat):
+        return Finish("not-wanted")
     return send_talking(ctx, batch, "reminder", row.seat, row,
                         mail_kind=f"reminder{row.percent}")
 
@@ -334,10 +365,18 @@ def plan(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
     return None
 
 
+def rating(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """A finished game's ratings (service/ratings.py): rated once, or unrated."""
+    try:
+        return Finish(Ratings(ctx.store, ctx.games.state).rate_game(row.game_id))
+    except GameNotFound:
+        return Finish("missing")
+
+
 HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
     "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
-    "message": message}
+    "message": message, "rating": rating}
 
 
 # -- the entry points of older versions: their work as due rows ----------------------------

@@ -27,7 +27,7 @@ from service import i18n, times
 from service.clock import TimeControl
 from service.games import event_items, neutral_name
 from service.links import play_path, replay_path
-from service.store import Game, Seat
+from service.store import Game, Player, Seat
 
 from . import board
 from .clock_words import control_words, day_off_words, deadline_words, time_left_words
@@ -78,9 +78,12 @@ def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
 
 
 def seat_language(batch: Batch, seat: int) -> str:
-    """The language of ``seat``'s mails: its own, else English."""
+    """The language of ``seat``'s mails: its own, else its player's (``PATCH /me``), else
+    English."""
     info = batch.seats[seat] if seat < len(batch.seats) else None
-    return i18n.best(None, info.language if info else None)
+    player = batch.players.get(seat)
+    return i18n.best(None, info.language if info else None,
+                     player.language if player else None)
 
 
 @dataclass
@@ -101,6 +104,8 @@ class Batch:
     tokens: dict[int, str] = field(default_factory=dict)  # seat -> its token (secret links)
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
     sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
+    players: dict[int, Player] = field(default_factory=dict)  # seat -> its signed-in player
+    away: dict[int, datetime] = field(default_factory=dict)  # seat -> its vacation's end
 
     @property
     def names(self) -> list[str]:
@@ -218,6 +223,12 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "replay_url": batch.public_url + replay_path(
             game.id, None if game.replay_public else batch.tokens.get(seat)),
         "legal_moves": [], "more_moves": 0, "changes": [], "scorings": [],
+        # the other players on vacation (their clocks stand still: service/clock.py)
+        "away": [say_(msg("{name} is on vacation until {when}: that clock stands still.",
+                          name=batch.names[s],
+                          when=i18n.date(until, lang) + until.strftime(" %H:%M UTC")))
+                 for s, until in sorted(batch.away.items())
+                 if s != seat and s < len(batch.names)],
         # table talk (workers/talk_mail.py): the messages and notes shown, what a reply said
         "talk": None, "talk_sent": [], "note_replaced": False, "note_error": None,
     }

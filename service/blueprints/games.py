@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from flask import current_app, request
+
 from ..auth import Caller
+from ..i18n import msg
+from ..players import PLAYER_PREFIX
+from ..problems import ApiError
 from ..schemas import (
     AddBotSchema,
     BotSeatedSchema,
@@ -24,6 +29,7 @@ from .common import (
     BEARER,
     BEARER_REQUIRED,
     Blueprint,
+    bearer_token,
     caller,
     errors,
     etag,
@@ -59,7 +65,7 @@ def create_game(body):
         timeout_policy=body["timeout_policy"],
         takeover_after_timeouts=body["takeover_after_timeouts"],
         takeover_bot=body["takeover_bot"], time_control=body["time_control"],
-        replay_public=body["replay_public"],
+        replay_public=body["replay_public"], public=body["public"],
         spectators_read_chat=body["spectators_read_chat"])
     for s in created["seats"]:
         s["join_url"] = join_url(created["game_id"], s["token"])
@@ -76,9 +82,9 @@ def create_game(body):
 def list_games(query):
     """List games
 
-    Newest first. Without a token: the open games (seats to join; `status` other than
-    `open` lists nothing). With a seat token: that seat's game. With a host token: the
-    games it hosts."""
+    Newest first. Without a token: the open games (seats to join), or with
+    `status=active` the public games in play (to watch); `over` lists nothing. With a
+    seat token: that seat's game. With a host token: the games it hosts."""
     return service().list_games(caller(), query.get("status"), query["limit"],
                                 query["offset"])
 
@@ -105,14 +111,37 @@ def get_game(game_id):
 def join_game(body, game_id):
     """Join an open seat
 
-    With the invite code from the game's creation (and the seat's `language`, if it
-    chooses one: its mails and page). Returns the seat's secret token. The
-    last seat to be filled starts the game; a game whose seats are all taken answers 409
-    `game_full`."""
-    joined = service().join(game_id, body["invite_code"], body["name"], body["email"],
-                            body["language"])
+    With the invite code from the game's creation, or none in a public game (and the
+    seat's `language`, if it chooses one: its mails and page). A signed-in player may
+    join with its player token alone: the seat gets its address (and, unless the body
+    says otherwise, its language and the address's first part as the name). Returns the
+    seat's secret token. The last seat to be filled starts the game; a game whose seats
+    are all taken answers 409 `game_full`."""
+    name, email, language = body["name"], body["email"], body["language"]
+    token = bearer_token() if "Authorization" in request.headers else None
+    if token is not None and token.startswith(PLAYER_PREFIX):
+        player = current_app.extensions["alhambra_players"].player(token)
+        email, language = player.email, language or player.language
+        name = name or player.email.partition("@")[0][:40]
+    if not name:
+        raise ApiError("validation_error", msg("give a name (or join signed in)"),
+                       errors={"json": {"name": ["Missing data for required field."]}})
+    joined = service().join(game_id, body["invite_code"], name, email, language)
     joined["join_url"] = join_url(game_id, joined["token"])
     return joined, 201
+
+
+@blp.route("/<string:game_id>/seats/<int:seat>", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404, 409)
+def remove_seat(game_id, seat):
+    """Open a joined seat again
+
+    With the host token, before the game starts: the person (or bot) who had the seat
+    leaves it, its token stops working, and whoever joins next gets a new one. A game
+    that started, or a seat no one holds: 409 `seat_not_removable`."""
+    service().remove_seat(game_id, caller(), seat)
 
 
 @blp.route("/<string:game_id>/seats/<int:seat>/bot", methods=["POST"])

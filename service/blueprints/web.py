@@ -48,6 +48,16 @@ def _page(name: str) -> Response:
     return resp
 
 
+def me_page() -> Response:
+    """A player's page (service/web/me.html), served at ``/me`` to a browser that asks
+    for HTML (the API's ``GET /me`` answers JSON: blueprints/players.py)."""
+    resp = _page("me.html")
+    for name, value in SECURITY_HEADERS.items():
+        resp.headers.setdefault(name, value)
+    resp.vary.add("Accept")
+    return resp
+
+
 @blp.route("/")
 def lobby() -> Response:
     return _page("lobby.html")

@@ -25,9 +25,12 @@ from .base import (
     GameUpdate,
     MailFailure,
     Message,
+    Player,
+    Rating,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    SignIn,
     Talk,
     Webhook,
 )
@@ -67,6 +70,7 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
     "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "MAIL_MESSAGES", "MailFailure", "Message", "SchemaTooNew", "SchemaTooOld", "Seat",
-    "SqliteStore", "Talk", "VersionConflict", "Webhook", "describe", "open_store",
+    "MAIL_MESSAGES", "MailFailure", "Message", "Player", "Rating", "SchemaTooNew",
+    "SchemaTooOld", "Seat", "SignIn", "SqliteStore", "Talk", "VersionConflict", "Webhook",
+    "describe", "open_store",
 ]

@@ -67,6 +67,7 @@ class Game:
     takeover_bot: str | None = None  # the level of that bot (and of a resigned seat's)
     time_control: dict[str, Any] | None = None  # bank, days off (service/clock.py); None: none
     replay_public: bool = True  # a finished game's events and record for anyone (else: its own)
+    public: bool = False  # its open seats are anyone's to join, no invite code (the lobby)
     spectators_read_chat: bool = False  # spectators read the table's messages (talk.py)
 
 
@@ -112,13 +113,60 @@ class Answer:
     created_at: datetime | None = None
 
 
+@dataclass(frozen=True)
+class Player:
+    """A verified e-mail address (service/players.py) and its preferences: ``language``
+    (its seats' unless a seat says otherwise; None: not chosen) and ``notify`` (turn,
+    digest, none)."""
+
+    email: str
+    created_at: datetime
+    language: str | None = None
+    notify: str = "turn"
+    digest_hour: int = 7  # the UTC hour of its daily digest (notify: digest)
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """A sign-in request: its ``id`` (the code is derived from it and the server's key,
+    never kept: only ``code_hash``), the address, when it ends and when it was used."""
+
+    id: str
+    email: str
+    code_hash: str
+    created_at: datetime
+    expires_at: datetime
+    language: str | None = None
+    used_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's (an address's) rating in a variant (service/ratings.py): openskill's
+    ``mu`` and ``sigma``, the number of rated ``games``, the name of its latest seat."""
+
+    email: str
+    variant: str
+    name: str | None
+    mu: float
+    sigma: float
+    games: int
+    updated_at: datetime | None = None
+
+    @property
+    def ordinal(self) -> float:
+        """The leaderboard's number: mu - 3 sigma (a new player starts near 0)."""
+        return self.mu - 3 * self.sigma
+
+
 #: What a due row is (its ``kind``): the mails a batch calls for (``MAIL_KINDS``), a
 #: reminder, the answer to a mail reply, a webhook call, a bot's move, the game's deadline,
 #: ``plan``: a batch appended before due work existed, to plan (the upgrade), and
-#: ``message``: a table-talk message mailed at once to a seat that asked so (talk.py).
+#: ``rating``: a finished game's ratings (service/ratings.py), ``message``: a table-talk
+#: message mailed at once to a seat that asked so (talk.py).
 MAIL_KINDS = ("started", "timeout", "taken_over", "game_over", "your_turn")
 DUE_KINDS = (*MAIL_KINDS, "reminder", "answer", "webhook", "bot", "deadline", "plan",
-             "message")
+             "rating", "message")
 
 
 @dataclass(frozen=True)
@@ -270,7 +318,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
               "created_at", "updated_at", "host_token_hash", "invite_hash",
               "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public",
-              "spectators_read_chat"),
+              "public", "spectators_read_chat"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
               "token_generation", "bot", "language", "mail_failures", "mail_failing"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
@@ -288,7 +336,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 #: Values of columns an older export lacks.
 DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures": 0,
-                            "spectators_read_chat": False}
+                            "public": False, "spectators_read_chat": False}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at", "deleted_at"}
@@ -324,9 +372,10 @@ class GamesAndSeats(Protocol):
         """The ids of the games whose host token has this hash."""
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   limit: int = 50, offset: int = 0) -> tuple[list[Game], int]:
+                   limit: int = 50, offset: int = 0, public: bool | None = None
+                   ) -> tuple[list[Game], int]:
         """Games, newest first, and how many match. ``ids`` restricts to those games
-        (``ids=[]``: none)."""
+        (``ids=[]``: none); ``public`` to the public (or private) games."""
 
     def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
                      ) -> bool:
@@ -336,6 +385,11 @@ class GamesAndSeats(Protocol):
     def join(self, game_id: str, seat: int, name: str, email: str | None,
              token_hash: str, language: str | None = None) -> bool:
         """Fill an open seat; False if it was taken meanwhile."""
+
+    def unseat(self, game_id: str, seat: int) -> bool:
+        """Open a joined seat of a game not started yet again (the creator removes who
+        joined): its person or bot gone, its token generation one more (a new token for
+        whoever joins next); False if the game started or the seat was open."""
 
     def set_language(self, game_id: str, seat: int, language: str | None) -> None:
         """The seat's language from now on (GameNotFound: no such game or seat)."""
@@ -465,6 +519,77 @@ class Webhooks(Protocol):
         ``disable_after``-th failure in a row."""
 
 
+
+class Players(Protocol):
+    """Players (service/players.py): sign-in requests, sessions, preferences, vacations,
+    ratings, and a player's seats."""
+
+    def add_sign_in(self, sign_in: SignIn) -> None:
+        """Keep a sign-in request (the hash of its code); requests ended a day ago are
+        forgotten."""
+
+    def sign_in(self, sign_in_id: str) -> SignIn | None:
+        """One sign-in request by id (None: none, or forgotten)."""
+
+    def use_sign_in(self, code_hash: str, at: datetime) -> str | None:
+        """Mark the request of this code used at ``at`` and return its address, if it is
+        unused and not expired at ``at``; None otherwise (single use: of two uses at once
+        one wins)."""
+
+    def add_session(self, token_hash: str, email: str, at: datetime) -> Player:
+        """A player session for ``email`` (the hash of its token); the player is made at
+        its first session. Returns the player."""
+
+    def session_player(self, token_hash: str) -> Player | None:
+        """The player whose session token has this hash (None: no such session)."""
+
+    def delete_session(self, token_hash: str) -> bool:
+        """End a session; False if there was none."""
+
+    def player(self, email: str) -> Player | None:
+        """The player of this address (None: it never signed in)."""
+
+    def update_player(self, email: str, changes: dict[str, Any]) -> Player:
+        """Set some of a player's preferences (``language``, ``notify``,
+        ``digest_hour``); returns the player (KeyError: no such player)."""
+
+    def digest_players(self, hour: int | None) -> list[Player]:
+        """The players on the digest (``notify`` digest) whose hour is ``hour`` (None:
+        every hour)."""
+
+    def mark_digest(self, email: str, day: str) -> bool:
+        """Take the player's digest of ``day`` (``YYYY-MM-DD``): True once per day
+        (whoever asks first sends it), False after."""
+
+    def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
+        """The player's vacation spans (since, until), earliest first."""
+
+    def set_vacation(self, email: str, since: datetime | None, until: datetime | None,
+                     at: datetime) -> None:
+        """A change of the player's vacation at ``at``: its spans end at ``at`` at the
+        latest (one not begun is dropped), then (since, until) is added (None: none)."""
+
+    def ratings(self, variant: str, emails: Sequence[str]) -> dict[str, Rating]:
+        """The ratings of these addresses in ``variant`` (an address never rated: none)."""
+
+    def rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]
+             ) -> str:
+        """Record a finished game's new ratings, once: ``rated`` (written), ``already``
+        (the game was rated: nothing written), or ``conflict`` (a rating changed since
+        ``before`` was read: nothing written; read again). ``before``: the ratings read
+        (games 0: none yet)."""
+
+    def leaderboard(self, variant: str, limit: int = 50) -> list[Rating]:
+        """The ratings of ``variant``, the best ordinal first."""
+
+    def ratings_of(self, email: str) -> list[Rating]:
+        """An address's ratings, by variant."""
+
+    def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
+        """Every seat with this address (in lower case) and its game: of games not over
+        (open or active), or with ``finished`` of games over; by game creation."""
+
+
 class TableTalk(Protocol):
     """Messages between seats and each seat's talk settings and notes (service/talk.py),
     kept beside the log, not in it."""
@@ -529,7 +654,7 @@ class Upkeep(Protocol):
         """Release this process's (or thread's) connections."""
 
 
-class EventStore(GamesAndSeats, EventLog, DueWork, MailFailures, Webhooks, TableTalk,
-                 Upkeep, Protocol):
+class EventStore(GamesAndSeats, EventLog, DueWork, MailFailures, Webhooks, Players,
+                 TableTalk, Upkeep, Protocol):
     """What the service and the workers ask of a store, by concern. Every write is
     atomic."""

@@ -58,9 +58,12 @@ from .base import (
     GameUpdate,
     MailFailure,
     Message,
+    Player,
+    Rating,
     SchemaTooNew,
     SchemaTooOld,
     Seat,
+    SignIn,
     Talk,
     TooManyMessages,
     VersionConflict,
@@ -293,10 +296,42 @@ def _batch_row(run: list[dict[str, Any]]) -> tuple[str, int, int, datetime, byte
             codec.encode([r["payload"] for r in run]))
 
 
+#: Players (verified addresses, their preferences), their sessions and sign-in requests
+#: (service/players.py); seats are found by address in lower case; public games (open seats
+#: anyone may join).
+V13 = """
+create table players (
+   email text primary key, created_at timestamptz not null, language text,
+   notify text not null default 'turn', digest_hour integer not null default 7,
+   digest_day text);
+create table player_sessions (
+   token_hash text primary key, email text not null references players(email),
+   created_at timestamptz not null);
+create index player_sessions_email on player_sessions (email);
+create table sign_ins (
+   id text primary key, email text not null, code_hash text not null unique,
+   created_at timestamptz not null, expires_at timestamptz not null, language text,
+   used_at timestamptz);
+create index sign_ins_expires_at on sign_ins (expires_at);
+create index seats_lower_email on seats (lower(email));
+alter table games add column public boolean not null default false;
+create table player_vacations (
+   email text not null references players(email), since timestamptz not null,
+   until timestamptz not null, created_at timestamptz not null);
+create index player_vacations_email on player_vacations (email, since);
+create table ratings (
+   email text not null, variant text not null, name text, mu double precision not null,
+   sigma double precision not null, games integer not null, updated_at timestamptz not null,
+   primary key (email, variant));
+create index ratings_variant on ratings (variant, mu);
+create table rated_games (game_id text primary key references games(id),
+   rated_at timestamptz not null);
+"""
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1: a script, or a function
 #: where Python must convert rows.
 MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [V1, V2, V3, V4, V5, V6, V7,
-                                                                 V8, V9, V10, V11, _v12]
+                                                                 V8, V9, V10, V11, _v12, V13]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -377,6 +412,21 @@ def _seat(row: tuple) -> Seat:
     d = dict(zip(COLUMNS["seats"], row, strict=True))
     d["joined_at"] = _utc(d["joined_at"])
     return Seat(**d)
+
+
+_RATING_SELECT = "select email, variant, name, mu, sigma, games, updated_at from ratings"
+
+
+class _Conflict(Exception):
+    """A rating changed since it was read (``rate``): the transaction is rolled back."""
+
+
+def _rating(row: tuple) -> Rating:
+    return Rating(row[0], row[1], row[2], row[3], row[4], row[5], _utc(row[6]))
+
+
+def _player(row: tuple) -> Player:
+    return Player(row[0], _utc(row[1]), row[2], row[3], row[4])  # type: ignore[arg-type]
 
 
 def _webhook(row: tuple) -> Webhook:
@@ -597,10 +647,13 @@ class PostgresStore:
         return [r[0] for r in rows]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0, public: bool | None = None
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
+        if public is not None:
+            where.append("public = %s")
+            params.append(public)
         if status:
             where.append("status = %s")
             params.append(status)
@@ -633,6 +686,16 @@ class PostgresStore:
                                "seat = %s and token_hash is null and bot is null",
                                (name, email, token_hash, times.now(), language, game_id,
                                 seat))
+            return cur.rowcount == 1
+
+    def unseat(self, game_id: str, seat: int) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute(
+                "update seats set name = null, email = null, token_hash = null, "
+                "joined_at = null, language = null, bot = null, token_generation = "
+                "token_generation + 1 where game_id = %s and seat = %s and (token_hash is "
+                "not null or bot is not null) and (select status from games where id = %s) "
+                "= 'open'", (game_id, seat, game_id))
             return cur.rowcount == 1
 
     def set_language(self, game_id: str, seat: int, language: str | None) -> None:
@@ -913,6 +976,169 @@ class PostgresStore:
                          "disabled_at = case when disabled_at is null and failures + 1 >= %s "
                          "then %s else disabled_at end where id = %s",
                          (error, disable_after, times.now(), hook_id))
+
+    # -- players --------------------------------------------------------------------------
+
+    def add_sign_in(self, sign_in: SignIn) -> None:
+        with self.transaction() as conn:
+            conn.execute("delete from sign_ins where expires_at < %s",
+                         (times.later(-86400),))
+            conn.execute("insert into sign_ins (id, email, code_hash, created_at, "
+                         "expires_at, language) values (%s, %s, %s, %s, %s, %s)",
+                         (sign_in.id, sign_in.email, sign_in.code_hash, sign_in.created_at,
+                          sign_in.expires_at, sign_in.language))
+
+    def sign_in(self, sign_in_id: str) -> SignIn | None:
+        with self.connection() as conn:
+            row = conn.execute("select id, email, code_hash, created_at, expires_at, "
+                               "language, used_at from sign_ins where id = %s",
+                               (sign_in_id,)).fetchone()
+        if row is None:
+            return None
+        return SignIn(row[0], row[1], row[2], _utc(row[3]), _utc(row[4]), row[5],
+                      _utc(row[6]))
+
+    def use_sign_in(self, code_hash: str, at: datetime) -> str | None:
+        with self.connection() as conn:
+            row = conn.execute("update sign_ins set used_at = %s where code_hash = %s and "
+                               "used_at is null and expires_at > %s returning email",
+                               (at, code_hash, at)).fetchone()
+        return row[0] if row else None
+
+    def add_session(self, token_hash: str, email: str, at: datetime) -> Player:
+        with self.transaction() as conn:
+            conn.execute("insert into players (email, created_at) values (%s, %s) "
+                         "on conflict do nothing", (email, at))
+            conn.execute("insert into player_sessions (token_hash, email, created_at) "
+                         "values (%s, %s, %s)", (token_hash, email, at))
+        player = self.player(email)
+        assert player is not None
+        return player
+
+    def session_player(self, token_hash: str) -> Player | None:
+        with self.connection() as conn:
+            row = conn.execute("select p.email, p.created_at, p.language, p.notify, "
+                               "p.digest_hour from player_sessions s join players p on "
+                               "p.email = s.email where s.token_hash = %s",
+                               (token_hash,)).fetchone()
+        return _player(row) if row else None
+
+    def delete_session(self, token_hash: str) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute("delete from player_sessions where token_hash = %s",
+                               (token_hash,))
+            return cur.rowcount == 1
+
+    def player(self, email: str) -> Player | None:
+        with self.connection() as conn:
+            row = conn.execute("select email, created_at, language, notify, digest_hour "
+                               "from players where email = %s", (email,)).fetchone()
+        return _player(row) if row else None
+
+    def update_player(self, email: str, changes: dict[str, Any]) -> Player:
+        cols = [c for c in ("language", "notify", "digest_hour") if c in changes]
+        if cols:
+            with self.connection() as conn:
+                conn.execute(f"update players set {', '.join(f'{c} = %s' for c in cols)} "
+                             f"where email = %s", (*(changes[c] for c in cols), email))
+        player = self.player(email)
+        if player is None:
+            raise KeyError(email)
+        return player
+
+    def digest_players(self, hour: int | None) -> list[Player]:
+        with self.connection() as conn:
+            rows = conn.execute("select email, created_at, language, notify, digest_hour "
+                                "from players where notify = 'digest' and "
+                                "(%s::integer is null or digest_hour = %s) order by email",
+                                (hour, hour)).fetchall()
+        return [_player(r) for r in rows]
+
+    def mark_digest(self, email: str, day: str) -> bool:
+        with self.connection() as conn:
+            cur = conn.execute("update players set digest_day = %s where email = %s and "
+                               "(digest_day is null or digest_day <> %s)", (day, email, day))
+            return cur.rowcount == 1
+
+    def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
+        with self.connection() as conn:
+            rows = conn.execute("select since, until from player_vacations where "
+                                "email = %s order by since", (email,)).fetchall()
+        return [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in rows]
+
+    def set_vacation(self, email: str, since: datetime | None, until: datetime | None,
+                     at: datetime) -> None:
+        with self.transaction() as conn:
+            conn.execute("delete from player_vacations where email = %s and since >= %s",
+                         (email, at))
+            conn.execute("update player_vacations set until = %s where email = %s and "
+                         "until > %s", (at, email, at))
+            if since is not None and until is not None:
+                conn.execute("insert into player_vacations (email, since, until, "
+                             "created_at) values (%s, %s, %s, %s)",
+                             (email, since, until, at))
+
+    def ratings(self, variant: str, emails: Sequence[str]) -> dict[str, Rating]:
+        with self.connection() as conn:
+            rows = conn.execute(_RATING_SELECT + " where variant = %s and email = any(%s)",
+                                (variant, list(emails))).fetchall()
+        return {r[0]: _rating(r) for r in rows}
+
+    def rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]
+             ) -> str:
+        try:
+            return self._rate(game_id, before, after)
+        except _Conflict:
+            return "conflict"
+
+    def _rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]) -> str:
+        stamp = times.now()
+        with self.transaction() as conn:
+            inserted = conn.execute("insert into rated_games (game_id, rated_at) values "
+                                    "(%s, %s) on conflict do nothing", (game_id, stamp))
+            if inserted.rowcount != 1:
+                return "already"
+            for old in before:
+                row = conn.execute(
+                    "select games from ratings where email = %s and variant = %s for update",
+                    (old.email, old.variant)).fetchone()
+                if (row[0] if row else 0) != old.games:
+                    raise _Conflict()
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "insert into ratings (email, variant, name, mu, sigma, games, "
+                    "updated_at) values (%s, %s, %s, %s, %s, %s, %s) on conflict (email, "
+                    "variant) do update set name = excluded.name, mu = excluded.mu, "
+                    "sigma = excluded.sigma, games = excluded.games, "
+                    "updated_at = excluded.updated_at",
+                    [(r.email, r.variant, r.name, r.mu, r.sigma, r.games, stamp)
+                     for r in after])
+        return "rated"
+
+    def leaderboard(self, variant: str, limit: int = 50) -> list[Rating]:
+        with self.connection() as conn:
+            rows = conn.execute(_RATING_SELECT + " where variant = %s order by "
+                                "mu - 3 * sigma desc, email limit %s",
+                                (variant, limit)).fetchall()
+        return [_rating(r) for r in rows]
+
+    def ratings_of(self, email: str) -> list[Rating]:
+        with self.connection() as conn:
+            rows = conn.execute(_RATING_SELECT + " where email = %s order by variant",
+                                (email,)).fetchall()
+        return [_rating(r) for r in rows]
+
+    def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
+        cond = "g.status = 'over'" if finished else "g.status <> 'over'"
+        games = ", ".join(f"g.{c}" for c in COLUMNS["games"])
+        seats = ", ".join(f"s.{c}" for c in COLUMNS["seats"])
+        n = len(COLUMNS["games"])
+        with self.connection() as conn:
+            rows = conn.execute(f"select {games}, {seats} from seats s join games g on "
+                                f"g.id = s.game_id where lower(s.email) = %s and {cond} "
+                                f"order by g.created_at, g.id, s.seat",
+                                (email.lower(),)).fetchall()
+        return [(_game(r[:n]), _seat(r[n:])) for r in rows]
 
     # -- table talk ------------------------------------------------------------------------
 

@@ -51,8 +51,11 @@ from .base import (
     GameUpdate,
     MailFailure,
     Message,
+    Player,
+    Rating,
     SchemaTooNew,
     Seat,
+    SignIn,
     Talk,
     TooManyMessages,
     VersionConflict,
@@ -382,10 +385,44 @@ def _batch_row(run: list[dict[str, Any]]) -> tuple[str, int, int, int, bytes]:
             codec.encode(events))
 
 
+def _v16(conn: sqlite3.Connection) -> None:
+    """Players (verified addresses, their preferences), their sessions and sign-in
+    requests (service/players.py); seats are found by address in lower case; public
+    games (open seats anyone may join)."""
+    _run(conn, """
+        create table players (
+           email text primary key, created_at text not null, language text,
+           notify text not null default 'turn', digest_hour integer not null default 7,
+           digest_day text);
+        create table player_sessions (
+           token_hash text primary key, email text not null references players(email),
+           created_at text not null);
+        create index idx_player_sessions_email on player_sessions (email);
+        create table sign_ins (
+           id text primary key, email text not null, code_hash text not null unique,
+           created_at text not null, expires_at text not null, language text,
+           used_at text);
+        create index idx_sign_ins_expires_at on sign_ins (expires_at);
+        create index idx_seats_lower_email on seats (lower(email));
+        alter table games add column public integer not null default 0;
+        create table player_vacations (
+           email text not null references players(email), since text not null,
+           until text not null, created_at text not null);
+        create index idx_player_vacations_email on player_vacations (email, since);
+        create table ratings (
+           email text not null, variant text not null, name text, mu real not null,
+           sigma real not null, games integer not null, updated_at text not null,
+           primary key (email, variant));
+        create index idx_ratings_variant on ratings (variant, mu);
+        create table rated_games (game_id text primary key references games(id),
+           rated_at text not null);
+    """)
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
                                                           _v8, _v9, _v10, _v11, _v12, _v13,
-                                                          _v14, _v15]
+                                                          _v14, _v15, _v16]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -411,6 +448,22 @@ def _game(row: dict[str, Any]) -> Game:
 
 def _seat(row: dict[str, Any]) -> Seat:
     return Seat(**_from_db(row))
+
+
+_RATING_SELECT = ("select email, variant, name, mu, sigma, games, updated_at from ratings")
+
+
+class _Conflict(Exception):
+    """A rating changed since it was read (``rate``): the transaction is rolled back."""
+
+
+def _rating(row: dict[str, Any]) -> Rating:
+    return Rating(**{**row, "updated_at": _time(row["updated_at"])})
+
+
+def _player(row: dict[str, Any]) -> Player:
+    return Player(row["email"], times.from_text(row["created_at"]), row["language"],
+                  row["notify"], row["digest_hour"])
 
 
 def _webhook(row: dict[str, Any]) -> Webhook:
@@ -583,10 +636,13 @@ class SqliteStore:
                                                "host_token_hash = ?", (token_hash,))]
 
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
-                   limit: int = 50, offset: int = 0
+                   limit: int = 50, offset: int = 0, public: bool | None = None
                    ) -> tuple[list[Game], int]:
         where: list[str] = []
         params: list[Any] = []
+        if public is not None:
+            where.append("public = ?")
+            params.append(public)
         if status:
             where.append("status = ?")
             params.append(status)
@@ -617,6 +673,16 @@ class SqliteStore:
                              "joined_at = ?, language = ? where game_id = ? and seat = ? "
                              "and token_hash is null and bot is null",
                              (name, email, token_hash, _stamp(), language, game_id, seat))
+            return cur.rowcount == 1
+
+    def unseat(self, game_id: str, seat: int) -> bool:
+        with self.transaction() as db:
+            cur = db.execute(
+                "update seats set name = null, email = null, token_hash = null, "
+                "joined_at = null, language = null, bot = null, token_generation = "
+                "token_generation + 1 where game_id = ? and seat = ? and (token_hash is not "
+                "null or bot is not null) and (select status from games where id = ?) = "
+                "'open'", (game_id, seat, game_id))
             return cur.rowcount == 1
 
     def set_language(self, game_id: str, seat: int, language: str | None) -> None:
@@ -884,6 +950,158 @@ class SqliteStore:
                        "then ? else disabled_at end where id = ?",
                        (error, disable_after, _stamp(), hook_id))
 
+    # -- players --------------------------------------------------------------------------
+
+    def add_sign_in(self, sign_in: SignIn) -> None:
+        with self.transaction() as db:
+            db.execute("delete from sign_ins where expires_at < ?",
+                       (_text(times.later(-86400)),))
+            db.execute("insert into sign_ins (id, email, code_hash, created_at, expires_at, "
+                       "language) values (?, ?, ?, ?, ?, ?)",
+                       (sign_in.id, sign_in.email, sign_in.code_hash,
+                        _text(sign_in.created_at), _text(sign_in.expires_at),
+                        sign_in.language))
+
+    def sign_in(self, sign_in_id: str) -> SignIn | None:
+        row = self._one("select id, email, code_hash, created_at, expires_at, language, "
+                        "used_at from sign_ins where id = ?", (sign_in_id,))
+        if row is None:
+            return None
+        return SignIn(**{k: _time(v) if k in ("created_at", "expires_at", "used_at") else v
+                         for k, v in row.items()})
+
+    def use_sign_in(self, code_hash: str, at: datetime) -> str | None:
+        with self.transaction() as db:
+            row = db.execute("update sign_ins set used_at = ? where code_hash = ? and "
+                             "used_at is null and expires_at > ? returning email",
+                             (_text(at), code_hash, _text(at))).fetchone()
+        return row[0] if row else None
+
+    def add_session(self, token_hash: str, email: str, at: datetime) -> Player:
+        with self.transaction() as db:
+            db.execute("insert or ignore into players (email, created_at) values (?, ?)",
+                       (email, _text(at)))
+            db.execute("insert into player_sessions (token_hash, email, created_at) "
+                       "values (?, ?, ?)", (token_hash, email, _text(at)))
+        player = self.player(email)
+        assert player is not None
+        return player
+
+    def session_player(self, token_hash: str) -> Player | None:
+        row = self._one("select p.email, p.created_at, p.language, p.notify, p.digest_hour "
+                        "from player_sessions s join players p on p.email = s.email "
+                        "where s.token_hash = ?", (token_hash,))
+        return _player(row) if row else None
+
+    def delete_session(self, token_hash: str) -> bool:
+        with self.transaction() as db:
+            cur = db.execute("delete from player_sessions where token_hash = ?",
+                             (token_hash,))
+            return cur.rowcount == 1
+
+    def player(self, email: str) -> Player | None:
+        row = self._one("select email, created_at, language, notify, digest_hour from "
+                        "players where email = ?", (email,))
+        return _player(row) if row else None
+
+    def update_player(self, email: str, changes: dict[str, Any]) -> Player:
+        cols = [c for c in ("language", "notify", "digest_hour") if c in changes]
+        if cols:
+            with self.transaction() as db:
+                db.execute(f"update players set {', '.join(f'{c} = ?' for c in cols)} "
+                           f"where email = ?", (*(changes[c] for c in cols), email))
+        player = self.player(email)
+        if player is None:
+            raise KeyError(email)
+        return player
+
+    def digest_players(self, hour: int | None) -> list[Player]:
+        rows = self.db.query("select email, created_at, language, notify, digest_hour from "
+                             "players where notify = 'digest' and (? is null or "
+                             "digest_hour = ?) order by email", (hour, hour))
+        return [_player(r) for r in rows]
+
+    def mark_digest(self, email: str, day: str) -> bool:
+        with self.transaction() as db:
+            cur = db.execute("update players set digest_day = ? where email = ? and "
+                             "(digest_day is null or digest_day <> ?)", (day, email, day))
+            return cur.rowcount == 1
+
+    def vacations(self, email: str) -> list[tuple[datetime, datetime]]:
+        rows = self.db.execute("select since, until from player_vacations where email = ? "
+                               "order by since", (email,))
+        return [(times.from_text(a), times.from_text(b)) for a, b in rows]
+
+    def set_vacation(self, email: str, since: datetime | None, until: datetime | None,
+                     at: datetime) -> None:
+        stamp = _text(at)
+        with self.transaction() as db:
+            db.execute("delete from player_vacations where email = ? and since >= ?",
+                       (email, stamp))
+            db.execute("update player_vacations set until = ? where email = ? and "
+                       "until > ?", (stamp, email, stamp))
+            if since is not None and until is not None:
+                db.execute("insert into player_vacations (email, since, until, created_at) "
+                           "values (?, ?, ?, ?)", (email, _text(since), _text(until), stamp))
+
+    def ratings(self, variant: str, emails: Sequence[str]) -> dict[str, Rating]:
+        marks = ", ".join("?" * len(emails))
+        rows = self.db.query(_RATING_SELECT + f" where variant = ? and email in ({marks})",
+                             (variant, *emails))
+        return {r["email"]: _rating(r) for r in rows}
+
+    def rate(self, game_id: str, before: Sequence[Rating], after: Sequence[Rating]
+             ) -> str:
+        stamp = _stamp()
+        try:
+            with self.transaction() as db:
+                return self._rate(db, game_id, before, after, stamp)
+        except _Conflict:
+            return "conflict"
+
+    @staticmethod
+    def _rate(db: Database, game_id: str, before: Sequence[Rating], after: Sequence[Rating],
+              stamp: str) -> str:
+        if db.execute("select 1 from rated_games where game_id = ?", (game_id,)).fetchone():
+            return "already"
+        for old in before:
+            (games,) = db.execute("select coalesce(max(games), 0) from ratings where "
+                                  "email = ? and variant = ?",
+                                  (old.email, old.variant)).fetchone()
+            if games != old.games:
+                raise _Conflict()  # rolled back
+        db.conn.executemany(
+            "insert into ratings (email, variant, name, mu, sigma, games, updated_at) "
+            "values (?, ?, ?, ?, ?, ?, ?) on conflict (email, variant) do update set "
+            "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, "
+            "games = excluded.games, updated_at = excluded.updated_at",
+            [(r.email, r.variant, r.name, r.mu, r.sigma, r.games, stamp) for r in after])
+        db.execute("insert into rated_games (game_id, rated_at) values (?, ?)",
+                   (game_id, stamp))
+        return "rated"
+
+    def leaderboard(self, variant: str, limit: int = 50) -> list[Rating]:
+        return [_rating(r) for r in self.db.query(
+            _RATING_SELECT + " where variant = ? order by mu - 3 * sigma desc, email "
+            "limit ?", (variant, limit))]
+
+    def ratings_of(self, email: str) -> list[Rating]:
+        return [_rating(r) for r in self.db.query(
+            _RATING_SELECT + " where email = ? order by variant", (email,))]
+
+    def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
+        cond = "g.status = 'over'" if finished else "g.status <> 'over'"
+        games = ", ".join(f"g.{c}" for c in GAME_COLUMNS)
+        seats = ", ".join(f"s.{c} as s_{c}" for c in SEAT_COLUMNS)
+        rows = self.db.query(f"select {games}, {seats} from seats s join games g on "
+                             f"g.id = s.game_id where lower(s.email) = ? and {cond} "
+                             f"order by g.created_at, g.id, s.seat", (email.lower(),))
+        out = []
+        for r in rows:
+            seat = {c: r.pop(f"s_{c}") for c in SEAT_COLUMNS}
+            out.append((_game(r), _seat(seat)))
+        return out
+
     # -- table talk ------------------------------------------------------------------------
 
     def add_message(self, message: Message, limit: tuple[int, float] | None = None,
@@ -1024,7 +1242,8 @@ class SqliteStore:
 
 
 #: SQLite keeps them as 0 and 1.
-BOOL_COLUMNS = {"imported", "replay_public", "spectators_read_chat", "notes_in_mail"}
+BOOL_COLUMNS = {"imported", "replay_public", "public", "spectators_read_chat",
+                "notes_in_mail"}
 
 
 def _from_db(row: dict[str, Any]) -> dict[str, Any]:

@@ -38,7 +38,36 @@ def test_every_event_of_every_golden_log_has_exactly_the_declared_fields(logs):
             assert set(event) <= declared, (name, event)
             assert cls.__required_keys__ <= set(event), (name, event)
             seen.add(event["type"])
-    assert seen == set(EVENT_TYPES)  # the golden games use every type
+    # the golden games use every type but the service's own (a vacation: its test is
+    # test_vacation_is_no_rule below and tests/service/test_vacation.py)
+    assert seen == set(EVENT_TYPES) - {"vacation"}
+
+
+def test_vacation_is_no_rule():
+    """A vacation event changes nothing the rules know: the state after it is the state
+    before it, one version on; its words say it."""
+    from engine import describe, replay
+
+    log = new_game("alhambra", ["a", "b"], 1)
+    before = replay(log)
+    event = {"type": "vacation", "seat": 1, "since": "2027-01-01T00:00:00.000Z",
+             "until": "2027-01-08T00:00:00.000Z"}
+    after = replay([*log, event])
+    assert after.version == before.version + 1
+    assert engine_view(after) == engine_view(before)
+    assert describe(event, ["a", "b"]) == ("b is on vacation from 2027-01-01 00:00 until "
+                                           "2027-01-08 00:00 (UTC): that seat's clock "
+                                           "stops meanwhile")
+    with pytest.raises(Exception, match="no seat 5"):
+        replay([*log, {**event, "seat": 5}])
+
+
+def engine_view(state):
+    from engine import view
+
+    doc = view(state, None)
+    doc.pop("version", None)
+    return doc
 
 
 def test_game_created_records_the_schema_and_the_engine_version():

@@ -31,13 +31,38 @@ function languageField() {
       value: code, lang: code, selected: code === lang }, name))));
 }
 
+const BOT_LEVELS = ["random", "greedy", "strong"];
+const PLAYER_TOKEN = "alhambra-player-token";  // a signed-in player's (me.js)
+
+function playerToken() {
+  try {
+    return localStorage.getItem(PLAYER_TOKEN);
+  } catch {
+    return null;
+  }
+}
+
+/** Who plays a seat: a person, or a bot of a level (its name, e-mail and language go). */
+function playedBy(row) {
+  const select = h("select", { name: "bot" }, h("option", { value: "" }, L.person),
+    BOT_LEVELS.map((level) => h("option", { value: level }, L.botLevel(level))));
+  select.addEventListener("change", () => {
+    for (const name of ["email", "language", "open"]) {
+      row.querySelector(`[name=${name}]`).closest("label").hidden = Boolean(select.value);
+    }
+  });
+  return h("label", {}, L.seatPlayer, select);
+}
+
 function seatRow(i) {
-  return h("div", { class: "seat", "data-seat": i },
+  const row = h("div", { class: "seat", "data-seat": i },
     h("label", {}, L.seatName(i + 1), h("input", { name: "name", maxlength: 40,
                                                    autocomplete: "off" })),
     h("label", {}, L.email, h("input", { name: "email", type: "email" })),
     languageField(),
     h("label", { class: "check" }, h("input", { name: "open", type: "checkbox" }), L.openSeat));
+  row.append(playedBy(row));
+  return row;
 }
 
 /** The seat rows and options for the variant and number of players. Rows are added or
@@ -83,8 +108,11 @@ async function create(event) {
   event.preventDefault();
   notice(null);
   const seats = [...document.querySelectorAll("#seats .seat")].map((row, i) => {
+    const bot = row.querySelector("[name=bot]").value;
+    const typed = row.querySelector("[name=name]").value.trim();
+    if (bot) return typed ? { bot, name: typed } : { bot };
     if (row.querySelector("[name=open]").checked) return null;
-    const name = row.querySelector("[name=name]").value.trim() || L.defaultName(i + 1);
+    const name = typed || L.defaultName(i + 1);
     const email = row.querySelector("[name=email]").value.trim();
     const language = row.querySelector("[name=language]").value;
     return email ? { name, email, language } : { name, language };
@@ -92,7 +120,8 @@ async function create(event) {
   const options = Object.fromEntries([...document.querySelectorAll("#options input")]
     .map((el) => [el.name, el.checked]));
   const body = { variant: document.getElementById("variant").value, players: seats.length,
-                 seats, options, time_per_move: Number(document.getElementById("time").value) };
+                 seats, options, time_per_move: Number(document.getElementById("time").value),
+                 public: document.getElementById("public").checked };
   try {
     const created = await api("/games", { method: "POST", body });
     showCreated(created);
@@ -122,39 +151,53 @@ function gameLine(g) {
 
 function joinForm(g) {
   const form = h("form", { class: "join", "data-game": g.game_id },
-    h("label", {}, L.inviteCode, h("input", { name: "invite_code", required: true,
-                                              autocomplete: "off" })),
+    g.public ? h("p", { class: "small muted" }, L.publicGame)
+      : h("label", {}, L.inviteCode, h("input", { name: "invite_code", required: true,
+                                                  autocomplete: "off" })),
     h("label", {}, L.yourName, h("input", { name: "name", required: true, maxlength: 40 })),
     h("label", {}, L.email, h("input", { name: "email", type: "email" })),
     languageField(),
     h("button", { type: "submit" }, L.join));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  const join = async (body, token) => {
     notice(null);
-    const data = new FormData(form);
-    const body = { invite_code: data.get("invite_code").trim(), name: data.get("name").trim(),
-                   language: data.get("language") };
-    if (data.get("email").trim()) body.email = data.get("email").trim();
     try {
-      const joined = await api(`/games/${g.game_id}/join`, { method: "POST", body });
+      const joined = await api(`/games/${g.game_id}/join`, { method: "POST", body, token });
       fill("joined", h("p", {}, L.joined(joined.seat + 1),
                        h("a", { href: joined.join_url, class: "seat-link" }, joined.join_url)));
       loadLists();
     } catch (err) {
       notice(err);
     }
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = { name: data.get("name").trim(), language: data.get("language") };
+    if (!g.public) body.invite_code = data.get("invite_code").trim();
+    if (data.get("email").trim()) body.email = data.get("email").trim();
+    join(body);
   });
+  const token = playerToken();
+  if (g.public && token) {  // a signed-in player joins with one click
+    form.prepend(h("button", { type: "button", class: "join-signed-in",
+                               onclick: () => join({}, token) }, L.joinSignedIn));
+  }
   return form;
 }
 
 async function loadLists() {
   try {
-    // Games in play are listed to their players only (their own links); anyone sees the
-    // open ones.
+    // Anyone sees the open games and the public games in play (private ones in play are
+    // listed to their players only: /me).
     const open = await api("/games?status=open&limit=20");
     fill("open-games", open.games.length
       ? open.games.map((g) => h("li", {}, h("p", {}, gameLine(g)), joinForm(g)))
       : h("li", { class: "muted" }, L.noOpenGames));
+    const playing = await api("/games?status=active&limit=20");
+    fill("playing", playing.games.length
+      ? playing.games.map((g) => h("li", { "data-game": g.game_id },
+        h("a", { href: `/play/${g.game_id}` }, gameLine(g))))
+      : h("li", { class: "muted" }, L.noGamesInPlay));
   } catch (err) {
     notice(err);
   }

@@ -587,7 +587,8 @@ function secondsLeft(seat) {
   if (!entry || entry.time_left === undefined) return null;
   if (g.status !== "active" || g.current_seat !== seat) return entry.time_left;
   const until = g.day_off_until ? Date.parse(g.day_off_until) : 0;
-  const from = Math.max(ui.readAt, until);
+  const away = entry.vacation_until ? Date.parse(entry.vacation_until) : 0;  // stopped
+  const from = Math.max(ui.readAt, until, away);
   return Math.max(0, entry.time_left - Math.max(0, Date.now() - from) / 1000);
 }
 
@@ -613,6 +614,13 @@ function clockLine() {
                                                  minute: "2-digit", hourCycle: "h23" })
       .format(new Date(until));
     text += ` ${(weekend ? S.weekendOff : S.dayOff)(when)}`;
+  }
+  for (const s of g.seats) {  // a player's vacation stops its seat's clock
+    if (s.vacation_until && Date.now() < Date.parse(s.vacation_until)) {
+      const when = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" })
+        .format(new Date(s.vacation_until));
+      text += ` ${S.onVacation(nameOf(s.seat), when)}`;
+    }
   }
   return text;
 }

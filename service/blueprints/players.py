@@ -1,0 +1,139 @@
+"""/players and /me: sign in by e-mail, a player's session, preferences and games."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+
+from ..languages import request_language
+from ..player_schemas import (
+    LeaderboardSchema,
+    MyGamesQuerySchema,
+    MyGamesSchema,
+    PlayerPatchSchema,
+    PlayerSchema,
+    RatingsQuerySchema,
+    SessionInSchema,
+    SessionSchema,
+    SignInSchema,
+    SignInSentSchema,
+)
+from ..players import SIGN_IN_MINUTES, Players
+from ..ratings import Ratings
+from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors
+from .web import me_page
+
+blp = Blueprint("players", __name__, url_prefix="",
+                description="Players: sign in by e-mail, my games, preferences")
+
+
+def players() -> Players:
+    return current_app.extensions["alhambra_players"]
+
+
+@blp.route("/players/sign-in", methods=["POST"])
+@blp.arguments(SignInSchema())
+@blp.response(202, SignInSentSchema)
+@errors(blp, 400, 415, 422, 429)
+def sign_in(body):
+    """Ask for a sign-in mail
+
+    Always 202, whether the address plays here or not: a mail goes to it with a code and
+    the link `{PUBLIC_URL}/me#code=…`. The code works once, for 15 minutes. Requests are
+    limited per address and per client (429 `rate_limited`)."""
+    players().request_sign_in(body["email"], body["language"] or request_language())
+    return {"expires_in": SIGN_IN_MINUTES * 60}
+
+
+@blp.route("/players/session", methods=["POST"])
+@blp.arguments(SessionInSchema())
+@blp.response(201, SessionSchema)
+@errors(blp, 400, 401, 415, 422, 429)
+def open_session(body):
+    """Sign in with the mail's code
+
+    A player token (keep it secret) for the address the code was sent to; the code is
+    used up. An unknown, used or expired code: 401 `invalid_sign_in_code`."""
+    return players().open_session(body["code"])
+
+
+@blp.route("/players/session", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401)
+def close_session():
+    """Sign out
+
+    The player token stops working (401 `invalid_player_token` from then on)."""
+    players().end_session(bearer_token())
+
+
+@blp.route("/me", methods=["GET"])
+@blp.response(200, PlayerSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401)
+def me():
+    """The signed-in player
+
+    Its address and preferences. (A browser asking for `text/html` here, without a token,
+    gets the player's page.)"""
+    if "Authorization" not in request.headers and request.accept_mimetypes.best_match(
+            ["application/json", "text/html"]) == "text/html":
+        return me_page()
+    p = players()
+    return p.document(p.player(bearer_token()))
+
+
+@blp.route("/me", methods=["PATCH"])
+@blp.arguments(PlayerPatchSchema())
+@blp.response(200, PlayerSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 400, 401, 415, 422)
+def update_me(body):
+    """Change preferences
+
+    `language` (its seats' unless a seat chose its own) and `notify`: `turn` (a mail for
+    each of my turns), `digest` (one mail a day at `digest_hour` UTC listing the games
+    waiting for me; a turn mail still comes at once when its deadline is less than a day
+    away), `none`. `vacation`: `{"from", "until"}` (null: call it
+    off): the clocks of the player's seats stop meanwhile (a deadline inside it moves out
+    by the time left, reminders wait) and each running game's log records it; at most
+    `ALHAMBRA_VACATION_DAYS` days in a calendar year, else 422 `vacation_refused`."""
+    p = players()
+    player = p.player(bearer_token())
+    if "vacation" in body:
+        vacation = body.pop("vacation")
+        p.set_vacation(player, vacation and vacation["from_"], vacation and vacation["until"])
+    return p.document(p.update(player, body))
+
+
+@blp.route("/me/games", methods=["GET"])
+@blp.arguments(MyGamesQuerySchema(), location="query")
+@blp.response(200, MyGamesSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 422)
+def my_games(query):
+    """My games
+
+    Every game with a seat of the player's address: games where it is the player's turn
+    first, then by the player's deadline, then the latest activity. With each, the seat's
+    token, to open it (`/play/{id}#token=…`). `?status=finished`: the games that are
+    over."""
+    p = players()
+    player = p.player(bearer_token())
+    return {"games": p.my_games(player, finished=query["status"] == "finished")}
+
+
+@blp.route("/ratings", methods=["GET"])
+@blp.arguments(RatingsQuerySchema(), location="query")
+@blp.response(200, LeaderboardSchema)
+@errors(blp, 422)
+def leaderboard(query):
+    """The leaderboard of a variant
+
+    Players rated by openskill (Plackett-Luce) over their finished games of the variant
+    in which every seat was a person's from the start (a seat a bot took over counts as
+    last), the best `ordinal` (mu - 3 sigma) first; names, no addresses."""
+    p = players()
+    ratings = Ratings(p.store, p.games.state)
+    return {"variant": query["variant"],
+            "ratings": ratings.leaderboard(query["variant"], query["limit"])}

@@ -1,0 +1,133 @@
+"""Marshmallow schemas of the players' API (/players, /me): sign-in, sessions,
+preferences and a player's games."""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from . import i18n
+from .players import NOTIFY
+from .schemas import VARIANT_NAMES, EmailAddress, Language, Strict, Timestamp
+
+
+class SignInSchema(Strict):
+    email = EmailAddress(required=True, metadata={"description": "The player's address"})
+    language = Language(load_default=None, allow_none=True, metadata={
+        "description": "The sign-in mail's language (else the request's Accept-Language)"})
+
+
+class SignInSentSchema(ma.Schema):
+    expires_in = fields.Integer(required=True, metadata={
+        "description": "Seconds the code in the mail works for (once)"})
+
+
+class SessionInSchema(Strict):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={
+        "description": "The code of the sign-in mail (case, spaces and dashes aside)"})
+
+
+class SessionSchema(ma.Schema):
+    token = fields.String(required=True, metadata={
+        "description": "The player token: `Authorization: Bearer <token>` on /me"})
+    email = fields.String(required=True)
+
+
+class VacationInSchema(Strict):
+    from_ = fields.AwareDateTime(data_key="from", required=True, default_timezone=UTC,
+                                 metadata={"description": "When it begins (now at the "
+                                           "earliest)"})
+    until = fields.AwareDateTime(required=True, default_timezone=UTC)
+
+
+class VacationSchema(ma.Schema):
+    from_ = Timestamp(data_key="from", attribute="from", required=True)
+    until = Timestamp(required=True)
+
+
+class RatingSchema(ma.Schema):
+    variant = fields.String(required=True)
+    name = fields.String(allow_none=True, required=True, metadata={
+        "description": "The name of the player's latest rated seat"})
+    mu = fields.Float(required=True, metadata={"description": "openskill's mean skill"})
+    sigma = fields.Float(required=True, metadata={"description": "its uncertainty"})
+    ordinal = fields.Float(required=True, metadata={
+        "description": "mu - 3 sigma: the leaderboard's order"})
+    games = fields.Integer(required=True, metadata={"description": "Rated games played"})
+
+
+class RatingsQuerySchema(Strict):
+    variant = fields.String(load_default="alhambra", validate=validate.OneOf(VARIANT_NAMES))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+
+
+class LeaderboardSchema(ma.Schema):
+    variant = fields.String(required=True)
+    ratings = fields.List(fields.Nested(RatingSchema), required=True)
+
+
+class PlayerSchema(ma.Schema):
+    email = fields.String(required=True)
+    language = fields.String(allow_none=True, required=True, metadata={
+        "enum": list(i18n.LANGUAGES),
+        "description": "The player's language (its seats' unless a seat chose one)"})
+    notify = fields.String(required=True, metadata={"enum": list(NOTIFY), "description":
+                           "turn: a mail for each turn; digest: one a day; none"})
+    digest_hour = fields.Integer(required=True, metadata={
+        "description": "The UTC hour of the daily digest (notify: digest)"})
+    created_at = Timestamp(required=True)
+    vacation = fields.Nested(VacationSchema, allow_none=True, required=True, metadata={
+        "description": "The vacation going on or to come (null: none)"})
+    ratings = fields.List(fields.Nested(RatingSchema), required=True, metadata={
+        "description": "The player's ratings, per variant (rated games only)"})
+    vacation_days_left = fields.Integer(required=True, metadata={
+        "description": "Days of this year's allowance (ALHAMBRA_VACATION_DAYS) left"})
+
+
+class PlayerPatchSchema(Strict):
+    language = Language(allow_none=True)
+    notify = fields.String(validate=validate.OneOf(NOTIFY))
+    digest_hour = fields.Integer(strict=True, validate=validate.Range(0, 23), metadata={
+        "description": "The UTC hour of the daily digest (notify: digest)"})
+    vacation = fields.Nested(VacationInSchema, allow_none=True, metadata={
+        "description": "Go on vacation (null: call it off): the clocks of the player's "
+                       "seats stop meanwhile, within the yearly allowance (else 422 "
+                       "vacation_refused)"})
+
+
+class MyGamesQuerySchema(Strict):
+    status = fields.String(load_default=None, validate=validate.OneOf(["finished"]),
+                           metadata={"description": "finished: the games that are over"})
+
+
+class MySeatPlayerSchema(ma.Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True, required=True)
+    bot = fields.String(allow_none=True, required=True)
+
+
+class MyGameSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    variant = fields.String(required=True)
+    status = fields.String(required=True)
+    phase = fields.String(allow_none=True, required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "The player's seat"})
+    name = fields.String(allow_none=True, required=True)
+    time_per_move = fields.Integer(required=True)
+    players = fields.List(fields.Nested(MySeatPlayerSchema), required=True)
+    current_seat = fields.Integer(allow_none=True, required=True)
+    current_name = fields.String(allow_none=True, required=True)
+    your_turn = fields.Boolean(required=True)
+    deadline = Timestamp(allow_none=True, required=True, metadata={
+        "description": "The player's deadline (null: not the player's turn)"})
+    game_deadline = Timestamp(allow_none=True, required=True)
+    updated_at = Timestamp(required=True, metadata={"description": "The last activity"})
+    token = fields.String(allow_none=True, required=True, metadata={
+        "description": "The seat's token, to open the game (null: a bot plays the seat)"})
+
+
+class MyGamesSchema(ma.Schema):
+    games = fields.List(fields.Nested(MyGameSchema), required=True)

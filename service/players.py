@@ -1,0 +1,226 @@
+"""Players: a verified e-mail address, signed in without a password, and its games.
+
+Signing in: ``request_sign_in`` keeps a request (a random id, the address, when it ends:
+``SIGN_IN_MINUTES``) and hands its id to ``send`` (the app enqueues the worker's
+``workers.players.send_sign_in``, which mails the code and the link
+``{PUBLIC_URL}/me#code=…``). The code is derived from the id and the server's key (an
+HMAC, like the seat tokens of auth.py), so that neither the database nor the queue holds
+it: the store keeps only its hash. ``open_session`` uses a code once, before it ends, and
+gives a player token (random; only its hash is kept), revoked by ``end_session``.
+
+A player is its address: every seat with that address (in lower case) is the player's,
+past and future (``my_games``). Seat tokens keep working as they always did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from . import times
+from .auth import hash_token, new_token
+from .errors import InvalidPlayerToken, InvalidSignInCode, VacationRefused
+from .games import Games
+from .i18n import msg
+from .ratings import Ratings
+from .store import EventStore, Game, Player, Seat, SignIn
+
+log = logging.getLogger(__name__)
+
+SIGN_IN_MINUTES = 15
+#: A code's letters: no 0/O, 1/I (read from a mail, typed by hand).
+ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 12  # 60 bits
+NOTIFY = ("turn", "digest", "none")
+#: A player token's start: a join with such a bearer token joins as the player (a seat
+#: token, which a join never needs, may start so too: 1 in 4096)
+PLAYER_PREFIX = "p_"
+
+
+def sign_in_code(key: bytes, sign_in_id: str) -> str:
+    """The code of a sign-in request: ``ABCD-EFGH-JKLM`` (60 bits from an HMAC)."""
+    mac = hmac.new(key, f"alhambra-pbem sign-in {sign_in_id}".encode(), hashlib.sha256)
+    number = int.from_bytes(mac.digest()[:8], "big")
+    chars = "".join(ALPHABET[(number >> (5 * i)) & 31] for i in range(CODE_LENGTH))
+    return "-".join(chars[i:i + 4] for i in range(0, CODE_LENGTH, 4))
+
+
+def normal_code(code: str) -> str:
+    """A code as typed (any case, spaces or dashes) in its one form: ``ABCDEFGHJKLM``."""
+    return re.sub(r"[^0-9A-Za-z]", "", code).upper()
+
+
+def me_path(code: str | None = None) -> str:
+    """The path of the player's page; with a sign-in code in the fragment (never sent)."""
+    return "/me" + (f"#code={code}" if code else "")
+
+
+class Players:
+    """Sign-in, sessions, preferences and a player's games, over the store and Games."""
+
+    def __init__(self, games: Games, send: Callable[[str], None] | None = None,
+                 vacation_days: int = 21) -> None:
+        self.games = games
+        self.store: EventStore = games.store
+        self.send = send or (lambda sign_in_id: None)
+        self.vacation_days = vacation_days  # a calendar year's allowance (UTC)
+
+    # -- identity -------------------------------------------------------------------------
+
+    def request_sign_in(self, email: str, language: str | None = None,
+                        now: datetime | None = None) -> SignIn:
+        """Keep a sign-in request for ``email`` and have its mail sent."""
+        now = now or times.now()
+        sign_in_id = secrets.token_hex(16)
+        code = sign_in_code(self.games.secret_key, sign_in_id)
+        sign_in = SignIn(sign_in_id, email.strip().lower(), hash_token(normal_code(code)),
+                         now, now + timedelta(minutes=SIGN_IN_MINUTES), language)
+        self.store.add_sign_in(sign_in)
+        self.send(sign_in_id)
+        return sign_in
+
+    def open_session(self, code: str, now: datetime | None = None) -> dict[str, Any]:
+        """A player token for the request of ``code`` (used now); InvalidSignInCode."""
+        now = now or times.now()
+        email = self.store.use_sign_in(hash_token(normal_code(code)), now)
+        if email is None:
+            raise InvalidSignInCode()
+        token = PLAYER_PREFIX + new_token()
+        self.store.add_session(hash_token(token), email, now)
+        return {"token": token, "email": email}
+
+    def player(self, token: str | None) -> Player:
+        """The player of a player token; InvalidPlayerToken."""
+        player = self.store.session_player(hash_token(token)) if token else None
+        if player is None:
+            raise InvalidPlayerToken()
+        return player
+
+    def end_session(self, token: str | None) -> None:
+        """Sign out: the token stops working; InvalidPlayerToken if it was no session."""
+        if not token or not self.store.delete_session(hash_token(token)):
+            raise InvalidPlayerToken()
+
+    # -- preferences ---------------------------------------------------------------------
+
+    def update(self, player: Player, changes: dict[str, Any]) -> Player:
+        """Set ``language``, ``notify`` and ``digest_hour`` (the schema checked them)."""
+        return self.store.update_player(player.email, changes)
+
+    def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
+        """The player as ``GET /me`` shows it: preferences, the vacation going on or to
+        come, and the days of this year's allowance left."""
+        now = now or times.now()
+        spans = self.store.vacations(player.email)
+        coming = next(({"from": a, "until": b} for a, b in spans if b > now), None)
+        return {"email": player.email, "language": player.language,
+                "notify": player.notify, "digest_hour": player.digest_hour,
+                "created_at": player.created_at, "vacation": coming,
+                "ratings": Ratings(self.store, self.games.state).of(player.email),
+                "vacation_days_left": self.vacation_days - used_days(spans, now.year)}
+
+    # -- vacations -----------------------------------------------------------------------
+
+    def set_vacation(self, player: Player, since: datetime | None, until: datetime | None,
+                     now: datetime | None = None) -> list[str]:
+        """Go on vacation from ``since`` (now at the earliest) until ``until``, or (None,
+        None) call it off: within the yearly allowance (VacationRefused), recorded for
+        the player and as an event in each running game of a seat of its address (the
+        seat's clock stops meanwhile: service/clock.py). Returns those games' ids."""
+        now = now or times.now()
+        if since is not None and until is not None:
+            since = max(since, now)
+            if until <= since:
+                raise VacationRefused(msg("a vacation ends after it begins, and in the "
+                                          "future"))
+            kept = [(a, min(b, now)) for a, b in self.store.vacations(player.email)
+                    if a < now]
+            spans = [*kept, (since, until)]
+            for year in range(since.year, until.year + 1):
+                left = self.vacation_days - used_days(spans, year)
+                if left < 0:
+                    raise VacationRefused(
+                        msg("that is more vacation than the {allowance} days a year allow "
+                            "(in {year}: {left} days left before this one)",
+                            allowance=self.vacation_days, year=year,
+                            left=self.vacation_days - used_days(kept, year)),
+                        allowance=self.vacation_days, year=year,
+                        days_left=self.vacation_days - used_days(kept, year))
+        self.store.set_vacation(player.email, since, until, now)
+        changed = []
+        for game, seat in self.store.seats_of(player.email):
+            if game.status == "active" and not seat.bot and \
+                    self.games.record_vacation(game.id, seat.seat, since, until):
+                changed.append(game.id)
+        return changed
+
+    # -- my games ------------------------------------------------------------------------
+
+    def my_games(self, player: Player, finished: bool = False) -> list[dict[str, Any]]:
+        """Every game with a seat of the player's address (over, with ``finished``): the
+        games where it is the player's turn first, then by the player's deadline, then
+        the latest activity first."""
+        items = [self._item(game, seat) for game, seat in
+                 self.store.seats_of(player.email, finished)]
+        far = times.now() + timedelta(days=365 * 100)
+        items.sort(key=lambda i: -i["updated_at"].timestamp())
+        items.sort(key=lambda i: (not i["your_turn"], i["deadline"] or far))
+        return items
+
+    def _item(self, game: Game, seat: Seat) -> dict[str, Any]:
+        seats = self.store.seats(game.id)
+        current = next((s for s in seats if s.seat == game.current_seat), None)
+        mine = game.status == "active" and game.current_seat == seat.seat and not seat.bot
+        playing = seat.token_hash is not None and not seat.bot
+        return {
+            "game_id": game.id, "variant": game.variant, "status": game.status,
+            "phase": game.phase, "version": game.version, "seat": seat.seat,
+            "name": seat.name, "time_per_move": game.time_per_move,
+            "players": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in seats],
+            "current_seat": game.current_seat if game.status == "active" else None,
+            "current_name": current.name if current and game.status == "active" else None,
+            "your_turn": mine, "deadline": game.deadline if mine else None,
+            "game_deadline": game.deadline if game.status == "active" else None,
+            "updated_at": game.updated_at,
+            "token": self.games.seat_token(game.id, seat.seat, seat.token_generation)
+            if playing else None,
+        }
+
+
+def used_days(spans: list[tuple[datetime, datetime]], year: int) -> int:
+    """Days of ``spans`` in the calendar year ``year`` (UTC), rounded up to whole days
+    per span."""
+    start = datetime(year, 1, 1, tzinfo=UTC)
+    end = datetime(year + 1, 1, 1, tzinfo=UTC)
+    total = 0
+    for a, b in spans:
+        inside = (min(b, end) - max(a, start)).total_seconds()
+        if inside > 0:
+            total += int(-(-inside // 86400))
+    return total
+
+
+def rq_sender(redis_url: str | None, queue: str) -> Callable[[str], None]:
+    """``send`` for ``Players``: the worker's job ``workers.players.send_sign_in`` on the
+    mail queue (named, not imported: the service does not import the workers). Without
+    Redis no mail can go: logged."""
+    if not redis_url:
+        def nowhere(sign_in_id: str) -> None:
+            log.warning("sign-in %s: no mail sent (REDIS_URL is not set)", sign_in_id)
+        return nowhere
+    from redis import Redis
+    from rq import Queue, Retry
+
+    client = Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+
+    def send(sign_in_id: str) -> None:
+        Queue(queue, connection=client).enqueue(
+            "workers.players.send_sign_in", sign_in_id, job_timeout=60, result_ttl=3600,
+            failure_ttl=86400, retry=Retry(max=3, interval=[5, 30, 120]))
+    return send

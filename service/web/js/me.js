@@ -1,0 +1,206 @@
+// A player's page (/me): sign in by e-mail (a code, or the mail's link /me#code=…), then
+// every game with a seat of the player's address, "your turn" first, polled; the count
+// of games waiting for the player in the tab's title; preferences. Only the public API.
+
+import { api, ApiError } from "./api.js";
+import { applyStrings, fill, h } from "./dom.js";
+import { lang, LANGUAGES, switcher } from "./i18n.js";
+import { M, VARIANT_NAMES } from "./strings.js";
+
+const STORED = "alhambra-player-token";
+// How often the list is read again (seconds; `?poll=` for a quicker page).
+const POLL = Number(new URLSearchParams(location.search).get("poll")) || 20;
+let timer = null;
+
+function token() {
+  try {
+    return localStorage.getItem(STORED);
+  } catch {
+    return null;
+  }
+}
+
+function keep(value) {
+  try {
+    if (value) localStorage.setItem(STORED, value);
+    else localStorage.removeItem(STORED);
+  } catch {
+    // no storage: the page forgets the session when closed
+  }
+}
+
+function notice(err, kind = "error") {
+  const el = fill("notice");
+  el.className = err ? `notice ${kind}` : "notice";
+  if (!err) return;
+  const p = err instanceof ApiError ? err.problem : { detail: String(err) };
+  el.append(p.detail || M.wrong);
+}
+
+function when(text) {
+  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" })
+    .format(new Date(text));
+}
+
+function state(g) {
+  if (g.status === "over") return M.over;
+  if (g.status === "open") return M.waitingForPlayers;
+  if (g.your_turn) return M.yourTurn;
+  return M.waitingFor(g.current_name || "…");
+}
+
+function gameItem(g) {
+  const names = g.players.map((p) => p.name || M.open).join(", ");
+  const href = `/play/${g.game_id}${g.token ? `#token=${g.token}` : ""}`;
+  return h("li", { class: g.your_turn ? "my-game your-turn" : "my-game",
+                   "data-game": g.game_id },
+    h("a", { href, class: "game-link" }, M.gameLine(VARIANT_NAMES[g.variant] || g.variant,
+                                                    names)),
+    " ", h("strong", { class: "state" }, state(g)),
+    g.deadline ? h("span", { class: "small deadline" }, ` · ${M.deadline(when(g.deadline))}`)
+      : null);
+}
+
+async function loadGames() {
+  const mine = await api("/me/games", { token: token() });
+  const turns = mine.games.filter((g) => g.your_turn).length;
+  fill("games", mine.games.length ? mine.games.map(gameItem)
+    : h("li", { class: "muted" }, M.noGames));
+  fill("turn-count", turns ? `· ${M.yourTurns(turns)}` : "");
+  document.title = turns ? `(${turns}) ${M.pageTitle}` : M.pageTitle;
+}
+
+async function loadFinished() {
+  const done = await api("/me/games?status=finished", { token: token() });
+  fill("finished", done.games.length ? done.games.map(gameItem)
+    : h("li", { class: "muted" }, M.noFinished));
+}
+
+async function poll() {
+  try {
+    await loadGames();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      signedOut();
+      return;
+    }
+    notice(err, "warn");
+  }
+  timer = setTimeout(poll, POLL * 1000);
+}
+
+function signedOut(err) {
+  keep(null);
+  clearTimeout(timer);
+  document.getElementById("signin").hidden = false;
+  document.getElementById("mine").hidden = true;
+  document.getElementById("prefs-box").hidden = true;
+  document.title = M.pageTitle;
+  if (err) notice(err);
+}
+
+async function signedIn() {
+  const me = await api("/me", { token: token() });
+  document.getElementById("signin").hidden = true;
+  document.getElementById("mine").hidden = false;
+  document.getElementById("prefs-box").hidden = false;
+  fill("who", M.signedInAs(me.email));
+  fill("ratings", me.ratings.length
+    ? me.ratings.map((r) => h("li", { "data-variant": r.variant },
+      M.rating(VARIANT_NAMES[r.variant] || r.variant, r.ordinal.toFixed(1), r.games)))
+    : h("li", { class: "muted" }, M.noRatings));
+  const select = document.getElementById("pref-language");
+  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", {
+    value: code, lang: code, selected: code === (me.language || lang) }, name)));
+  document.getElementById("pref-notify").value = me.notify;
+  document.getElementById("pref-hour").value = me.digest_hour;
+  clearTimeout(timer);
+  await poll();
+}
+
+async function useCode(code) {
+  const session = await api("/players/session", { method: "POST", body: { code } });
+  keep(session.token);
+  await signedIn();
+}
+
+function wire() {
+  document.getElementById("ask").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    notice(null);
+    const email = document.getElementById("email").value.trim();
+    try {
+      await api("/players/sign-in", { method: "POST", body: { email, language: lang } });
+      fill("sent", M.sent(email));
+      document.getElementById("code").focus();
+    } catch (err) {
+      notice(err);
+    }
+  });
+  document.getElementById("enter").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    notice(null);
+    try {
+      await useCode(document.getElementById("code").value.trim());
+    } catch (err) {
+      notice(err);
+    }
+  });
+  document.getElementById("prefs").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { language: document.getElementById("pref-language").value,
+                   notify: document.getElementById("pref-notify").value,
+                   digest_hour: Number(document.getElementById("pref-hour").value) };
+    try {
+      await api("/me", { method: "PATCH", body, token: token() });
+      notice(M.saved, "ok");
+    } catch (err) {
+      notice(err);
+    }
+  });
+  document.getElementById("sign-out").addEventListener("click", async () => {
+    try {
+      await api("/players/session", { method: "DELETE", token: token() });
+    } catch {
+      // signed out already: forget the token all the same
+    }
+    signedOut();
+  });
+  document.getElementById("finished-box").addEventListener("toggle", (event) => {
+    if (event.target.open) loadFinished().catch((err) => notice(err));
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && token()) {
+      clearTimeout(timer);
+      poll();
+    }
+  });
+}
+
+async function start() {
+  applyStrings(M);
+  document.title = M.pageTitle;
+  document.querySelector("header.top").append(switcher());
+  wire();
+  const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  if (code) {
+    history.replaceState(null, "", location.pathname + location.search);  // used once
+    try {
+      await useCode(code);
+    } catch (err) {
+      signedOut(err);
+    }
+    return;
+  }
+  if (!token()) {
+    signedOut();
+    return;
+  }
+  try {
+    await signedIn();
+  } catch (err) {
+    signedOut(err instanceof ApiError && err.status === 401 ? null : err);
+  }
+}
+
+start();

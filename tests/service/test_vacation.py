@@ -1,0 +1,134 @@
+"""Vacations (issue 26): the clock stops a seat's time in its player's vacation spans
+(a deadline inside one moves out by the time left), each running game's log records the
+change, reminders wait, the yearly allowance holds, and others see it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from service import times
+from service.clock import Clock, TimeControl, Turn, vacations
+from tests.service.test_players import signed_in
+from tests.support import auth, check_problem, new_game
+
+T0 = datetime(2027, 3, 1, 12, tzinfo=UTC)
+H = timedelta(hours=1)
+DAY = timedelta(days=1)
+
+
+def test_the_clock_stops_in_a_vacation():
+    control = TimeControl.of(86400, None)
+    turn = [Turn(0, T0)]
+    assert Clock(control, 2, turn).deadline() == T0 + DAY
+    away = {0: [(T0 + 2 * H, T0 + 50 * H)]}  # inside the turn: out by 48 h
+    assert Clock(control, 2, turn, away=away).deadline() == T0 + DAY + 48 * H
+    assert Clock(control, 2, turn, away={1: away[0]}).deadline() == T0 + DAY  # another's
+    late = {0: [(T0 + 30 * H, T0 + 40 * H)]}  # after the deadline: nothing moves
+    assert Clock(control, 2, turn, away=late).deadline() == T0 + DAY
+    clock = Clock(control, 2, turn, away=away)
+    assert clock.time_left(T0 + 10 * H)[0] == 22 * H  # 2 h ran, then it stood still
+    assert clock.reminder_times([0.5]) == [T0 + 12 * H + 48 * H]  # the reminder waits
+    assert clock.vacation_until(0, T0 + 3 * H) == T0 + 50 * H
+    assert clock.vacation_until(0, T0 + 51 * H) is None
+    # with weekends off (2027-03-06 is a Saturday): the days off are not counted twice
+    weekends = TimeControl.of(3 * 86400, {"days_off": ["sat", "sun"], "timezone": "UTC"})
+    friday = datetime(2027, 3, 5, 12, tzinfo=UTC)
+    plain = Clock(weekends, 2, [Turn(0, friday)]).deadline()
+    assert plain == friday + 5 * DAY  # Fri noon + 12 h, Mon, Tue, Wed noon
+    off = {0: [(datetime(2027, 3, 6, tzinfo=UTC), datetime(2027, 3, 9, tzinfo=UTC))]}
+    assert Clock(weekends, 2, [Turn(0, friday)], away=off).deadline() == plain + DAY
+
+
+def test_vacation_events_replace_what_had_not_begun():
+    def ev(since, until):
+        return {"type": "vacation", "seat": 0,
+                "since": since and times.to_text(since), "until": until and times.to_text(until)}
+    timed = [(5, ev(T0 + DAY, T0 + 5 * DAY), T0),
+             (9, ev(T0 + 10 * DAY, T0 + 11 * DAY), T0 + 2 * DAY),  # cut short on day 2
+             (12, ev(T0 - DAY, T0 + 21 * DAY), T0 + 20 * DAY)]  # from now at the earliest
+    assert vacations(timed) == {0: [(T0 + DAY, T0 + 2 * DAY), (T0 + 10 * DAY, T0 + 11 * DAY),
+                                    (T0 + 20 * DAY, T0 + 21 * DAY)]}
+    assert vacations([*timed, (13, ev(None, None), T0 + 20 * DAY + H)]) == {
+        0: [(T0 + DAY, T0 + 2 * DAY), (T0 + 10 * DAY, T0 + 11 * DAY),
+            (T0 + 20 * DAY, T0 + 20 * DAY + H)]}
+
+
+def deadline_of(client, game_id):
+    return times.from_text(client.get(f"/games/{game_id}").get_json()["deadline"])
+
+
+def test_a_vacation_moves_my_deadline_and_is_in_each_games_log(app, client):
+    me = "away@example.org"
+    games = [new_game(client, 2, emails=[me, f"o{i}@example.org"], time_per_move=86400)
+             for i in range(2)]
+    token = signed_in(app, me)
+    store = app.extensions["alhambra"].store
+    before = {g.id: (deadline_of(client, g.id), g.get()["current_seat"], g.get()["version"])
+              for g in games}
+    now = times.now()
+    since, until = now + H, now + 49 * H
+    r = client.patch("/me", json={"vacation": {"from": times.to_text(since),
+                                               "until": times.to_text(until)}},
+                     headers=auth(token))
+    assert r.status_code == 200, r.get_json()
+    doc = r.get_json()
+    assert doc["vacation"] == {"from": times.to_text(since), "until": times.to_text(until)}
+    assert doc["vacation_days_left"] == 21 - 2
+    for g in games:
+        deadline, seat, version = before[g.id]
+        events = client.get(f"/games/{g.id}/events?since={version}").get_json()["events"]
+        assert [e["event"]["type"] for e in events] == ["vacation"]  # one event each
+        assert events[0]["event"]["seat"] == 0
+        assert events[0]["text"].startswith("P0 is on vacation from ")
+        moved = deadline_of(client, g.id)
+        if seat == 0:  # my turn: my deadline moves out by the vacation
+            assert abs((moved - deadline - 48 * H).total_seconds()) < 1
+        else:
+            assert moved == deadline
+        rows = [d for d in store.due_rows(g.id) if d.state == "pending"]
+        alarm = [d for d in rows if d.kind == "deadline"]
+        assert [d.due_at for d in alarm] == [moved] and alarm[0].version == version + 1
+        reminders = sorted(d.due_at for d in rows if d.kind == "reminder")
+        if seat == 0:  # they wait for the vacation too
+            assert all(t > until for t in reminders) and reminders
+        assert not [d for d in rows if d.version == version + 1 and d.kind in
+                    ("your_turn", "started", "timeout", "taken_over", "game_over")]  # no mail
+    # called off before it began: the deadlines come back
+    r = client.patch("/me", json={"vacation": None}, headers=auth(token))
+    assert r.status_code == 200 and r.get_json()["vacation"] is None
+    for g in games:
+        assert abs((deadline_of(client, g.id) - before[g.id][0]).total_seconds()) < 1
+
+
+def test_others_see_the_vacation_going_on(app, client):
+    me = "now.away@example.org"
+    game = new_game(client, 2, emails=["other@example.org", me], time_per_move=86400)
+    token = signed_in(app, me)
+    until = times.now() + 3 * DAY
+    r = client.patch("/me", json={"vacation": {"from": times.to_text(times.now()),
+                                               "until": times.to_text(until)}},
+                     headers=auth(token))
+    assert r.status_code == 200
+    seats = game.get(0)["seats"]
+    assert times.from_text(seats[1]["vacation_until"]) == until
+    assert seats[0]["vacation_until"] is None
+
+
+def test_the_yearly_allowance(app, client):
+    token = signed_in(app, "greedy.traveller@example.org")
+    start = datetime(times.now().year + 1, 2, 1, tzinfo=UTC)
+
+    def go(days, offset=0):
+        return client.patch("/me", json={"vacation": {
+            "from": times.to_text(start + offset * DAY),
+            "until": times.to_text(start + (offset + days) * DAY)}}, headers=auth(token))
+
+    body = check_problem(go(22), 422, "vacation_refused")
+    assert body["allowance"] == 21 and body["year"] == start.year
+    assert "21 days a year" in body["detail"]
+    assert go(21).status_code == 200  # exactly the allowance (a change replaces it)
+    check_problem(client.patch("/me", json={"vacation": {
+        "from": times.to_text(start), "until": times.to_text(start - DAY)}},
+        headers=auth(token)), 422, "vacation_refused")
+    check_problem(client.patch("/me", json={"vacation": {"from": "tomorrow"}},
+                               headers=auth(token)), 422, "validation_error")
