@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # Upper bounds, not delays: a wait ends as soon as the page is there. Generous, because
 # CI runs the tests two at a time on two cores beside Chromium and the servers.
@@ -28,13 +29,36 @@ def over(page: Page) -> bool:
 IDLE = "!document.body.classList.contains('busy')"
 
 
+#: What the page shows when a wait fails: for the failure's message.
+STATE = """() => ({
+  version: document.getElementById('version')?.dataset.version,
+  busy: document.body.classList.contains('busy'),
+  plan: document.querySelector('[data-plan]')?.dataset.plan ?? null,
+  send: Boolean(document.querySelector('#actions [data-key=send-plan]')),
+  notice: document.getElementById('notice')?.className + ': '
+          + document.getElementById('notice')?.innerText,
+  yourTurn: Boolean(document.querySelector('[data-your-turn]')),
+  actions: document.getElementById('actions')?.innerText.slice(0, 400),
+})"""
+
+
+def wait_for(page: Page, condition: str, arg: object, what: str) -> None:
+    """``page.wait_for_function`` within WAIT_MS; on a timeout, fail saying what the
+    page showed."""
+    try:
+        page.wait_for_function(condition, arg=arg, timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{what}: not within {WAIT_MS} ms; the page shows "
+                             f"{page.evaluate(STATE)}") from None
+
+
 def wait_version_after(page: Page, before: int) -> int:
     """Wait until the page shows a newer version and is idle again; fail with the page's
     notice if refused."""
-    page.wait_for_function(
-        "v => (Number(document.getElementById('version').dataset.version) > v"
-        f" || document.querySelector('#notice.error, #notice.warn')) && {IDLE}", arg=before,
-        timeout=WAIT_MS)
+    wait_for(page,
+             "v => (Number(document.getElementById('version').dataset.version) > v"
+             f" || document.querySelector('#notice.error, #notice.warn')) && {IDLE}",
+             before, f"a version after {before}")
     notice = page.locator("#notice.error, #notice.warn")
     assert not notice.count(), notice.inner_text()
     return version(page)
@@ -109,10 +133,10 @@ def plan_move(locator) -> str:
     move = locator.get_attribute("data-move")
     steps = planned(page)
     locator.click()
-    page.wait_for_function(
-        "n => (Number(document.querySelector('[data-plan]')?.dataset.plan || 0) > n"
-        f" || document.querySelector('#notice.error, #notice.warn')) && {IDLE}", arg=steps,
-        timeout=WAIT_MS)
+    wait_for(page,
+             "n => (Number(document.querySelector('[data-plan]')?.dataset.plan || 0) > n"
+             f" || document.querySelector('#notice.error, #notice.warn')) && {IDLE}",
+             steps, f"{move!r} planned after {steps} planned moves")
     return move
 
 
