@@ -29,8 +29,9 @@ import hashlib
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
+import engine
 from service import due as planned
 from service import i18n, times
 from service.clock import VACATION_EVENT, vacations
@@ -288,7 +289,9 @@ def webhook(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     if hook.disabled_at is not None:
         return Finish("disabled")
     first = row.from_version or row.version
-    events = ctx.store.read(row.game_id, since=first - 1, until=row.version)
+    # the store's JSON documents are the engine's events (service.games reads them so)
+    events = cast(list[engine.Event], ctx.store.read(row.game_id, since=first - 1,
+                                                     until=row.version))
     lang = i18n.best(None, *(s.language for s in ctx.store.seats(row.game_id)
                              if s.seat == hook.seat))  # the seat's; the host's: English
     payload = {
