@@ -21,10 +21,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import engine
 from engine.bots import LEVELS, choose
+from engine.events import GameCreated, Vacation
 from engine.overview import tiles_without_cell
 from engine.record import RecordError, export_record, import_record
 from engine.words import msg
@@ -70,6 +71,17 @@ from .webhook_urls import check_url
 log = logging.getLogger(__name__)
 
 TIMEOUT_POLICIES = ("default_move",)
+
+
+def from_store(events: list[dict[str, Any]]) -> list[engine.Event]:
+    """The store's events as the engine's: the store keeps each event as the JSON document
+    the engine decided (or a verified record held), so no field is checked again."""
+    return cast(list[engine.Event], events)
+
+
+def to_store(events: list[engine.Event]) -> list[dict[str, Any]]:
+    """The engine's events as the store takes them (JSON documents, written unchanged)."""
+    return cast(list[dict[str, Any]], events)
 
 
 def check_level(level: str, field: str) -> str:
@@ -238,11 +250,12 @@ class Games:
             return cached
         if cached is not None and cached.version < version:
             state = cached.copy()
-            events = self.store.read(game_id, since=cached.version, until=version)
+            events = from_store(self.store.read(game_id, since=cached.version,
+                                                 until=version))
             for event in events:
                 engine.evolve(state, event)
         else:
-            state = engine.replay(self.store.read(game_id, until=version))
+            state = engine.replay(from_store(self.store.read(game_id, until=version)))
         if state.version != version:
             raise ValueError(f"game {game_id} has no version {version}")
         if self.cache:
@@ -316,8 +329,8 @@ class Games:
     def events(self, game: Game, caller: Caller, since: int) -> dict[str, Any]:
         """The events after version ``since``, redacted for the caller."""
         seat = caller.viewer(game)
-        events = self.event_items(game, self.store.read(game.id, since=since), since + 1,
-                                  seat)
+        events = self.event_items(game, from_store(self.store.read(game.id, since=since)),
+                                  since + 1, seat)
         version = max(game.version, events[-1]["version"] if events else 0)
         return {"game_id": game.id, "version": version, "events": events}
 
@@ -510,8 +523,8 @@ class Games:
         """All seats are filled: record the setup events with a secret seed."""
         game = self.store.game(game_id)
         seats = self.store.seats(game_id)
-        names = [s.name for s in seats]
-        if game.version or any(n is None for n in names):
+        names = [s.name for s in seats if s.name is not None]
+        if game.version or len(names) < len(seats):  # a seat is open
             return
         events = engine.new_game(game.variant, names, secrets.randbits(63), game.options,
                                  bots=[s.bot for s in seats],
@@ -526,7 +539,7 @@ class Games:
             self.cache.put(game_id, state)
 
     def _summary(self, game: Game, before: engine.State | None, after: engine.State,
-                 events: list[dict[str, Any]]
+                 events: list[engine.Event]
                  ) -> tuple[GameUpdate, list[tuple[int, datetime]] | None]:
         """The game row's new fields, for the batch ``events`` appended now (a new turn
         gets the deadline of the game's clock), and the (percent, time) of that turn's
@@ -548,7 +561,7 @@ class Games:
                           at=at), reminders
 
     def _record(self, game: Game, before: engine.State | None, after: engine.State,
-                events: list[dict[str, Any]], answer: Answer | None = None,
+                events: list[engine.Event], answer: Answer | None = None,
                 done: Claim | None = None) -> None:
         """Append the batch ``events`` (which took ``before`` to ``after``) with its due
         work (service/due.py), the idempotent ``answer`` and the due row it is the
@@ -560,7 +573,7 @@ class Games:
             at=update.at or times.now(), reminders=reminders,
             addressed={s.seat for s in self.store.seats(game.id) if s.email},
             hooks=[h.id for h in self.store.webhooks(game.id) if h.disabled_at is None]))
-        self.store.append(game.id, first - 1, events, update, answer, plan.due,
+        self.store.append(game.id, first - 1, to_store(events), update, answer, plan.due,
                           plan.replaces, done)
 
     def plan_batch(self, game_id: str, from_version: int, to_version: int, mails: bool,
@@ -600,7 +613,7 @@ class Games:
         return Clock(TimeControl.of(game.time_per_move, game.time_control), game.players,
                      played, ended, vacations(timed))
 
-    def _clock_with(self, game: Game, events: list[dict[str, Any]], first_version: int,
+    def _clock_with(self, game: Game, events: list[engine.Event], first_version: int,
                     at: datetime) -> Clock:
         """The game's clock once the batch ``events`` (versions from ``first_version``)
         is appended at ``at``. Without a bank a seat's time depends on its current turn
@@ -608,7 +621,7 @@ class Games:
         control = TimeControl.of(game.time_per_move, game.time_control)
         types = TIMED_EVENTS if control.bank is not None else (VACATION_EVENT,)
         past = self.store.read_timed(game.id, types) if game.version else []
-        new = [(v, e, at) for v, e in enumerate(events, start=first_version)
+        new = [(v, e, at) for v, e in enumerate(to_store(events), start=first_version)
                if e["type"] in TIMED_EVENTS]
         played, ended = turns(past + new)
         return Clock(control, game.players, played, ended, vacations(past + new))
@@ -798,9 +811,9 @@ class Games:
         """Record ``seat``'s vacation (None, None: called off) in the game's log, the
         deadline and reminders moved by the clock (service/clock.py); no mail (the seat
         to act keeps its turn). Returns the new version (None: the game is not running)."""
-        event = {"type": VACATION_EVENT, "seat": seat,
-                 "since": times.to_text(since) if since else None,
-                 "until": times.to_text(until) if until else None}
+        event: Vacation = {"type": "vacation", "seat": seat,
+                           "since": times.to_text(since) if since else None,
+                           "until": times.to_text(until) if until else None}
         for _ in range(5):  # whatever the version: retry a race with a move
             game = self.game(game_id)
             if game.status != "active":
@@ -826,8 +839,8 @@ class Games:
                 hooks=[h.id for h in self.store.webhooks(game_id) if h.disabled_at is None]))
             due = [d for d in plan.due if d.kind not in MAIL_KINDS]
             try:
-                self.store.append(game_id, game.version, [event], update, None, due,
-                                  plan.replaces)
+                self.store.append(game_id, game.version, to_store([event]), update, None,
+                                  due, plan.replaces)
             except VersionConflict:
                 continue
             if self.cache:
@@ -851,7 +864,7 @@ class Games:
         if found.created_at is not None and \
                 times.seconds_since(found.created_at) > self.idempotency_retention:
             return None
-        events = self.store.read(game.id, found.from_version - 1, found.version)
+        events = from_store(self.store.read(game.id, found.from_version - 1, found.version))
         return self._answer(game, seat, events, found.from_version,
                             self.state(game.id, found.version))
 
@@ -862,7 +875,7 @@ class Games:
         caller.viewer(game)
         if game.status != "over":
             raise RecordUnavailable()
-        events = self.store.read(game.id)
+        events = from_store(self.store.read(game.id))
         return export_record(events, self.state(game.id, game.version))
 
     def import_record(self, doc: dict[str, Any], spectators_read_chat: bool = False
@@ -876,7 +889,7 @@ class Games:
         if state.phase != "over":
             raise InvalidRecord(msg("only a finished game can be imported; this record stops "
                                     "before the end"), len(doc["moves"]))
-        created = events[0]
+        created = cast(GameCreated, events[0])  # import_record: a log opens with it
         game_id = secrets.token_hex(8)
         stamp = times.now()
         game = Game(id=game_id, variant=created["variant"], options=created["options"],
@@ -887,7 +900,7 @@ class Games:
                     spectators_read_chat=spectators_read_chat)
         seats = [Seat(game_id, i, name, None, None, None)
                  for i, name in enumerate(created["seats"])]
-        self.store.create_finished_game(game, seats, events)
+        self.store.create_finished_game(game, seats, to_store(events))
         if self.cache:
             self.cache.put(game_id, state)
         return game
