@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 import css_inline
 import jinja2
@@ -25,7 +25,7 @@ from engine import overview, terms
 from engine.words import Msg, listing, msg
 from service import i18n, times
 from service.clock import TimeControl
-from service.games import event_items, neutral_name
+from service.games import event_items, from_store, neutral_name
 from service.links import play_path, replay_path
 from service.store import Game, Player, Seat
 
@@ -127,8 +127,7 @@ class Batch:
 
 def _items(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
            ) -> list[dict[str, Any]]:
-    # the store's JSON documents are the engine's events (service.games reads them so)
-    return event_items(cast(list[engine.Event], events), first_version, seat, batch.over,
+    return event_items(from_store(events), first_version, seat, batch.over,
                        batch.names, neutral_name(batch.game.variant, batch.game.players),
                        batch.state)
 
