@@ -34,8 +34,8 @@ def beat(client: redis.Redis, settings: Settings, queue: str, worker: str) -> No
 
 def live_workers(client: redis.Redis, settings: Settings, queue: str) -> int:
     """How many workers of ``queue`` beat lately (the silent ones are forgotten)."""
-    members = sorted(m.decode() for m in client.smembers(
-        f"{settings.redis_prefix}workers:{queue}"))
+    members = sorted(m.decode() if isinstance(m, bytes) else m for m in client.smembers(
+        f"{settings.redis_prefix}workers:{queue}"))  # bytes: no decode_responses
     if not members:
         return 0
     alive = client.mget([f"{settings.redis_prefix}heartbeat:{queue}:{m}" for m in members])

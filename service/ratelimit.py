@@ -26,6 +26,7 @@ import math
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from flask import Flask, Response, request
 from flask_limiter import Limiter
@@ -151,13 +152,13 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
     for name, endpoints in LIMITED.items():
         deduct = _seat_taken if name == "limit_join" else None
         for endpoint in endpoints:
-            view = app.view_functions[endpoint]
+            view: Callable[..., Any] = app.view_functions[endpoint]  # sync or async
             app.view_functions[endpoint] = limiter.limit(getattr(settings, name),
                                                          deduct_when=deduct)(view)
     # sign-in mails per address too (whoever asks): no mailbox is flooded from many hosts
-    view = app.view_functions["players.sign_in"]
+    sign_in: Callable[..., Any] = app.view_functions["players.sign_in"]
     app.view_functions["players.sign_in"] = limiter.limit(
-        settings.limit_sign_in_address, key_func=_sign_in_address)(view)
+        settings.limit_sign_in_address, key_func=_sign_in_address)(sign_in)
     refusals = Refusals(limiter, settings.limit_bad_token, key_prefix)
     for cls in (InvalidToken, InvalidInvite):  # in place of problems.py's own handler
         app.register_error_handler(cls, refusals.answer)

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
 
 import email_validator
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from engine.bots import LEVELS
+
 from . import i18n, times
 from .clock import DAYS, MAX_SECONDS
 from .engine_schemas import EventItemSchema, LegalMoveSchema, MoveJsonSchema, Shown, ViewSchema
-from .games import LEVELS, TIMEOUT_POLICIES, variants
+from .games import TIMEOUT_POLICIES, variants
 from .languages import Said
 
 GAME_ID = r"^[0-9a-f]{16}$"
@@ -24,7 +29,8 @@ _TAG = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
 class Timestamp(fields.DateTime):
     """A time as the API writes it: ISO 8601 UTC with milliseconds and a Z."""
 
-    def _serialize(self, value, attr, obj, **kwargs):
+    def _serialize(self, value: datetime | None, attr: str | None, obj: Any,
+                   **kwargs: Any) -> str | None:
         return None if value is None else times.to_text(value)
 
 
@@ -75,15 +81,16 @@ class Name(fields.String):
     """A player's name: printable text of bounded length (it goes into mail headers and
     every page), trimmed of surrounding spaces."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("metadata", {}).setdefault("description", NAME_RULE)
         super().__init__(validate=validate.Length(1, 40, error=NAME_RULE), **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
-        value = super()._deserialize(value, attr, data, **kwargs)
-        if not value.isprintable() or not value.strip():
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> str:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not text.isprintable() or not text.strip():
             raise ma.ValidationError(NAME_RULE)
-        return value.strip()
+        return text.strip()
 
 
 class EmailAddress(fields.Email):
@@ -92,7 +99,8 @@ class EmailAddress(fields.Email):
     addresses over plain SMTP: a local part beyond ASCII (it would need SMTPUTF8) is
     refused here rather than failing later in a worker."""
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> str:
         value = super()._deserialize(value, attr, data, **kwargs)
         try:
             checked = email_validator.validate_email(value, check_deliverability=False,
@@ -106,14 +114,15 @@ class Language(fields.String):
     """A BCP 47 language tag of a language this server speaks (``fi``, ``fi-FI``), read as
     its primary tag."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("metadata", {}).update({
             "enum": list(i18n.LANGUAGES), "example": "fi",
             "description": "A language of this server (BCP 47; a regional tag such as "
                            "fi-FI is read as fi): mails and the web page in it"})
         super().__init__(validate=validate.Length(1, 35), **kwargs)
 
-    def _deserialize(self, value, attr, data, **kwargs):
+    def _deserialize(self, value: Any, attr: str | None, data: Mapping[str, Any] | None,
+                     **kwargs: Any) -> str:
         text = super()._deserialize(value, attr, data, **kwargs)
         lang = i18n.language(text) if _TAG.fullmatch(text) else None
         if lang is None:
@@ -133,7 +142,7 @@ class SeatSpecSchema(Strict):
                                   "422 invalid_option"})
 
     @ma.validates_schema
-    def _person_or_bot(self, data, **kwargs):
+    def _person_or_bot(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("bot") is None and data.get("name") is None:
             raise ma.ValidationError("a person's seat needs a name", "name")
         if data.get("bot") is not None and data.get("email") is not None:
@@ -229,7 +238,7 @@ class CreateGameSchema(Strict):
                   "(ALHAMBRA_TAKEOVER_BOT, greedy unless set)"})
 
     @ma.validates_schema
-    def _players(self, data, **kwargs):
+    def _players(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("players") is None and not data.get("seats"):
             raise ma.ValidationError("give players, seats or both", "players")
 
@@ -457,7 +466,7 @@ class SubmitSchema(Strict):
                         metadata={"description": "The same as structured JSON"})
 
     @ma.validates_schema
-    def _one(self, data, **kwargs):
+    def _one(self, data: dict[str, Any], **kwargs: Any) -> None:
         if ("move" in data) == ("moves" in data):
             raise ma.ValidationError("give either move (notation) or moves (JSON)", "move")
 

@@ -35,6 +35,7 @@ from service import due as planned
 from service import i18n, times
 from service.clock import VACATION_EVENT, vacations
 from service.errors import GameNotFound, WebhookUrlRefused
+from service.games import from_store
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game, MailFailure
 
@@ -288,7 +289,7 @@ def webhook(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     if hook.disabled_at is not None:
         return Finish("disabled")
     first = row.from_version or row.version
-    events = ctx.store.read(row.game_id, since=first - 1, until=row.version)
+    events = from_store(ctx.store.read(row.game_id, since=first - 1, until=row.version))
     lang = i18n.best(None, *(s.language for s in ctx.store.seats(row.game_id)
                              if s.seat == hook.seat))  # the seat's; the host's: English
     payload = {

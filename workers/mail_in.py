@@ -61,6 +61,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
 
 import engine
 from engine import terms
@@ -382,7 +383,8 @@ class Handler:
     def __init__(self, gateway: Gateway) -> None:
         self.gateway = gateway
 
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,  # noqa: N802
+                          address: str, rcpt_options: list[str]) -> str:
         try:
             ours = await asyncio.to_thread(self.gateway.accepts, address)
         except Unavailable as exc:
@@ -395,10 +397,12 @@ class Handler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope  # noqa: N802
+                          ) -> str:
+        raw = envelope.original_content or envelope.content
+        assert isinstance(raw, bytes)  # decode_data is off (Listener): bytes, as received
         try:
-            await asyncio.to_thread(self.gateway.deliver, envelope.original_content or
-                                    envelope.content, list(envelope.rcpt_tos),
+            await asyncio.to_thread(self.gateway.deliver, raw, list(envelope.rcpt_tos),
                                     envelope.mail_from)
         except Unavailable as exc:
             log.error("mail-in: DATA from %s: %s", envelope.mail_from, exc)

@@ -25,7 +25,7 @@ from engine import overview, terms
 from engine.words import Msg, listing, msg
 from service import i18n, times
 from service.clock import TimeControl
-from service.games import event_items, neutral_name
+from service.games import event_items, from_store, neutral_name
 from service.links import play_path, replay_path
 from service.store import Game, Player, Seat
 
@@ -73,7 +73,8 @@ def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.i18n"])
     env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_translations(i18n.translations(lang), newstyle=True)
+    env.install_gettext_translations(  # type: ignore[attr-defined]  # jinja2.ext.i18n's
+        i18n.translations(lang), newstyle=True)
     return env
 
 
@@ -126,8 +127,9 @@ class Batch:
 
 def _items(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
            ) -> list[dict[str, Any]]:
-    return event_items(events, first_version, seat, batch.over, batch.names,
-                       neutral_name(batch.game.variant, batch.game.players), batch.state)
+    return event_items(from_store(events), first_version, seat, batch.over,
+                       batch.names, neutral_name(batch.game.variant, batch.game.players),
+                       batch.state)
 
 
 def _lines(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
@@ -148,7 +150,8 @@ def _since_last_move(batch: Batch, seat: int) -> tuple[int, list[dict[str, Any]]
     """The version of ``seat``'s last move (0: none yet) and the events since. Reads back
     from the batch in growing chunks, so a mail reads about one round of events, not the
     whole log."""
-    until, events, last = batch.to_version, [], 0
+    events: list[dict[str, Any]] = []
+    until, last = batch.to_version, 0
     chunk = 64
     while until > 0 and not last:
         since = max(0, until - chunk)

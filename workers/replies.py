@@ -29,8 +29,8 @@ from email.utils import getaddresses
 from functools import cache
 
 import html2text
-from mailparser_reply import EmailReplyParser
-from mailparser_reply.constants import MAIL_LANGUAGES
+from mailparser_reply import EmailReplyParser  # type: ignore[import-untyped]  # no stubs
+from mailparser_reply.constants import MAIL_LANGUAGES  # type: ignore[import-untyped]
 
 import engine
 from engine.words import pmsg
@@ -118,8 +118,8 @@ def body_text(msg: EmailMessage) -> str:
     try:
         content = part.get_content()
     except (LookupError, UnicodeError):  # an unknown charset: read what can be read
-        payload = part.get_payload(decode=True) or b""
-        content = payload.decode("utf-8", "replace")
+        payload = part.get_payload(decode=True)  # bytes (None if there is none)
+        content = (payload if isinstance(payload, bytes) else b"").decode("utf-8", "replace")
     if not isinstance(content, str):
         return ""
     if part.get_content_subtype() == "html":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app, request
 
 from ..auth import Caller
@@ -45,7 +47,7 @@ blp = Blueprint("games", __name__, url_prefix="/games",
 @blp.arguments(CreateGameSchema())
 @blp.response(201, CreatedGameSchema)
 @errors(blp, 400, 415, 422, 429)
-def create_game(body):
+def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Create a game
 
     Seats given with a name are filled now and get a secret token (`language`: the seat's
@@ -79,7 +81,7 @@ def create_game(body):
 @blp.response(200, GameListSchema)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 422)
-def list_games(query):
+def list_games(query: dict[str, Any]) -> dict[str, Any]:
     """List games
 
     Newest first. Without a token: the open games (seats to join), or with
@@ -94,7 +96,7 @@ def list_games(query):
     "description": "The game's version", "schema": {"type": "string"}}})
 @blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404)
-def get_game(game_id):
+def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Read a game
 
     The view for the caller: a seat token sees its own hand; without a token, the spectator
@@ -108,7 +110,7 @@ def get_game(game_id):
 @blp.arguments(JoinSchema())
 @blp.response(201, JoinedSchema)
 @errors(blp, 400, 403, 404, 409, 415, 422, 429)
-def join_game(body, game_id):
+def join_game(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
     """Join an open seat
 
     With the invite code from the game's creation, or none in a public game (and the
@@ -135,7 +137,7 @@ def join_game(body, game_id):
 @blp.response(204)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 409)
-def remove_seat(game_id, seat):
+def remove_seat(game_id: str, seat: int) -> None:
     """Open a joined seat again
 
     With the host token, before the game starts: the person (or bot) who had the seat
@@ -149,7 +151,7 @@ def remove_seat(game_id, seat):
 @blp.response(201, BotSeatedSchema)
 @blp.doc(security=BEARER)
 @errors(blp, 400, 401, 403, 404, 409, 415, 422)
-def add_bot(body, game_id, seat):
+def add_bot(body: dict[str, Any], game_id: str, seat: int) -> tuple[dict[str, Any], int]:
     """Fill an open seat with a bot
 
     With the host token. The seat (0-based) is played by a bot of `level` (rule S-2); the
@@ -163,7 +165,7 @@ def add_bot(body, game_id, seat):
 @blp.response(200, SeatLanguageSetSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 415, 422)
-def set_language(body, game_id, seat):
+def set_language(body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
     """Choose a seat's language
 
     With the seat's own token: its mails (and its web page) are in `language` from now
@@ -178,7 +180,7 @@ def set_language(body, game_id, seat):
 @blp.response(200, SeatMailAddressSetSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 415, 422)
-def set_mail_address(body, game_id, seat):
+def set_mail_address(body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
     """Give a seat a new mail address, or confirm the one it has
 
     With the seat's own token. After `MAIL_HARD_FAILURES` hard failures (refused by the
@@ -193,7 +195,7 @@ def set_mail_address(body, game_id, seat):
 @blp.response(200, MailFailuresSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def mail_failures(game_id):
+def mail_failures(game_id: str) -> dict[str, Any]:
     """The game's failing mail deliveries, for its host
 
     Each mail refused by the relay (a 5xx: for good, a 4xx: tried again later) or
@@ -207,7 +209,7 @@ def mail_failures(game_id):
 @blp.response(201, RotatedTokenSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 429)
-def rotate_token(game_id):
+def rotate_token(game_id: str) -> tuple[dict[str, Any], int]:
     """Rotate a seat's token
 
     With the seat's token: a new token for that seat (and its new `join_url`); the old

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import current_app, request
+from werkzeug.sansio.response import Response
 
 from ..games import read_moves
 from ..i18n import msg
@@ -29,7 +31,7 @@ blp = Blueprint("play", __name__, url_prefix="/games",
 @blp.response(200, EventsSchema)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404, 422)
-def list_events(query, game_id):
+def list_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The events since a version
 
     Redacted for the caller: other seats' hands, the deck and bag order (and the seed, until
@@ -43,7 +45,7 @@ def list_events(query, game_id):
 @blp.response(200, LegalMovesSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def legal_moves(game_id):
+def legal_moves(game_id: str) -> dict[str, Any]:
     """The caller's legal moves now
 
     In notation and as structured JSON; empty when it is not the caller's turn."""
@@ -54,7 +56,7 @@ def legal_moves(game_id):
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
 
 
-def _expected_version(body, header: str | None) -> int:
+def _expected_version(body: dict[str, Any], header: str | None) -> int:
     body_version = body.get("version")
     header_version = None
     if header is not None:
@@ -87,7 +89,7 @@ def _expected_version(body, header: str | None) -> int:
      "schema": {"type": "string", "minLength": 1, "maxLength": 200},
      "description": "A retry with the same key returns the first answer"}])
 @errors(blp, 400, 401, 403, 404, 409, 415, 422, 428)
-def submit_moves(body, game_id):
+def submit_moves(body: dict[str, Any], game_id: str) -> Response:
     """Submit a move or a whole turn
 
     `move` in notation (a turn: moves separated by `;`) or `moves` as JSON, made against
@@ -119,7 +121,7 @@ def submit_moves(body, game_id):
 @blp.response(200, PreviewedSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 409, 415, 422)
-def preview_moves(body, game_id):
+def preview_moves(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Plan moves without sending them
 
     With the seat's token: the events the moves would record and the seat's view after
@@ -139,7 +141,7 @@ def preview_moves(body, game_id):
 @blp.response(201, SubmittedSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 409, 422)
-def resign(game_id):
+def resign(game_id: str) -> dict[str, Any]:
     """Resign
 
     With the seat token: a bot (the game's `takeover_bot`) plays the seat from now on so

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import current_app, request
+from typing import Any
+
+from flask import Response, current_app, request
 
 from ..languages import request_language
 from ..player_schemas import (
@@ -27,14 +29,15 @@ blp = Blueprint("players", __name__, url_prefix="",
 
 
 def players() -> Players:
-    return current_app.extensions["alhambra_players"]
+    p: Players = current_app.extensions["alhambra_players"]
+    return p
 
 
 @blp.route("/players/sign-in", methods=["POST"])
 @blp.arguments(SignInSchema())
 @blp.response(202, SignInSentSchema)
 @errors(blp, 400, 415, 422, 429)
-def sign_in(body):
+def sign_in(body: dict[str, Any]) -> dict[str, Any]:
     """Ask for a sign-in mail
 
     Always 202, whether the address plays here or not: a mail goes to it with a code and
@@ -48,7 +51,7 @@ def sign_in(body):
 @blp.arguments(SessionInSchema())
 @blp.response(201, SessionSchema)
 @errors(blp, 400, 401, 415, 422, 429)
-def open_session(body):
+def open_session(body: dict[str, Any]) -> dict[str, Any]:
     """Sign in with the mail's code
 
     A player token (keep it secret) for the address the code was sent to; the code is
@@ -60,7 +63,7 @@ def open_session(body):
 @blp.response(204)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401)
-def close_session():
+def close_session() -> None:
     """Sign out
 
     The player token stops working (401 `invalid_player_token` from then on)."""
@@ -71,7 +74,7 @@ def close_session():
 @blp.response(200, PlayerSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401)
-def me():
+def me() -> Response | dict[str, Any]:
     """The signed-in player
 
     Its address and preferences. (A browser asking for `text/html` here, without a token,
@@ -88,7 +91,7 @@ def me():
 @blp.response(200, PlayerSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 415, 422)
-def update_me(body):
+def update_me(body: dict[str, Any]) -> dict[str, Any]:
     """Change preferences
 
     `language` (its seats' unless a seat chose its own) and `notify`: `turn` (a mail for
@@ -111,7 +114,7 @@ def update_me(body):
 @blp.response(200, MyGamesSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 422)
-def my_games(query):
+def my_games(query: dict[str, Any]) -> dict[str, Any]:
     """My games
 
     Every game with a seat of the player's address: games where it is the player's turn
@@ -127,7 +130,7 @@ def my_games(query):
 @blp.arguments(RatingsQuerySchema(), location="query")
 @blp.response(200, LeaderboardSchema)
 @errors(blp, 422)
-def leaderboard(query):
+def leaderboard(query: dict[str, Any]) -> dict[str, Any]:
     """The leaderboard of a variant
 
     Players rated by openskill (Plackett-Luce) over their finished games of the variant

@@ -83,7 +83,7 @@ def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, second
         chat = talk.mark(game_id)
         while True:
             game = games.game(game_id)
-            items: list = []
+            items: list[dict[str, Any]] = []
             if talk.mark(game_id) != chat:  # one small query a look; the messages if new
                 items, chat = talk.changes(game, who, chat)
             if items:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..schemas import (
     MessageInSchema,
     MessageListSchema,
@@ -27,7 +29,8 @@ def talk() -> TableTalk:
 @blp.response(201, MessageSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 415, 422, 429)
-def send_message(body, game_id):
+def send_message(body: dict[str, Any], game_id: str
+                 ) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Write a message
 
     With a seat token: to the table (`to` null) or to one seat; with the host token: to
@@ -48,7 +51,7 @@ def send_message(body, game_id):
 @blp.response(200, MessageListSchema)
 @blp.doc(security=BEARER)
 @errors(blp, 400, 401, 403, 404, 422)
-def list_messages(query, game_id):
+def list_messages(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Read the messages
 
     What the caller may read, after id `since`: a seat the table's messages and the
@@ -62,7 +65,7 @@ def list_messages(query, game_id):
 @blp.response(204)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def delete_message(game_id, message_id):
+def delete_message(game_id: str, message_id: int) -> None:
     """Delete a message (the host)
 
     Its text is gone from every view, stream and mail not yet sent; the deletion is
@@ -76,7 +79,7 @@ def delete_message(game_id, message_id):
 @blp.response(200, TalkSettingsSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 422)
-def mute(game_id, seat):
+def mute(game_id: str, seat: int) -> dict[str, Any]:
     """Mute a seat: its messages no longer reach the caller, in the page or by mail"""
     t = talk()
     return t.mute(t.games.game(game_id), caller(), seat, True)
@@ -86,7 +89,7 @@ def mute(game_id, seat):
 @blp.response(200, TalkSettingsSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 422)
-def unmute(game_id, seat):
+def unmute(game_id: str, seat: int) -> dict[str, Any]:
     """Unmute a seat"""
     t = talk()
     return t.mute(t.games.game(game_id), caller(), seat, False)
@@ -96,7 +99,7 @@ def unmute(game_id, seat):
 @blp.response(200, TalkSettingsSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def get_talk(game_id):
+def get_talk(game_id: str) -> dict[str, Any]:
     """The caller's talk settings: muted seats, how messages are mailed, notes in mail"""
     t = talk()
     return t.talk_settings(t.games.game(game_id), caller())
@@ -107,7 +110,7 @@ def get_talk(game_id):
 @blp.response(200, TalkSettingsSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 415, 422)
-def set_talk(body, game_id):
+def set_talk(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Change the caller's talk settings (the fields given)
 
     `mail_messages`: `with_next` (default: messages come with the seat's next mail) or
@@ -121,7 +124,7 @@ def set_talk(body, game_id):
 @blp.response(200, NotesSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def get_notes(game_id):
+def get_notes(game_id: str) -> dict[str, Any]:
     """The caller's private notes (no one else ever reads them)"""
     t = talk()
     return t.notes(t.games.game(game_id), caller())
@@ -132,7 +135,7 @@ def get_notes(game_id):
 @blp.response(200, NotesSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 415, 422)
-def set_notes(body, game_id):
+def set_notes(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Replace the caller's private notes (up to 10,000 characters; empty clears them)"""
     t = talk()
     return t.set_notes(t.games.game(game_id), caller(), body["text"])

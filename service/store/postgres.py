@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 from urllib.parse import urlsplit
 
 import psycopg
@@ -39,6 +39,7 @@ from psycopg.types.json import Json
 from psycopg_pool import ConnectionPool
 
 from .. import times
+from ..errors import GameNotFound, TooManyMessages, VersionConflict
 from . import codec
 from .base import (
     COLUMNS,
@@ -53,7 +54,6 @@ from .base import (
     Event,
     Finish,
     Game,
-    GameNotFound,
     GameRows,
     GameUpdate,
     MailFailure,
@@ -65,8 +65,6 @@ from .base import (
     Seat,
     SignIn,
     Talk,
-    TooManyMessages,
-    VersionConflict,
     Webhook,
     check_webhook_limits,
     message_due,
@@ -393,22 +391,35 @@ CHANNEL = "alhambra_due"
 INT64 = range(-(1 << 63), 1 << 63)
 
 
+@overload
+def _utc(t: datetime) -> datetime: ...
+@overload
+def _utc(t: None) -> None: ...
+@overload
+def _utc(t: datetime | None) -> datetime | None: ...
 def _utc(t: datetime | None) -> datetime | None:
     return None if t is None else t.astimezone(UTC)
+
+
+def _row(cursor: psycopg.Cursor[Any]) -> tuple[Any, ...]:
+    """The row of a query that always returns one (an aggregate, a ``returning``)."""
+    row: tuple[Any, ...] | None = cursor.fetchone()
+    assert row is not None, "the query returns one row"
+    return row
 
 
 def _compact(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
-def _game(row: tuple) -> Game:
+def _game(row: tuple[Any, ...]) -> Game:
     d = dict(zip(COLUMNS["games"], row, strict=True))
     for col in ("deadline", "created_at", "updated_at"):
         d[col] = _utc(d[col])
     return Game(**d)
 
 
-def _seat(row: tuple) -> Seat:
+def _seat(row: tuple[Any, ...]) -> Seat:
     d = dict(zip(COLUMNS["seats"], row, strict=True))
     d["joined_at"] = _utc(d["joined_at"])
     return Seat(**d)
@@ -421,35 +432,35 @@ class _Conflict(Exception):
     """A rating changed since it was read (``rate``): the transaction is rolled back."""
 
 
-def _rating(row: tuple) -> Rating:
+def _rating(row: tuple[Any, ...]) -> Rating:
     return Rating(row[0], row[1], row[2], row[3], row[4], row[5], _utc(row[6]))
 
 
-def _player(row: tuple) -> Player:
-    return Player(row[0], _utc(row[1]), row[2], row[3], row[4])  # type: ignore[arg-type]
+def _player(row: tuple[Any, ...]) -> Player:
+    return Player(row[0], _utc(row[1]), row[2], row[3], row[4])
 
 
-def _webhook(row: tuple) -> Webhook:
+def _webhook(row: tuple[Any, ...]) -> Webhook:
     d = dict(zip(COLUMNS["webhooks"], row, strict=True))
     return Webhook(**{**d, "created_at": _utc(d["created_at"]),
                       "disabled_at": _utc(d["disabled_at"])})
 
 
-def _due(row: tuple) -> DueRow:
+def _due(row: tuple[Any, ...]) -> DueRow:
     d = dict(zip(_DUE_COLUMNS, row, strict=True))
     for col in _DUE_TIMES:
         d[col] = _utc(d[col])
     return DueRow(**d)
 
 
-def _message(row: tuple) -> Message:
+def _message(row: tuple[Any, ...]) -> Message:
     d = dict(zip(COLUMNS["messages"], row, strict=True))
     d["to"] = d.pop("recipient")
     return Message(**{**d, "created_at": _utc(d["created_at"]),
                       "deleted_at": _utc(d["deleted_at"])})
 
 
-def _talk(row: tuple) -> Talk:
+def _talk(row: tuple[Any, ...]) -> Talk:
     d = dict(zip(COLUMNS["talk"], row, strict=True))
     return Talk(**{**d, "muted": tuple(d["muted"])})
 
@@ -533,10 +544,11 @@ class PostgresStore:
 
     @staticmethod
     def _schema_version(conn: psycopg.Connection) -> int:
-        if conn.execute("select to_regclass('schema_migrations')").fetchone()[0] is None:
+        if _row(conn.execute("select to_regclass('schema_migrations')"))[0] is None:
             return 0
-        return conn.execute("select coalesce(max(version), 0) from schema_migrations"
-                            ).fetchone()[0]
+        version: int = _row(conn.execute("select coalesce(max(version), 0) from "
+                                         "schema_migrations"))[0]
+        return version
 
     def _too_new(self, version: int) -> SchemaTooNew:
         return SchemaTooNew(
@@ -626,7 +638,8 @@ class PostgresStore:
                                (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(game_id)
-        return row[0]
+        version: int = row[0]
+        return version
 
     def seats(self, game_id: str) -> list[Seat]:
         with self.connection() as conn:
@@ -664,7 +677,7 @@ class PostgresStore:
             params.append(ids)
         clause = (" where " + " and ".join(where)) if where else ""
         with self.connection() as conn:
-            total = conn.execute("select count(*) from games" + clause, params).fetchone()[0]
+            total = _row(conn.execute("select count(*) from games" + clause, params))[0]
             rows = conn.execute(_GAME_SELECT + clause +
                                 " order by created_at desc, id limit %s offset %s",
                                 [*params, limit, offset]).fetchall()
@@ -748,7 +761,7 @@ class PostgresStore:
         version = expected + len(events)
         answer_values = (answer.seat, answer.key, answer.fingerprint, answer.status,
                          answer.version, answer.from_version) if answer else (None,) * 6
-        moved = conn.execute(APPEND, {
+        moved = _row(conn.execute(APPEND, {
             "id": game_id, "expected": expected, "version": version, "stamp": stamp,
             "status": update.status, "phase": update.phase, "seat": update.current_seat,
             "deadline": update.deadline,
@@ -759,7 +772,7 @@ class PostgresStore:
             **dict(zip(("a_seat", "a_key", "a_fingerprint", "a_status", "a_version",
                         "a_from"),
                        answer_values, strict=True)),
-        }).fetchone()[0]
+        }))[0]
         if not moved:
             row = conn.execute("select version from games where id = %s",
                                (game_id,)).fetchone()
@@ -851,10 +864,11 @@ class PostgresStore:
 
     def next_due(self) -> datetime | None:
         with self.connection() as conn:
-            row = conn.execute("select least((select min(due_at) from due where state = "
-                               "'pending'), (select min(claimed_until) from due where "
-                               "state = 'claimed'))").fetchone()
-        return _utc(row[0])
+            row = _row(conn.execute("select least((select min(due_at) from due where "
+                                    "state = 'pending'), (select min(claimed_until) from "
+                                    "due where state = 'claimed'))"))
+        first: datetime | None = row[0]
+        return _utc(first)
 
     def wait_for_due(self, timeout: float) -> bool:
         try:
@@ -881,8 +895,8 @@ class PostgresStore:
             if conn.execute("select 1 from mail_answers where address = %s and key = %s",
                             (address, key)).fetchone():
                 return True
-            (count,) = conn.execute("select count(*) from mail_answers where address = %s",
-                                    (address,)).fetchone()
+            (count,) = _row(conn.execute("select count(*) from mail_answers where "
+                                         "address = %s", (address,)))
             if count >= limit:
                 return False
             conn.execute("insert into mail_answers (address, key, allowed_at) "
@@ -923,8 +937,9 @@ class PostgresStore:
 
     def count_mail_failures(self, since: datetime) -> int:
         with self.connection() as conn:
-            (n,) = conn.execute("select count(*) from mail_failures where at >= %s",
-                                (since,)).fetchone()
+            n: int
+            (n,) = _row(conn.execute("select count(*) from mail_failures where at >= %s",
+                                     (since,)))
         return n
 
     def add_webhook(self, game_id: str, seat: int | None, url: str, secret: str,
@@ -933,13 +948,13 @@ class PostgresStore:
         with self.transaction() as conn:
             if limits is not None:  # the game's row locked: registrations at once queue
                 conn.execute("select 1 from games where id = %s for update", (game_id,))
-                counts = conn.execute(
+                counts = _row(conn.execute(
                     "select count(*), count(*) filter (where seat is not distinct from %s) "
-                    "from webhooks where game_id = %s", (seat, game_id)).fetchone()
+                    "from webhooks where game_id = %s", (seat, game_id)))
                 check_webhook_limits(counts, seat, limits)
-            hook_id = conn.execute("insert into webhooks (game_id, seat, url, secret, "
-                                   "created_at) values (%s, %s, %s, %s, %s) returning id",
-                                   (game_id, seat, url, secret, stamp)).fetchone()[0]
+            hook_id = _row(conn.execute("insert into webhooks (game_id, seat, url, secret, "
+                                        "created_at) values (%s, %s, %s, %s, %s) "
+                                        "returning id", (game_id, seat, url, secret, stamp)))[0]
         return Webhook(hook_id, game_id, seat, url, secret, stamp)
 
     def webhooks(self, game_id: str) -> list[Webhook]:
@@ -1150,15 +1165,15 @@ class PostgresStore:
                             (game_id,)).fetchone() is None:
                 raise GameNotFound(game_id)
             if limit is not None:
-                (count,) = conn.execute(
+                (count,) = _row(conn.execute(
                     "select count(*) from messages where game_id = %s and sender is not "
                     "distinct from %s and created_at > %s",
                     (game_id, message.sender, times.later(-limit[1], message.created_at))
-                ).fetchone()
+                ))
                 if count >= limit[0]:
                     raise TooManyMessages(limit[0])
-            (last,) = conn.execute("select coalesce(max(id), 0) from messages where "
-                                   "game_id = %s", (game_id,)).fetchone()
+            (last,) = _row(conn.execute("select coalesce(max(id), 0) from messages where "
+                                        "game_id = %s", (game_id,)))
             kept = replace(message, id=last + 1, deleted_at=None)
             conn.execute("insert into messages (game_id, id, sender, recipient, text, "
                          "version, created_at) values (%s, %s, %s, %s, %s, %s, %s)",
@@ -1228,9 +1243,11 @@ class PostgresStore:
             raise ValueError(f"unknown table {table!r}")
         with self.connection() as conn:
             if table == "events":
-                return conn.execute("select coalesce(sum(version - first + 1), 0) from "
-                                    "event_batches").fetchone()[0]
-            return conn.execute(f"select count(*) from {table}").fetchone()[0]
+                events: int = _row(conn.execute("select coalesce(sum(version - first + 1), "
+                                                "0) from event_batches"))[0]
+                return events
+            rows: int = _row(conn.execute(f"select count(*) from {table}"))[0]
+            return rows
 
     def prune(self, answers_before: datetime, due_before: datetime) -> dict[str, int]:
         answers = self._delete_batches(

@@ -27,11 +27,12 @@ from contextlib import contextmanager
 from dataclasses import asdict, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from sqlite_utils import Database
 
 from .. import times
+from ..errors import GameNotFound, TooManyMessages, VersionConflict
 from . import codec
 from .base import (
     COLUMNS,
@@ -46,7 +47,6 @@ from .base import (
     Event,
     Finish,
     Game,
-    GameNotFound,
     GameRows,
     GameUpdate,
     MailFailure,
@@ -57,19 +57,29 @@ from .base import (
     Seat,
     SignIn,
     Talk,
-    TooManyMessages,
-    VersionConflict,
     Webhook,
     check_webhook_limits,
     message_due,
 )
 
 
+@overload
+def _text(t: datetime) -> str: ...
+@overload
+def _text(t: None) -> None: ...
+@overload
+def _text(t: datetime | None) -> str | None: ...
 def _text(t: datetime | None) -> str | None:
     """A time as stored: ``times.to_text``, one width, so text order is time order."""
     return None if t is None else times.to_text(t)
 
 
+@overload
+def _time(text: str) -> datetime: ...
+@overload
+def _time(text: None) -> None: ...
+@overload
+def _time(text: str | None) -> datetime | None: ...
 def _time(text: str | None) -> datetime | None:
     return None if text is None else times.from_text(text)
 
@@ -485,7 +495,7 @@ def _talk(row: dict[str, Any]) -> Talk:
     return Talk(**{**d, "muted": tuple(d["muted"])})
 
 
-def _due_values(game_id: str, due: Iterable[Due], stamp: str) -> list[tuple]:
+def _due_values(game_id: str, due: Iterable[Due], stamp: str) -> list[tuple[Any, ...]]:
     return [(game_id, d.kind, d.version, d.from_version, d.seat, d.hook_id, d.percent,
              d.reply, None if d.args is None else json.dumps(d.args), _text(d.due_at),
              stamp) for d in due]
@@ -524,7 +534,8 @@ class SqliteStore:
         if getattr(local, "pid", None) != os.getpid():
             local.db = self.connect()
             local.pid = os.getpid()
-        return local.db
+        db: Database = local.db
+        return db
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -598,8 +609,8 @@ class SqliteStore:
             self._insert_game(db, game, seats)
 
     def _insert_game(self, db: Database, game: Game, seats: list[Seat]) -> None:
-        db["games"].insert(_to_row(asdict(game)))
-        db["seats"].insert_all(_to_row(asdict(s)) for s in seats)
+        db.table("games").insert(_to_row(asdict(game)))
+        db.table("seats").insert_all(_to_row(asdict(s)) for s in seats)
 
     def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
                              ) -> None:
@@ -621,7 +632,8 @@ class SqliteStore:
         row = self._one("select version from games where id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        return row["version"]
+        version: int = row["version"]
+        return version
 
     def seats(self, game_id: str) -> list[Seat]:
         return [_seat(r) for r in self._query(_SEAT_SELECT + " where game_id = ? "
@@ -846,7 +858,8 @@ class SqliteStore:
         row = self.db.execute("select min(t) from (select min(due_at) as t from due where "
                               "state = 'pending' union all select min(claimed_until) from "
                               "due where state = 'claimed')").fetchone()
-        return _time(row[0])
+        first: str | None = row[0]
+        return _time(first)
 
     def wait_for_due(self, timeout: float) -> bool:
         return False  # another process's insert cannot wake this one: the caller polls
@@ -900,6 +913,7 @@ class SqliteStore:
                 in rows]
 
     def count_mail_failures(self, since: datetime) -> int:
+        n: int
         (n,) = self.db.execute("select count(*) from mail_failures where at >= ?",
                                (_text(since),)).fetchone()
         return n
@@ -911,7 +925,7 @@ class SqliteStore:
             counts = db.execute("select count(*), coalesce(sum(seat is ?), 0) from webhooks "
                                 "where game_id = ?", (seat, game_id)).fetchone()
             check_webhook_limits(counts, seat, limits)
-            hook_id = db["webhooks"].insert(_to_row({
+            hook_id = db.table("webhooks").insert(_to_row({
                 "game_id": game_id, "seat": seat, "url": url, "secret": secret,
                 "created_at": stamp})).last_pk
         assert isinstance(hook_id, int)
@@ -967,8 +981,10 @@ class SqliteStore:
                         "used_at from sign_ins where id = ?", (sign_in_id,))
         if row is None:
             return None
-        return SignIn(**{k: _time(v) if k in ("created_at", "expires_at", "used_at") else v
-                         for k, v in row.items()})
+        return SignIn(id=row["id"], email=row["email"], code_hash=row["code_hash"],
+                      created_at=_time(row["created_at"]),
+                      expires_at=_time(row["expires_at"]), language=row["language"],
+                      used_at=_time(row["used_at"]))
 
     def use_sign_in(self, code_hash: str, at: datetime) -> str | None:
         with self.transaction() as db:
@@ -1177,8 +1193,9 @@ class SqliteStore:
         if table not in TABLES:
             raise ValueError(f"unknown table {table!r}")
         if table == "events":
-            return self.db.execute("select coalesce(sum(version - first + 1), 0) from "
-                                   "event_batches").fetchone()[0]
+            events: int = self.db.execute("select coalesce(sum(version - first + 1), 0) "
+                                          "from event_batches").fetchone()[0]
+            return events
         return self.db[table].count
 
     def prune(self, answers_before: datetime, due_before: datetime) -> dict[str, int]:
@@ -1237,7 +1254,7 @@ class SqliteStore:
                         "values (?, ?, ?, ?, ?)",
                         [_batch_row(run) for run in codec.batches(rows.get(table, []))])
                     continue
-                db[table].insert_all(_to_row({c: r.get(c, DEFAULTS.get(c)) for c in columns})
+                db.table(table).insert_all(_to_row({c: r.get(c, DEFAULTS.get(c)) for c in columns})
                                      for r in rows.get(table, []))
 
 
