@@ -8,9 +8,7 @@ from __future__ import annotations
 import io
 import json
 import random
-import sqlite3
 
-import psycopg
 import pytest
 
 import engine
@@ -18,11 +16,10 @@ from engine.bots import random_move
 from service import times
 from service.store import open_store, postgres, sqlite
 from service.store.transfer import export_games, import_games
+from tests.store.conftest import database_before
 from tests.support import StoreSpec
 
 STAMPS = ["2026-11-30T10:00:00.000Z", "2026-11-30T10:05:00.250Z", "2026-11-30T11:00:00.999Z"]
-SQLITE_BEFORE = sqlite.MIGRATIONS[:sqlite.MIGRATIONS.index(sqlite._v12)]
-POSTGRES_BEFORE = postgres.MIGRATIONS[:postgres.MIGRATIONS.index(postgres.V9)]
 
 
 def _log() -> tuple[list[dict], list[int]]:
@@ -62,27 +59,7 @@ def _rows() -> list[tuple[str, tuple]]:
 @pytest.fixture(params=["sqlite", "postgres"])
 def before(request, tmp_path) -> StoreSpec:
     """A database at the schema before compact answers and the compact log."""
-    if request.param == "sqlite":
-        spec = StoreSpec("sqlite", str(tmp_path / "old.db"))
-        conn = sqlite3.connect(spec.where, isolation_level=None)
-        for i, step in enumerate(SQLITE_BEFORE):
-            step(conn)
-            conn.execute(f"pragma user_version = {i + 1}")
-        for sql, params in _rows():
-            conn.execute(sql, tuple(int(p) if isinstance(p, bool) else p for p in params))
-        conn.close()
-        return spec
-    spec = StoreSpec("postgres", request.getfixturevalue("pg_database").schema())
-    with psycopg.connect(spec.where, autocommit=True) as conn:
-        conn.execute("create table schema_migrations (version integer primary key, "
-                     "applied_at timestamptz not null default now())")
-        for i, step in enumerate(POSTGRES_BEFORE):
-            assert isinstance(step, str)
-            conn.execute(step)
-            conn.execute("insert into schema_migrations (version) values (%s)", (i + 1,))
-        for sql, params in _rows():
-            conn.execute(sql.replace("?", "%s"), params)
-    return spec
+    return database_before(request, tmp_path, sqlite._v14, postgres.V11, lambda kind: _rows())
 
 
 def test_an_old_log_is_migrated_to_batches_and_still_exports(before, tmp_path):

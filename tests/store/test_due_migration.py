@@ -6,13 +6,11 @@ unsent (its outcome was never kept) is failed."""
 
 from __future__ import annotations
 
-import sqlite3
-
-import psycopg
 import pytest
 
 from service import times
 from service.store import open_store, postgres, sqlite
+from tests.store.conftest import database_before
 from tests.support import StoreSpec
 
 NOW = "2026-11-30T11:00:00.000Z"
@@ -41,34 +39,11 @@ ROWS = [
 ]
 
 
-#: The steps before due work (``_v10``, ``V7``); later steps run in ``migrate`` too.
-SQLITE_BEFORE = sqlite.MIGRATIONS[:sqlite.MIGRATIONS.index(sqlite._v10)]
-POSTGRES_BEFORE = postgres.MIGRATIONS[:postgres.MIGRATIONS.index(postgres.V7)]
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 def before(request, tmp_path) -> StoreSpec:
-    """A database at the schema before due work, with the rows above."""
-    if request.param == "sqlite":
-        spec = StoreSpec("sqlite", str(tmp_path / "old.db"))
-        conn = sqlite3.connect(spec.where, isolation_level=None)
-        for i, step in enumerate(SQLITE_BEFORE):
-            step(conn)
-            conn.execute(f"pragma user_version = {i + 1}")
-        for sql in ROWS:
-            conn.execute(sql.replace("false", "0"))
-        conn.close()
-        return spec
-    spec = StoreSpec("postgres", request.getfixturevalue("pg_database").schema())
-    with psycopg.connect(spec.where, autocommit=True) as conn:
-        conn.execute("create table schema_migrations (version integer primary key, "
-                     "applied_at timestamptz not null default now())")
-        for i, step in enumerate(POSTGRES_BEFORE):
-            conn.execute(step)
-            conn.execute("insert into schema_migrations (version) values (%s)", (i + 1,))
-        for sql in ROWS:
-            conn.execute(sql)
-    return spec
+    """A database at the schema before due work (``_v10``, ``V7``), with the rows above."""
+    return database_before(request, tmp_path, sqlite._v10, postgres.V7, lambda kind: [
+        (sql.replace("false", "0") if kind == "sqlite" else sql, ()) for sql in ROWS])
 
 
 def test_the_outbox_and_notifications_become_due_work(before):
