@@ -337,8 +337,6 @@ class Clock:
             if turn.start > at:
                 break
             end = self._end(i)
-            if end is not None and end == turn.start == self.ended_at:
-                continue  # a tile given out as the game ended: no turn (no time, no increment)
             if end is not None and end <= at:
                 left[turn.seat] = c.after_turn(left[turn.seat],
                                                self._running(turn.seat, turn.start, end))
