@@ -262,7 +262,8 @@ def turns(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
             ended = at
             continue
         seat = event["seat"]
-        if last != (version - 1, seat):
+        # one turn: the seat's clock events in a row, or given out in one batch (its time)
+        if last != (version - 1, seat) and not (out and out[-1] == Turn(seat, at)):
             out.append(Turn(seat, at))
         last = (version, seat)
     return out, ended
@@ -337,6 +338,8 @@ class Clock:
             if turn.start > at:
                 break
             end = self._end(i)
+            if end is not None and end == turn.start == self.ended_at:
+                continue  # a tile given out as the game ended: no turn (no time, no increment)
             if end is not None and end <= at:
                 left[turn.seat] = c.after_turn(left[turn.seat],
                                                self._running(turn.seat, turn.start, end))

@@ -140,6 +140,24 @@ def test_turns_come_from_the_clock_events_and_their_times():
     assert turns(timed) == ([Turn(0, t0), Turn(1, t1), Turn(1, t2), Turn(1, t3)], t3)
 
 
+def test_a_tile_given_out_in_the_game_ending_batch_is_no_turn():
+    """A-6: the last market space's tile, awarded in the batch that ends the game, hands
+    its seat no turn: no time runs and no increment is added (it was once counted as a
+    turn of no length, +12 h here, and the time-bank game test failed on such games)."""
+    control = TimeControl.parse(None, {"bank": 48 * 3600, "increment": 12 * 3600,
+                                       "cap": 72 * 3600}, 60)
+    t0 = at(2026, 1, 5, 0)
+    t1, t2 = t0 + 40 * H, t0 + 48 * H
+    timed = [(10, {"type": "turn_started", "seat": 0}, t0),
+             (20, {"type": "turn_started", "seat": 1}, t1),
+             (30, {"type": "tile_awarded", "seat": 0}, t2),
+             (31, {"type": "game_over"}, t2)]
+    moves, ended = turns(timed)
+    clock = Clock(control, 2, moves, ended_at=ended)
+    # seat 0 ran 40 h of its 48 (8 left, +12); seat 1 ran 8 h of its 48 (40 left, +12)
+    assert clock.time_left(t2 + D) == [20 * H, 52 * H]
+
+
 @pytest.mark.parametrize("tpm, doc, field, words", [
     (None, {"bank": 3600}, "time_control", "go together"),
     (None, {"days_off": ["sat"]}, "time_control", "go together"),

@@ -84,7 +84,7 @@ def test_a_game_with_a_bank_and_weekends_off_to_its_end(app, clock):
                                   state.version, None, timeout=True).answer
             timeouts += 1
         else:
-            clock.now += rng.choice([timedelta(0), timedelta(minutes=5), 7 * H, 30 * H])
+            clock.now += rng.choice([timedelta(seconds=1), timedelta(minutes=5), 7 * H, 30 * H])
             clock.now = min(clock.now, game.deadline)
             r = g.submit(doc["current_seat"], random_api_move(g.legal(doc["current_seat"]),
                                                               rng), doc["version"])
