@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import deque
 
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -42,14 +43,27 @@ STATE = """() => ({
 })"""
 
 
+#: The driver's last clicks, each with the page's version and plan just before it: for
+#: the message of a wait that fails (what led there).
+TRAIL: deque[str] = deque(maxlen=12)
+
+
+def trace(page: Page, what: str) -> None:
+    state = page.evaluate(STATE)
+    TRAIL.append(f"{page.url[-6:]} v{state['version']} plan={state['plan']} "
+                 f"busy={state['busy']}: {what}")
+
+
 def wait_for(page: Page, condition: str, arg: object, what: str) -> None:
     """``page.wait_for_function`` within WAIT_MS; on a timeout, fail saying what the
-    page showed."""
+    page showed, and the driver's last clicks."""
     try:
         page.wait_for_function(condition, arg=arg, timeout=WAIT_MS)
     except PlaywrightTimeout:
+        trail = "\n  ".join(TRAIL)
         raise AssertionError(f"{what}: not within {WAIT_MS} ms; the page shows "
-                             f"{page.evaluate(STATE)}") from None
+                             f"{page.evaluate(STATE)}; the last clicks:\n  {trail}"
+                             ) from None
 
 
 def wait_version_after(page: Page, before: int) -> int:
@@ -132,6 +146,7 @@ def plan_move(locator) -> str:
     page = locator.page
     move = locator.get_attribute("data-move")
     steps = planned(page)
+    trace(page, f"plan {move!r}")
     locator.click()
     wait_for(page,
              "n => (Number(document.querySelector('[data-plan]')?.dataset.plan || 0) > n"
@@ -144,6 +159,7 @@ def send_plan(page: Page) -> None:
     """Send the planned turn (a refused plan has no Send button: the notice says why)."""
     button = page.locator("#actions [data-key=send-plan]")
     if button.count():
+        trace(page, "send")
         button.click()
 
 
