@@ -134,3 +134,33 @@ def test_a_plan_overruled_by_a_move_heard_live(server, new_context):
     assert planned(page) == 0 and version(page) > before
     assert page.locator("#actions [data-key=send-plan]").count() == 0
     assert errors == []
+
+
+def test_a_sent_plan_leaves_the_page_when_the_stream_showed_its_move_first(server,
+                                                                           new_context):
+    """The live stream brings the sent move before the submission's own answer (a busy
+    server): once the answer comes, the plan and its Send button are gone, though the game
+    read again is the one already drawn (the click-through games met this: a stale plan
+    panel of a turn already sent)."""
+    pos = P.new_game(server, "alhambra", ["Ann", "Bob"])
+    seat = pos.game()["current_seat"]
+    page, errors = open_seat(new_context, pos, seat)
+    start = version(page)
+    held = []
+
+    def hold(route):  # the move goes to the server; its answer waits
+        held.append((route, route.fetch()))
+
+    page.route(re.compile(r"/games/\w+/moves$"), hold)
+    take = plan_move(page.locator("#market [data-move^='take']").first)
+    page.click("#actions [data-key=send-plan]")
+    page.wait_for_function("v => Number(document.getElementById('version').dataset.version)"
+                           " > v", arg=start)  # heard on the stream, the answer held
+    assert moves_since(pos, start) == [take] and planned(page) == 1
+    route, response = held[0]
+    route.fulfill(response=response)
+    wait_version_after(page, start)
+    assert planned(page) == 0
+    assert page.locator("#actions [data-key=send-plan]").count() == 0
+    assert page.locator("#notice.ok").inner_text().startswith("Done: ")
+    assert errors == []

@@ -258,7 +258,8 @@ function sendPlan() {
       return;
     }
     await refresh();
-    renderNotice();
+    drawPlan();  // the game read again may be the one drawn already (the stream brought
+    render();  // the move first): the plan, gone now, is not drawn over it
     if (document.activeElement === document.body) {  // the clicked control is gone
       document.getElementById("status").focus({ preventScroll: true });
     }
