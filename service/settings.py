@@ -302,7 +302,8 @@ class Settings:
         "ALHAMBRA_LIMIT_BAD_TOKEN", None,
         "refused tokens and invite codes per client address, and per target from all "
         "addresses (a token's first 8 characters, a game's invite code); past it further "
-        "*refused* ones get 429, a valid token or code never does (see Running on the public internet)",
+        "*refused* ones get 429, a valid token or code never does (see Running on the "
+        "public internet)",
         "`30/minute`", factory=_limit("limit_bad_token"))
     limit_import: str = setting(
         "ALHAMBRA_LIMIT_IMPORT", None,
