@@ -86,3 +86,73 @@ def test_counts_are_said_with_their_plural(server, new_context):
     assert said == ["1 card", "2 cards", "Your money (1 card)", "Your city · Ann · 1 point",
                     "Deck 1 card, discard 0; bag alhambra 3; scorings done: 1 of 3."]
     assert errors == []
+
+
+def created_game(server, page) -> dict:
+    link = page.locator("#created a.seat-link").first.get_attribute("href")
+    return server.call(f"/games/{link.split('/play/')[1].split('#')[0]}")
+
+
+def test_the_lobby_offers_the_time_control_presets(server, new_context):
+    """Issue 28: the lobby's clocks are GET /time-controls' presets (and the fast times per
+    move), each with or without weekends off in the browser's time zone; the create
+    request sends what the chosen preset gives. The default is still 3 days per move."""
+    page = new_context(timezone_id="Europe/Helsinki").new_page()
+    errors = watch_errors(page)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat")
+    offered = page.locator("#time option").evaluate_all(
+        "els => els.map(el => [el.value, el.textContent])")
+    presets = server.call("/time-controls")["presets"]
+    per_move = sorted({p["time_per_move"] for p in presets if p["time_per_move"]})
+    assert [v for v, _ in offered] == ["3600", "43200", *map(str, per_move), "bank10d"]
+    words = dict(offered)
+    assert words["3600"] == "1 hour per move" and words["259200"] == "3 days per move"
+    assert words["bank10d"] == "a bank of 10 days, +1 day a move, at most 10 days"
+    assert page.input_value("#time") == "259200"
+    assert "Europe/Helsinki" in page.locator("#weekends-choice").inner_text()
+    page.select_option("#time", "3600")  # a fast game is played in a sitting
+    assert page.locator("#weekends").is_disabled()
+
+    # the bank with weekends off
+    page.select_option("#time", "bank10d")
+    page.check("#weekends")
+    page.fill("#seats [data-seat='0'] [name=name]", "Ann")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#created a.seat-link")
+    game = created_game(server, page)
+    assert game["time_control"] == {"bank": 10 * 86400, "increment": 86400,
+                                    "cap": 10 * 86400, "days_off": ["sat", "sun"],
+                                    "timezone": "Europe/Helsinki"}
+
+    # the default: 3 days per move, no bank, no days off
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat")
+    page.fill("#seats [data-seat='0'] [name=name]", "Bob")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#created a.seat-link")
+    game = created_game(server, page)
+    assert game["time_per_move"] == 3 * 86400 and game["time_control"] is None
+    assert errors == []
+
+
+def test_the_lobbys_clocks_in_the_pages_language(server, new_context):
+    page = new_context(locale="ru-RU", timezone_id="Asia/Tokyo").new_page()
+    errors = watch_errors(page)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat")
+    words = dict(page.locator("#time option").evaluate_all(
+        "els => els.map(el => [el.value, el.textContent])"))
+    assert words["259200"] == "3 дня на ход" and words["432000"] == "5 дней на ход"
+    assert words["bank10d"] == "банк времени 10 дней, +1 день за ход, не больше 10 дней"
+    assert page.locator("#weekends-choice").inner_text().strip() == \
+        "выходные свободны: по субботам и воскресеньям часы стоят (Asia/Tokyo)"
+    page.select_option("#time", "604800")
+    page.check("#weekends")
+    page.fill("#seats [data-seat='0'] [name=name]", "Ann")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#created a.seat-link")
+    game = created_game(server, page)
+    assert game["time_per_move"] == 7 * 86400
+    assert game["time_control"] == {"days_off": ["sat", "sun"], "timezone": "Asia/Tokyo"}
+    assert errors == []

@@ -9,6 +9,94 @@ import { L, VARIANT_NAMES } from "./strings.js";
 const OPTION_PLAYERS = { dirk_third_draw_cap: (n) => n === 2 };
 let variants = [];
 
+// The clock: the presets of GET /time-controls, each with or without weekends off, and
+// the fast times per move the API takes as well (a game played in a sitting or two: no
+// weekends off). An option's value is the seconds per move (as the form's plain list
+// before the presets load) or, for a bank, the preset's id.
+const FAST = [3600, 43200];
+const DEFAULT_TIME = 3 * 86400;
+const WEEKEND = ["sat", "sun"];
+const choices = new Map();  // option value -> { preset, weekends (its preset or null) }
+
+/** The browser's time zone, for the days off (UTC when the browser does not say). */
+function timeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+function isWeekends(control) {
+  const days = (control && control.days_off) || [];
+  return days.length === WEEKEND.length && WEEKEND.every((d) => days.includes(d));
+}
+
+/** A preset without its days off, as a key: a preset and its weekends-off twin share it. */
+function clockKey(p) {
+  const { days_off: _off, timezone: _zone, ...rest } = p.time_control || {};
+  return JSON.stringify([p.time_per_move ?? null,
+                         Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
+}
+
+function presetWords(p) {
+  const c = p.time_control || {};
+  if (c.bank != null) return L.bank(L.span(c.bank), L.span(c.increment), L.span(c.cap));
+  if (p.time_per_move != null) return L.perMove(L.span(p.time_per_move));
+  return p.label;
+}
+
+/** The time control select, from the presets (the plain list stays if there are none). */
+function drawClocks(presets) {
+  const plain = presets.filter((p) => !(p.time_control && p.time_control.days_off));
+  if (!plain.length) return;
+  const twins = new Map(presets.filter((p) => isWeekends(p.time_control))
+    .map((p) => [clockKey(p), p]));
+  choices.clear();
+  const perMove = new Set(plain.map((p) => p.time_per_move).filter((t) => t != null));
+  const fast = FAST.filter((t) => !perMove.has(t))
+    .map((t) => ({ id: `${t}s`, time_per_move: t, time_control: null, fast: true }));
+  const ordered = [...fast, ...plain].sort((a, b) => (
+    (a.time_per_move ?? Infinity) - (b.time_per_move ?? Infinity)));
+  const select = document.getElementById("time");
+  const options = ordered.map((p) => {
+    const banked = p.time_control && p.time_control.bank != null;
+    const value = banked || p.time_per_move == null ? p.id : String(p.time_per_move);
+    choices.set(value, { preset: p, weekends: p.fast ? null : twins.get(clockKey(p)) || null });
+    return h("option", { value, selected: !banked && p.time_per_move === DEFAULT_TIME },
+             presetWords(p));
+  });
+  select.replaceChildren(...options);
+  if (select.selectedIndex < 0) select.selectedIndex = 0;
+  document.getElementById("weekends-label").textContent = L.weekendsOff(timeZone());
+  document.getElementById("weekends-choice").hidden = !twins.size;
+  select.addEventListener("change", settleWeekends);
+  settleWeekends();
+}
+
+/** Weekends off is a choice only for a preset that has them. */
+function settleWeekends() {
+  const choice = choices.get(document.getElementById("time").value);
+  document.getElementById("weekends").disabled = !(choice && choice.weekends);
+}
+
+/** The create request's clock fields: what the chosen preset gives, its days off in the
+ * browser's time zone. */
+function clockFields() {
+  const value = document.getElementById("time").value;
+  const choice = choices.get(value);
+  if (!choice) return { time_per_move: Number(value) };  // the plain list
+  const weekends = document.getElementById("weekends").checked && choice.weekends;
+  const p = weekends || choice.preset;
+  const out = {};
+  if (p.time_per_move != null) out.time_per_move = p.time_per_move;
+  if (p.time_control) {
+    out.time_control = { ...p.time_control };
+    if (out.time_control.days_off) out.time_control.timezone = timeZone();
+  }
+  return out;
+}
+
 function notice(err) {
   const el = fill("notice");
   el.className = err ? "notice error" : "notice";
@@ -120,7 +208,7 @@ async function create(event) {
   const options = Object.fromEntries([...document.querySelectorAll("#options input")]
     .map((el) => [el.name, el.checked]));
   const body = { variant: document.getElementById("variant").value, players: seats.length,
-                 seats, options, time_per_move: Number(document.getElementById("time").value),
+                 seats, options, ...clockFields(),
                  public: document.getElementById("public").checked };
   try {
     const created = await api("/games", { method: "POST", body });
@@ -207,12 +295,15 @@ async function start() {
   applyStrings(L);
   document.title = L.pageTitle;
   document.querySelector("header.top").append(switcher());
+  const clocks = api("/time-controls").catch(() => null);  // else the plain list stays
   try {
     variants = (await api("/variants")).variants;
   } catch (err) {
     notice(err);
     return;
   }
+  const presets = await clocks;
+  if (presets) drawClocks(presets.presets);
   const select = document.getElementById("variant");
   select.replaceChildren(...variants.map((v) => h("option", { value: v.name },
     L.variantOption(VARIANT_NAMES[v.name] || v.name, v.min_players, v.max_players))));

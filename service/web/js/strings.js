@@ -449,13 +449,24 @@ export const L = {
   newGame: _("New game"),
   game: _("Game"),
   playersField: _("Players"),
-  timePerMove: _("Time per move"),
+  timeControl: _("Time control"),
   hour1: ngettext("{n} hour", "{n} hours", 1),
   hours12: ngettext("{n} hour", "{n} hours", 12),
   day1: ngettext("{n} day", "{n} days", 1),
   days2: ngettext("{n} day", "{n} days", 2),
   days3: ngettext("{n} day", "{n} days", 3),
   days7: ngettext("{n} day", "{n} days", 7),
+  // a time control of GET /time-controls (or a fast time per move), in words
+  span: (seconds) => {
+    if (seconds % 86400 === 0) return ngettext("{n} day", "{n} days", seconds / 86400);
+    if (seconds % 3600 === 0) return ngettext("{n} hour", "{n} hours", seconds / 3600);
+    return ngettext("{n} minute", "{n} minutes", Math.round(seconds / 60));
+  },
+  perMove: (time) => _("{time} per move", { time }),
+  bank: (bank, increment, cap) => _("a bank of {bank}, +{increment} a move, at most {cap}",
+                                    { bank, increment, cap }),
+  weekendsOff: (zone) => ` ${_("weekends off: no clock runs on Saturday or Sunday ({zone})",
+                               { zone })}`,
   create: _("Create the game"),
   openGames: _("Open games: join one"),
   askInvite: _("Ask the game's creator for its invite code."),
