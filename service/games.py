@@ -19,7 +19,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
@@ -64,7 +64,24 @@ from .errors import (
     WebhookNotFound,
 )
 from .i18n import message
-from .results import Played, TimedOut
+from .results import (
+    BotSeated,
+    Created,
+    EventItem,
+    EventPage,
+    GameDocument,
+    GameList,
+    GameSummary,
+    Joined,
+    LegalMoves,
+    Played,
+    Previewed,
+    Rotated,
+    SeatClock,
+    SeatSummary,
+    SeatToken,
+    TimedOut,
+)
 from .store import MAIL_KINDS, Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
 from .webhook_urls import check_url
 
@@ -126,15 +143,15 @@ def neutral_name(variant: str, players: int) -> str | None:
 
 def event_items(events: list[engine.Event], first_version: int, seat: int | None,
                 over: bool, names: list[str], neutral: str | None,
-                state: engine.State | None = None) -> list[dict[str, Any]]:
+                state: engine.State | None = None) -> list[EventItem]:
     """Events as served (the API, webhooks): each with its version, redacted for ``seat``,
     and the engine's words for it (``text``, None when not worth telling; ``state``, the
     game at or after the events, gives double-sided tiles their faces)."""
     items = []
     for version, event in enumerate(events, start=first_version):
         shown = engine.redact_event(event, seat, over)
-        items.append({"version": version, "event": shown,
-                      "text": engine.describe(shown, names, neutral, state)})
+        items.append(EventItem(version, shown,
+                               engine.describe(shown, names, neutral, state)))
     return items
 
 
@@ -262,53 +279,35 @@ class Games:
             self.cache.put(game_id, state)
         return state
 
-    def summary(self, game: Game, caller: Caller) -> dict[str, Any]:
+    def summary(self, game: Game, caller: Caller) -> GameSummary:
         """The game's row as the caller may see it (an e-mail address: only to the seat
-        it belongs to)."""
+        it belongs to; a failing address: to it and to the host)."""
         mine = caller.seat if caller.game_id == game.id else None
-        seats = []
-        for s in self.store.seats(game.id):
-            entry: dict[str, Any] = {"seat": s.seat, "name": s.name,
-                                     "joined": s.token_hash is not None or bool(s.bot),
-                                     "bot": s.bot, "language": s.language}
-            if s.seat == mine:
-                entry["email"] = s.email
-            if s.seat == mine or caller.hosts(game):
-                entry["mail_failing"] = s.mail_failing
-            seats.append(entry)
-        return {
-            "game_id": game.id, "variant": game.variant, "options": game.options,
-            "status": game.status, "phase": game.phase, "version": game.version,
-            "players": game.players, "current_seat": game.current_seat,
-            "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
-            "takeover_after_timeouts": game.takeover_after_timeouts,
-            "takeover_bot": game.takeover_bot, "time_control": game.time_control,
-            "replay_public": game.replay_public, "public": game.public,
-            "spectators_read_chat": game.spectators_read_chat,
-            "deadline": game.deadline, "imported": game.imported,
-            "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
-            "your_seat": mine,
-        }
+        hosted = caller.hosts(game)
+        seats = tuple(SeatSummary(
+            s.seat, s.name, s.token_hash is not None or bool(s.bot), s.bot, s.language,
+            email=s.email if s.seat == mine else None,
+            mail_failing=s.mail_failing if s.seat == mine or hosted else None)
+            for s in self.store.seats(game.id))
+        return GameSummary(game, seats, mine, hosted)
 
-    def document(self, game: Game, caller: Caller) -> dict[str, Any]:
+    def document(self, game: Game, caller: Caller) -> GameDocument:
         """The summary and the engine's view for the caller (Forbidden: another game's
         token); the view is None until the game starts."""
         seat = caller.viewer(game)
-        doc = self.summary(game, caller)
-        doc["view"] = engine.view(self.state(game.id, game.version), seat) \
+        summary = self.summary(game, caller)
+        view = engine.view(self.state(game.id, game.version), seat) \
             if game.version else None
         now = times.now()
         clock = self.clock(game)
         left = clock.time_left(now)
-        for entry in doc["seats"]:
-            entry["time_left"] = seconds(left[entry["seat"]])
-            entry["vacation_until"] = clock.vacation_until(entry["seat"], now)
-        doc["day_off_until"] = clock.control.day_off_until(now) \
-            if game.status == "active" else None
-        return doc
+        clocks = tuple(SeatClock(seconds(left[s.seat]), clock.vacation_until(s.seat, now))
+                       for s in summary.seats)
+        return GameDocument(summary, view, clocks, clock.control.day_off_until(now)
+                            if game.status == "active" else None)
 
     def list_games(self, caller: Caller, status: str | None, limit: int, offset: int
-                   ) -> dict[str, Any]:
+                   ) -> GameList:
         """Newest first. Anonymous: the open games (to join), or (``active``) the public
         games in play (to watch); a seat token: its seat's game; a host token: the games
         it hosts."""
@@ -316,26 +315,26 @@ class Games:
             if status == "active":  # public games in play, to watch
                 games, total = self.store.list_games(status="active", public=True,
                                                      limit=limit, offset=offset)
-                return {"total": total, "games": [self.summary(g, caller) for g in games]}
+                return GameList(total, tuple(self.summary(g, caller) for g in games))
             if status not in (None, "open"):
-                return {"total": 0, "games": []}
+                return GameList(0, ())
             games, total = self.store.list_games(status="open", limit=limit, offset=offset)
         else:
             ids = ([caller.game_id] if caller.game_id else []) + list(caller.hosted)
             games, total = self.store.list_games(status=status, ids=ids, limit=limit,
                                                  offset=offset)
-        return {"total": total, "games": [self.summary(g, caller) for g in games]}
+        return GameList(total, tuple(self.summary(g, caller) for g in games))
 
-    def events(self, game: Game, caller: Caller, since: int) -> dict[str, Any]:
+    def events(self, game: Game, caller: Caller, since: int) -> EventPage:
         """The events after version ``since``, redacted for the caller."""
         seat = caller.viewer(game)
-        events = self.event_items(game, from_store(self.store.read(game.id, since=since)),
-                                  since + 1, seat)
-        version = max(game.version, events[-1]["version"] if events else 0)
-        return {"game_id": game.id, "version": version, "events": events}
+        items = self.event_items(game, from_store(self.store.read(game.id, since=since)),
+                                 since + 1, seat)
+        version = max(game.version, items[-1].version if items else 0)
+        return EventPage(game.id, version, tuple(items))
 
     def event_items(self, game: Game, events: list[engine.Event], first_version: int,
-                    seat: int | None) -> list[dict[str, Any]]:
+                    seat: int | None) -> list[EventItem]:
         """``event_items`` of a game's events (versions from ``first_version``), as
         ``seat`` sees them at the last of them (the seed shows once the game is over)."""
         last = first_version + len(events) - 1
@@ -345,20 +344,17 @@ class Games:
         return event_items(events, first_version, seat, over, names,
                            neutral_name(game.variant, game.players), state)
 
-    def legal_moves(self, game: Game, caller: Caller) -> dict[str, Any]:
-        """The caller's legal moves now, in notation and as JSON (none if not its turn, or
-        if a bot plays its seat)."""
+    def legal_moves(self, game: Game, caller: Caller) -> LegalMoves:
+        """The caller's legal moves now (none if not its turn, or if a bot plays its
+        seat)."""
         seat = caller.player(game)
         if not game.version:
-            return {"game_id": game.id, "version": 0, "seat": seat, "your_turn": False,
-                    "phase": None, "moves": [], "no_cell": []}
+            return LegalMoves(game.id, 0, seat, False, None, (), ())
         state = self.state(game.id, game.version)
         moves = [] if seat in state.bots else engine.legal_moves(state, seat)  # S-2
         no_cell = tiles_without_cell(state, seat) if moves else []
-        return {"game_id": game.id, "version": state.version, "seat": seat,
-                "your_turn": bool(moves), "phase": state.phase,
-                "moves": [{"notation": str(m), "move": m.to_json()} for m in moves],
-                "no_cell": [asdict(n) for n in no_cell]}
+        return LegalMoves(game.id, state.version, seat, bool(moves), state.phase,
+                          tuple(moves), tuple(no_cell))
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -367,7 +363,7 @@ class Games:
                timeout_policy: str, takeover_after_timeouts: int = 3,
                takeover_bot: str | None = None, time_control: dict[str, Any] | None = None,
                replay_public: bool = True, public: bool = False,
-               spectators_read_chat: bool = False) -> dict[str, Any]:
+               spectators_read_chat: bool = False) -> Created:
         """A new game; a seat spec is a person (``name``, ``email``, ``language``), a bot
         (``bot``: its level, ``name`` optional) or None (open). Starts at once when no seat is open.
         ``time_per_move`` (default 72 hours) or a bank in ``time_control``, with days
@@ -403,7 +399,8 @@ class Games:
                     takeover_after_timeouts=takeover_after_timeouts, takeover_bot=level,
                     time_control=control.to_json(), replay_public=replay_public,
                     public=public, spectators_read_chat=spectators_read_chat)
-        rows, tokens = [], []
+        rows: list[Seat] = []
+        tokens: list[SeatToken] = []
         for i, spec in enumerate(seats):
             if spec is None:
                 rows.append(Seat(game_id, i, None, None, None, None))
@@ -416,15 +413,15 @@ class Games:
             email = spec.get("email")
             rows.append(Seat(game_id, i, spec["name"], email.lower() if email else None,
                              hash_token(token), stamp, language=spec.get("language")))
-            tokens.append({"seat": i, "name": spec["name"], "token": token})
+            tokens.append(SeatToken(seat=i, name=spec["name"], token=token))
         self.store.create_game(game, rows)
         if not open_seats:
             self._start(game_id)
-        return {"game_id": game_id, "host_token": host_token, "invite_code": invite,
-                "seats": tokens}
+        return Created(game_id=game_id, host_token=host_token, invite_code=invite,
+                       seats=tokens)
 
     def join(self, game_id: str, invite_code: str | None, name: str, email: str | None,
-             language: str | None = None) -> dict[str, Any]:
+             language: str | None = None) -> Joined:
         """Take the first open seat: with the invite code, or (None) in a public game."""
         game = self.game(game_id)
         if not game.invite_hash:  # every seat was named when the game was created
@@ -445,11 +442,10 @@ class Games:
                 continue  # someone took that seat meanwhile: try the next one
             if len(open_seats) == 1:
                 self._start(game_id)
-            return {"game_id": game_id, "seat": seat.seat, "name": name, "token": token}
+            return Joined(game_id=game_id, seat=seat.seat, name=name, token=token)
         raise GameFull()
 
-    def add_bot(self, game_id: str, caller: Caller, seat: int, level: str
-                ) -> dict[str, Any]:
+    def add_bot(self, game_id: str, caller: Caller, seat: int, level: str) -> BotSeated:
         """The host fills open seat ``seat`` with a bot of ``level`` (S-2); the last seat
         filled starts the game."""
         game = self.game(game_id)
@@ -462,9 +458,9 @@ class Games:
             raise SeatTaken(seat)
         if not any(s.token_hash is None and s.bot is None for s in self.store.seats(game_id)):
             self._start(game_id)
-        return {"game_id": game_id, "seat": seat, "name": name, "bot": level}
+        return BotSeated(game_id=game_id, seat=seat, name=name, bot=level)
 
-    def remove_seat(self, game_id: str, caller: Caller, seat: int) -> dict[str, Any]:
+    def remove_seat(self, game_id: str, caller: Caller, seat: int) -> None:
         """The host opens a joined seat again before the game starts (its person or bot
         gone; whoever joins next gets a new token)."""
         game = self.game(game_id)
@@ -472,7 +468,6 @@ class Games:
             raise Forbidden(msg("only the game's host token may open a seat again"))
         if not 0 <= seat < game.players or not self.store.unseat(game_id, seat):
             raise SeatNotRemovable(seat)
-        return {"game_id": game_id, "seat": seat}
 
     def choose_language(self, game: Game, caller: Caller, seat: int, language: str
                         ) -> dict[str, Any]:
@@ -508,7 +503,7 @@ class Games:
                               "permanent": f.permanent, "at": f.at}
                              for f in self.store.mail_failures(game.id)]}
 
-    def rotate_token(self, game: Game, caller: Caller) -> dict[str, Any]:
+    def rotate_token(self, game: Game, caller: Caller) -> Rotated:
         """A new token for the caller's seat; its old token (the caller's) stops working."""
         seat = caller.own_seat(game)
         current = next(s for s in self.store.seats(game.id) if s.seat == seat)
@@ -517,7 +512,7 @@ class Games:
         if current.token_hash != caller.token_hash or \
                 not self.store.rotate_token(game.id, seat, generation, hash_token(token)):
             raise InvalidToken()  # rotated meanwhile: the caller's token is an old one
-        return {"game_id": game.id, "seat": seat, "token": token}
+        return Rotated(game_id=game.id, seat=seat, token=token)
 
     def _start(self, game_id: str) -> None:
         """All seats are filled: record the setup events with a secret seed."""
@@ -642,7 +637,7 @@ class Games:
         if idempotency_key is not None:
             earlier = self._earlier(game, seat, idempotency_key, fingerprint)
             if earlier is not None:
-                return Played.of(earlier, seat, replayed=True)
+                return earlier
         try:
             return self._submit(game, seat, moves, expected, idempotency_key, fingerprint,
                                 timeout, bot, done)
@@ -652,7 +647,7 @@ class Games:
             if idempotency_key is not None:
                 earlier = self._earlier(game, seat, idempotency_key, fingerprint)
                 if earlier is not None:
-                    return Played.of(earlier, seat, replayed=True)
+                    return earlier
             raise
 
     def _submit(self, game: Game, seat: int, moves: list[engine.Move], expected: int,
@@ -681,7 +676,7 @@ class Games:
         return state
 
     def preview(self, game: Game, seat: int, moves: list[engine.Move],
-                expected: int | None = None) -> dict[str, Any]:
+                expected: int | None = None) -> Previewed:
         """What ``moves`` would show ``seat``, with nothing recorded: the refusals of a
         submission, or the events and the seat's view up to the first draw (nothing
         drawn is shown: engine.preview), whether its turn ends with them, and its legal
@@ -696,13 +691,10 @@ class Games:
             engine.evolve(after, event)
         moves_after = [] if turn_ends else engine.legal_moves(after, seat)
         no_cell = tiles_without_cell(after, seat) if moves_after else []
-        return {
-            "game_id": game.id, "version": state.version,
-            "events": event_items(shown, state.version + 1, seat, False, list(after.seats),
-                                  neutral_name(game.variant, game.players), after),
-            "view": engine.view(after, seat), "turn_ends": turn_ends,
-            "moves": [{"notation": str(m), "move": m.to_json()} for m in moves_after],
-            "no_cell": [asdict(n) for n in no_cell]}
+        items = event_items(shown, state.version + 1, seat, False, list(after.seats),
+                            neutral_name(game.variant, game.players), after)
+        return Previewed(game.id, state.version, tuple(items), engine.view(after, seat),
+                         turn_ends, tuple(moves_after), tuple(no_cell))
 
     def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
                 idempotency_key: str | None = None, fingerprint: str = "",
@@ -712,26 +704,26 @@ class Games:
         after = state.copy()
         for event in events:
             engine.evolve(after, event)
-        answer = self._answer(game, seat, events, expected + 1, after)
+        played = self._played(game, seat, events, expected + 1, after)
         idem = Answer(seat, idempotency_key, fingerprint, 201, after.version, expected + 1) \
             if idempotency_key else None
         self._record(game, state, after, events, idem, done)
         if self.cache:
             self.cache.put(game_id, after)
-        return Played.of(answer, seat, bot=after.bots.get(seat))
+        return played
 
     @staticmethod
-    def _answer(game: Game, seat: int, events: list[engine.Event], first: int,
-                after: engine.State) -> dict[str, Any]:
-        """The API's document of the batch ``events`` (versions from ``first``) that took
-        the game to ``after``, as ``seat`` sees it."""
+    def _played(game: Game, seat: int, events: list[engine.Event], first: int,
+                after: engine.State, replayed: bool = False) -> Played:
+        """The batch ``events`` (versions from ``first``) that took the game to ``after``,
+        as ``seat`` sees it; ``replayed``: the first answer again (no ``bot``: only a
+        new resignation says which bot plays the seat now)."""
         over = after.phase == "over"
-        return {
-            "game_id": game.id, "version": after.version,
-            "events": event_items(events, first, seat, over, list(after.seats),
-                                  neutral_name(game.variant, game.players), after),
-            "view": engine.view(after, seat),
-        }
+        items = event_items(events, first, seat, over, list(after.seats),
+                            neutral_name(game.variant, game.players), after)
+        return Played(game.id, seat, after.version, tuple(items), engine.view(after, seat),
+                      None if over else after.current, replayed,
+                      None if replayed else after.bots.get(seat))
 
     def play_bot(self, game_id: str, version: int, done: Claim | None = None
                  ) -> Played | None:
@@ -849,7 +841,7 @@ class Games:
         raise VersionConflict(self.store.version(game_id))
 
     def _earlier(self, game: Game, seat: int, key: str, fingerprint: str
-                 ) -> dict[str, Any] | None:
+                 ) -> Played | None:
         """The first answer to ``seat``'s submission with ``key``, rebuilt from the batch
         it appended (the same document); None if there was none, or if it is older than
         ``idempotency_retention`` (forgotten, as the workers' prune forgets it: the retry
@@ -865,8 +857,8 @@ class Games:
                 times.seconds_since(found.created_at) > self.idempotency_retention:
             return None
         events = from_store(self.store.read(game.id, found.from_version - 1, found.version))
-        return self._answer(game, seat, events, found.from_version,
-                            self.state(game.id, found.version))
+        return self._played(game, seat, events, found.from_version,
+                            self.state(game.id, found.version), replayed=True)
 
     # -- records -------------------------------------------------------------------------
 

@@ -1,44 +1,185 @@
-"""What the application layer's moves return (``Games.submit``, ``play_bot``, ``resign``,
-``time_out``): typed results the workers read, beside the document the API serves."""
+"""What the application layer (``Games``, service/games.py) returns: typed results.
+
+Frozen dataclasses of what was read or done, in the application's terms (the store's
+``Game`` row, the engine's ``Move`` and view); ``present.py`` alone turns them into the
+API's JSON, the webhook body and the lines the mails read. The workers read their
+fields; nobody parses an API answer back.
+
+Typed here: a game's summary and document (``GameSummary``, ``GameDocument``), the games
+list (``GameList``), event items and pages (``EventItem``, ``EventPage``), legal moves
+(``LegalMoves``), a preview (``Previewed``), a batch played (``Played``: a submission, a
+bot's move, a resignation, a time-out's default moves; ``TimedOut``): frozen dataclasses.
+
+The answers that hand out a secret (``Created``, ``Joined``, ``Rotated``) and
+``BotSeated`` are TypedDicts: flat documents their callers index, which the presenter
+completes (``join_url``, the new game's document).
+
+Left as small JSON documents (one or two fields each, nothing a worker reads):
+``set_language``, ``set_mail_address``, ``mail_failures``; the engine's own documents
+(``engine.view``, a game record) stay what the engine makes of them.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
+
+from engine import Move
+from engine.overview import NoCell
+from engine.words import Msg
+
+from .store import Game
+
+
+@dataclass(frozen=True)
+class EventItem:
+    """One event as served: its ``version``, the ``event`` redacted for the reader, and
+    the engine's words for it (``text``, English with its message id; None when not
+    worth telling)."""
+
+    version: int
+    event: dict[str, Any]
+    text: Msg | None
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """A seat as the reader may see it: ``email`` is only the reader's own seat's (None
+    for the others), ``mail_failing`` only its own's or, for the host, every seat's."""
+
+    seat: int
+    name: str | None
+    joined: bool
+    bot: str | None
+    language: str | None
+    email: str | None = None
+    mail_failing: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """The game's row as the reader may see it: ``your_seat`` (None: not a seat of it),
+    ``hosted`` (the reader is its host)."""
+
+    game: Game
+    seats: tuple[SeatSummary, ...]
+    your_seat: int | None
+    hosted: bool
+
+    def shows_email(self, seat: int) -> bool:
+        return seat == self.your_seat
+
+    def shows_failing(self, seat: int) -> bool:
+        return seat == self.your_seat or self.hosted
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """A seat's clock now: whole seconds left, and the end of its vacation (if on one)."""
+
+    time_left: int
+    vacation_until: datetime | None
+
+
+@dataclass(frozen=True)
+class GameDocument:
+    """The summary, the engine's view for the reader (None until the game starts) and
+    the clocks now (``clocks[seat]``; ``day_off_until``: None unless a day off runs)."""
+
+    summary: GameSummary
+    view: dict[str, Any] | None
+    clocks: tuple[SeatClock, ...]
+    day_off_until: datetime | None
+
+
+@dataclass(frozen=True)
+class GameList:
+    """A page of games, newest first, and how many there are in all."""
+
+    total: int
+    games: tuple[GameSummary, ...]
+
+
+@dataclass(frozen=True)
+class EventPage:
+    """A game's events after a version: ``version`` is the game's (at least the last
+    item's)."""
+
+    game_id: str
+    version: int
+    items: tuple[EventItem, ...]
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    """A seat's legal moves at ``version`` (``phase`` None: the game has not started),
+    and the tiles to place that fit no cell of its city (``no_cell``)."""
+
+    game_id: str
+    version: int
+    seat: int
+    your_turn: bool
+    phase: str | None
+    moves: tuple[Move, ...]
+    no_cell: tuple[NoCell, ...]
+
+
+@dataclass(frozen=True)
+class Previewed:
+    """What planned moves would show, nothing recorded: the events up to the first draw,
+    the seat's view after them, whether its turn ends with them, and its legal moves
+    after them."""
+
+    game_id: str
+    version: int
+    items: tuple[EventItem, ...]
+    view: dict[str, Any]
+    turn_ends: bool
+    moves: tuple[Move, ...]
+    no_cell: tuple[NoCell, ...]
 
 
 @dataclass(frozen=True)
 class Played:
     """A batch recorded for ``seat`` (or the first answer again: ``replayed``): the
-    game's new ``version``, the seat to act now (``current``; None once the game is
-    over), ``own`` (the words of the seat's own moves, as the history says them),
-    ``news`` (the words of its other events, as the seat sees them), ``bot`` (the level
-    of the bot that plays the seat from now on, after a resignation) and ``answer``, the
-    API's document of it."""
+    game's new ``version``, its events as the seat sees them (``items``, versions from
+    the batch's first), the seat's ``view`` after them, the seat to act now
+    (``current``; None once the game is over) and ``bot`` (the level of the bot that
+    plays the seat from now on, after a resignation)."""
 
     game_id: str
     seat: int
     version: int
+    items: tuple[EventItem, ...]
+    view: dict[str, Any]
     current: int | None
-    own: tuple[str, ...]
-    news: tuple[str, ...]
-    answer: dict[str, Any]
     replayed: bool = False
     bot: str | None = None
 
-    @classmethod
-    def of(cls, answer: dict[str, Any], seat: int, replayed: bool = False,
-           bot: str | None = None) -> Played:
-        """The result an answer document (new, or stored for its Idempotency-Key) says."""
-        said = [i for i in answer["events"] if i["text"]]
-        mine = ["move" in i["event"] and i["event"].get("seat") == seat for i in said]
-        own = tuple(i["text"] for i, m in zip(said, mine, strict=True) if m)
-        news = tuple(i["text"] for i, m in zip(said, mine, strict=True) if not m)
-        view = answer["view"]
-        current = None if view["phase"] == "over" else view["current"]
-        return cls(answer["game_id"], seat, answer["version"], current, own, news, answer,
-                   replayed, bot)
+    def _said(self, own: bool) -> tuple[Msg, ...]:
+        return tuple(i.text for i in self.items if i.text and
+                     ("move" in i.event and i.event.get("seat") == self.seat) == own)
+
+    @property
+    def own(self) -> tuple[Msg, ...]:
+        """The words of the seat's own moves, as the history says them."""
+        return self._said(True)
+
+    @property
+    def news(self) -> tuple[Msg, ...]:
+        """The words of the batch's other events, as the seat sees them."""
+        return self._said(False)
+
+    @property
+    def answer(self) -> dict[str, Any]:
+        """The API's document of it (SubmittedSchema), as ``present.played`` serves it:
+        kept here, where a Played is, so that results compare by it and the presenter
+        (which imports this module) is not imported back."""
+        return {"game_id": self.game_id, "version": self.version,
+                "events": [{"version": i.version, "event": i.event, "text": i.text}
+                           for i in self.items],
+                "view": self.view}
 
 
 @dataclass(frozen=True)
@@ -50,3 +191,47 @@ class TimedOut:
     outcome: str
     played: Played | None = None
     deadline: datetime | None = None
+
+
+class SeatToken(TypedDict):
+    """A seat's secret token, given once (on creation, joining, rotation)."""
+
+    seat: int
+    name: str
+    token: str
+
+
+class Created(TypedDict):
+    """A new game: its host token, its invite code (None: no seat open) and the tokens
+    of the seats named at creation."""
+
+    game_id: str
+    host_token: str
+    invite_code: str | None
+    seats: list[SeatToken]
+
+
+class Joined(TypedDict):
+    """A seat taken with the invite code (or in a public game), and its token."""
+
+    game_id: str
+    seat: int
+    name: str
+    token: str
+
+
+class Rotated(TypedDict):
+    """A seat's new token (the old one stops working)."""
+
+    game_id: str
+    seat: int
+    token: str
+
+
+class BotSeated(TypedDict):
+    """A bot of level ``bot`` seated by the host as ``name``."""
+
+    game_id: str
+    seat: int
+    name: str
+    bot: str

@@ -16,7 +16,6 @@ went away or does not read, and on ``stop`` ends every stream at once.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import selectors
 import socket
@@ -27,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import i18n
+from . import i18n, present
 from .auth import Caller
 from .games import Games
 from .talk import TableTalk, chat_event
@@ -39,14 +38,6 @@ PARKED = "alhambra.parked_stream"  # environ: the Stream the view hands over
 
 KEEPALIVE = ": keep-alive\n\n"
 BATCH = 500  # game ids per query
-
-
-def message(item: dict[str, Any], lang: str = i18n.DEFAULT) -> str:
-    """One event item as a server-sent event: ``id:`` its version, ``data:`` its JSON,
-    its words in ``lang``."""
-    said = {**item, "text": i18n.say(item["text"], lang) if item["text"] is not None
-            else None}
-    return f"id: {item['version']}\ndata: {json.dumps(said, separators=(',', ':'))}\n\n"
 
 
 @dataclass(eq=False)
@@ -213,13 +204,13 @@ class StreamHub:
                 self._end(stream)
         for (_, since, lang), group in behind.items():
             try:
-                items = games.events(game, group[0].who, since)["events"]
+                items = games.events(game, group[0].who, since).items
             except Exception as exc:  # noqa: BLE001 - these streams end; clients return
                 log.warning("streams of %s: the events could not be read: %s", game.id, exc)
                 self._end_all(group)
                 continue
-            text = "".join(message(item, lang) for item in items)
-            last = items[-1]["version"] if items else since
+            text = "".join(present.sse(item, lang) for item in items)
+            last = items[-1].version if items else since
             for stream in group:
                 if text and not self._send(stream, text):
                     continue

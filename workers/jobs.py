@@ -32,7 +32,7 @@ from datetime import datetime
 from typing import Any
 
 from service import due as planned
-from service import i18n, times
+from service import i18n, present, times
 from service.clock import VACATION_EVENT, vacations
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.games import from_store
@@ -292,13 +292,9 @@ def webhook(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     events = from_store(ctx.store.read(row.game_id, since=first - 1, until=row.version))
     lang = i18n.best(None, *(s.language for s in ctx.store.seats(row.game_id)
                              if s.seat == hook.seat))  # the seat's; the host's: English
-    payload = {
-        "game_id": row.game_id, "webhook_id": hook.id, "seat": hook.seat,
-        "from_version": first, "to_version": row.version,
-        "events": [{**item, "text": i18n.say(item["text"], lang) if item["text"]
-                    is not None else None} for item in ctx.games.event_items(
-                        ctx.store.game(row.game_id), events, first, hook.seat)],
-    }
+    payload = present.webhook(row.game_id, hook.id, hook.seat, first, row.version,
+                              ctx.games.event_items(ctx.store.game(row.game_id), events,
+                                                    first, hook.seat), lang)
     try:
         webhooks.post(hook.url, hook.secret, payload,
                       f"{row.game_id}:{first}-{row.version}:{hook.id}",

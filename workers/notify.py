@@ -23,10 +23,11 @@ import jinja2
 import engine
 from engine import overview, terms
 from engine.words import Msg, listing, msg
-from service import i18n, times
+from service import i18n, present, times
 from service.clock import TimeControl
 from service.games import event_items, from_store, neutral_name
 from service.links import play_path, replay_path
+from service.results import EventItem
 from service.store import Game, Player, Seat
 
 from . import board
@@ -126,7 +127,7 @@ class Batch:
 
 
 def _items(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
-           ) -> list[dict[str, Any]]:
+           ) -> list[EventItem]:
     return event_items(from_store(events), first_version, seat, batch.over,
                        batch.names, neutral_name(batch.game.variant, batch.game.players),
                        batch.state)
@@ -137,8 +138,7 @@ def _lines(batch: Batch, events: list[dict[str, Any]], first_version: int, seat:
     """The words for ``events`` (from ``first_version``) as ``seat`` may see them, in its
     language."""
     lang = seat_language(batch, seat)
-    return [i18n.say(item["text"], lang) for item in _items(batch, events, first_version, seat)
-            if item["text"] is not None]
+    return present.lines(_items(batch, events, first_version, seat), lang)
 
 
 def since(batch: Batch, version: int, seat: int) -> list[str]:
@@ -246,8 +246,8 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         ctx["scorings"] = board.scoring_tables(events, batch.names, neutral, say_)
     if kind == "timeout":
         items = _items(batch, batch.events, batch.from_version, seat)
-        ctx["played"] = [say_(i["text"]) for i in items if i["text"] is not None and
-                         i["event"].get("timeout") and i["event"].get("seat") == seat]
+        ctx["played"] = [say_(i.text) for i in items if i.text is not None and
+                         i.event.get("timeout") and i.event.get("seat") == seat]
     if kind == "taken_over":
         ctx["taken_over"] = [
             {"line": say_(_taken_over_line(e, e["seat"] == seat, batch.names[e["seat"]])),

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import current_app, request
 
+from .. import present
 from ..auth import Caller
 from ..i18n import msg
 from ..players import PLAYER_PREFIX
@@ -69,11 +70,9 @@ def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, st
         takeover_bot=body["takeover_bot"], time_control=body["time_control"],
         replay_public=body["replay_public"], public=body["public"],
         spectators_read_chat=body["spectators_read_chat"])
-    for s in created["seats"]:
-        s["join_url"] = join_url(created["game_id"], s["token"])
     game = games.game(created["game_id"])
-    created["game"] = games.document(game, Caller())
-    return created, 201, {"Location": f"/games/{game.id}", "ETag": etag(game.version)}
+    return present.created(created, games.document(game, Caller()), join_url), 201, \
+        {"Location": f"/games/{game.id}", "ETag": etag(game.version)}
 
 
 @blp.route("", methods=["GET"])
@@ -87,8 +86,8 @@ def list_games(query: dict[str, Any]) -> dict[str, Any]:
     Newest first. Without a token: the open games (seats to join), or with
     `status=active` the public games in play (to watch); `over` lists nothing. With a
     seat token: that seat's game. With a host token: the games it hosts."""
-    return service().list_games(caller(), query.get("status"), query["limit"],
-                                query["offset"])
+    return present.game_list(service().list_games(caller(), query.get("status"),
+                                                  query["limit"], query["offset"]))
 
 
 @blp.route("/<string:game_id>", methods=["GET"])
@@ -103,7 +102,7 @@ def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     view. Also the version (also as `ETag`), whose turn it is and the deadline."""
     games = service()
     doc = games.document(games.game(game_id), caller())
-    return doc, 200, {"ETag": etag(doc["version"])}
+    return present.document(doc), 200, {"ETag": etag(doc.summary.game.version)}
 
 
 @blp.route("/<string:game_id>/join", methods=["POST"])
@@ -129,8 +128,7 @@ def join_game(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         raise ApiError("validation_error", msg("give a name (or join signed in)"),
                        errors={"json": {"name": ["Missing data for required field."]}})
     joined = service().join(game_id, body["invite_code"], name, email, language)
-    joined["join_url"] = join_url(game_id, joined["token"])
-    return joined, 201
+    return present.joined(joined, join_url), 201
 
 
 @blp.route("/<string:game_id>/seats/<int:seat>", methods=["DELETE"])
@@ -157,7 +155,7 @@ def add_bot(body: dict[str, Any], game_id: str, seat: int) -> tuple[dict[str, An
     With the host token. The seat (0-based) is played by a bot of `level` (rule S-2); the
     last seat to be filled starts the game. A seat that is not open: 409 `seat_taken`;
     an unknown level: 422 `invalid_option`."""
-    return service().add_bot(game_id, caller(), seat, body["level"]), 201
+    return present.bot_seated(service().add_bot(game_id, caller(), seat, body["level"])), 201
 
 
 @blp.route("/<string:game_id>/seats/<int:seat>/language", methods=["PUT"])
@@ -217,5 +215,4 @@ def rotate_token(game_id: str) -> tuple[dict[str, Any], int]:
     the mails sent before. The host token cannot rotate seats' tokens (403)."""
     games = service()
     rotated = games.rotate_token(games.game(game_id), caller())
-    rotated["join_url"] = join_url(game_id, rotated["token"])
-    return rotated, 201
+    return present.rotated(rotated, join_url), 201

@@ -8,6 +8,7 @@ from typing import Any
 from flask import current_app, request
 from werkzeug.sansio.response import Response
 
+from .. import present
 from ..games import read_moves
 from ..i18n import msg
 from ..problems import ApiError
@@ -38,7 +39,7 @@ def list_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     the game is over) are left out. A finished game whose host created it with
     `replay_public: false` answers 403 to anyone but its seats and host."""
     games = service()
-    return games.events(games.game(game_id), caller(), query["since"])
+    return present.events(games.events(games.game(game_id), caller(), query["since"]))
 
 
 @blp.route("/<string:game_id>/legal-moves", methods=["GET"])
@@ -50,7 +51,7 @@ def legal_moves(game_id: str) -> dict[str, Any]:
 
     In notation and as structured JSON; empty when it is not the caller's turn."""
     games = service()
-    return games.legal_moves(games.game(game_id), caller())
+    return present.legal_moves(games.legal_moves(games.game(game_id), caller()))
 
 
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
@@ -108,7 +109,7 @@ def submit_moves(body: dict[str, Any], game_id: str) -> Response:
     moves = read_moves(body.get("move"), body.get("moves"))
     played = games.submit(game, seat, moves, expected, key)
     # The answer is built to SubmittedSchema already: skip the second serialisation pass.
-    resp = current_app.json.response(played.answer)
+    resp = current_app.json.response(present.played(played))
     resp.status_code = 201
     resp.headers["ETag"] = etag(played.version)
     if played.replayed:
@@ -134,7 +135,7 @@ def preview_moves(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     game = games.game(game_id)
     seat = caller().player(game)
     moves = read_moves(body.get("move"), body.get("moves"))
-    return games.preview(game, seat, moves, body.get("version"))
+    return present.previewed(games.preview(game, seat, moves, body.get("version")))
 
 
 @blp.route("/<string:game_id>/resign", methods=["POST"])
@@ -150,4 +151,4 @@ def resign(game_id: str) -> dict[str, Any]:
     again: 422 `rule_violation` (S-2)."""
     games = service()
     game = games.game(game_id)
-    return games.resign(game, caller().player(game)).answer
+    return present.played(games.resign(game, caller().player(game)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import present
 from ..auth import Caller
 from ..schemas import GameSchema, RecordInSchema, RecordSchema
 from ..talk import TableTalk
@@ -39,4 +40,4 @@ def import_record(doc: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, s
     kept, and spectators of the imported game read the table's."""
     games = service()
     game = TableTalk(games).import_record(doc)
-    return games.document(game, Caller()), 201, {"Location": f"/games/{game.id}"}
+    return present.document(games.document(game, Caller())), 201, {"Location": f"/games/{game.id}"}

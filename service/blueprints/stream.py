@@ -32,6 +32,7 @@ from typing import Any
 
 from flask import Response, current_app, request
 
+from .. import present
 from ..auth import Caller
 from ..games import Games
 from ..i18n import msg
@@ -40,7 +41,7 @@ from ..problems import ApiError
 from ..schemas import EventsQuerySchema
 from ..settings import Settings
 from ..stream_caps import Slot, StreamCaps, TooManyStreams
-from ..stream_hub import PARK, PARKED, Stream, message
+from ..stream_hub import PARK, PARKED, Stream
 from ..talk import TableTalk, chat_event
 from .common import BEARER, Blueprint, caller, errors, redis_client, service, settings
 
@@ -90,9 +91,9 @@ def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, second
                 yield "".join(chat_event(i) for i in items)
                 quiet_since = time.monotonic()
             if game.version > since:
-                for item in games.events(game, who, since)["events"]:
-                    yield message(item, lang)
-                    since = item["version"]
+                for item in games.events(game, who, since).items:
+                    yield present.sse(item, lang)
+                    since = item.version
                 quiet_since = time.monotonic()
             if game.status == "over" and game.version <= since:
                 return
@@ -173,12 +174,13 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
                         mimetype="text/event-stream", headers=headers)
     # The server takes the stream over once this first part is sent (stream_hub.py).
     try:
-        items = games.events(game, who, since)["events"]
+        items = games.events(game, who, since).items
     except BaseException:
         place.release()
         raise
-    last = items[-1]["version"] if items else since
-    text = f"retry: {s.stream_retry_ms}\n\n" + "".join(message(item, lang) for item in items)
+    last = items[-1].version if items else since
+    text = f"retry: {s.stream_retry_ms}\n\n" + "".join(present.sse(item, lang)
+                                                       for item in items)
     if game.status == "over" and last >= game.version:
         place.release()  # nothing more will come
     else:

@@ -1,0 +1,186 @@
+"""The presenter: the application layer's typed results (results.py) as they leave it.
+
+One place says how a result reads outside: the API's JSON documents (the blueprints
+return ``present.<thing>(result)``; service/schemas.py states their contract), the
+server-sent event of an event item (the live stream), the webhook body, and the words
+the mails and mail answers show (an event item's text in the reader's language).
+
+The API's documents keep their members in the order the schemas list them (the answer
+to a submission goes out without a second pass through its schema, and the answer to a
+retry with the same Idempotency-Key is rebuilt here from the log: byte for byte the
+first). An event item's ``text`` stays the engine's ``Msg`` in the API's documents (the
+schemas' ``Said`` fields say it in the request's language); elsewhere it is said in
+the reader's language here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import asdict
+from typing import Any
+
+from engine import Move
+from engine.overview import NoCell
+
+from . import i18n
+from .results import (
+    BotSeated,
+    Created,
+    EventItem,
+    EventPage,
+    GameDocument,
+    GameList,
+    GameSummary,
+    Joined,
+    LegalMoves,
+    Played,
+    Previewed,
+    Rotated,
+)
+
+#: The seat's page in the web client for a token (blueprints/common.py ``join_url``).
+JoinUrl = Callable[[str, str], str]
+
+
+# -- event items ---------------------------------------------------------------------------
+
+def event_item(item: EventItem, lang: str | None = None) -> dict[str, Any]:
+    """An event item's JSON: its words as the engine's ``Msg`` (None: ``lang`` None) or
+    said in ``lang``."""
+    text: str | None = item.text
+    if lang is not None and item.text is not None:
+        text = i18n.say(item.text, lang)
+    return {"version": item.version, "event": item.event, "text": text}
+
+
+def event_items(items: Iterable[EventItem], lang: str | None = None) -> list[dict[str, Any]]:
+    return [event_item(i, lang) for i in items]
+
+
+def sse(item: EventItem, lang: str = i18n.DEFAULT) -> str:
+    """One event item as a server-sent event: ``id:`` its version, ``data:`` its JSON,
+    its words in ``lang``."""
+    data = json.dumps(event_item(item, lang), separators=(",", ":"))
+    return f"id: {item.version}\ndata: {data}\n\n"
+
+
+def lines(items: Iterable[EventItem], lang: str) -> list[str]:
+    """The words of the items worth telling, in ``lang`` (a mail's lines)."""
+    return [i18n.say(i.text, lang) for i in items if i.text is not None]
+
+
+def webhook(game_id: str, hook_id: int, seat: int | None, first: int, last: int,
+            items: Iterable[EventItem], lang: str) -> dict[str, Any]:
+    """The body a webhook is POSTed: the batch's events (versions ``first``..``last``)
+    redacted for the hook's seat, their words in ``lang``."""
+    return {"game_id": game_id, "webhook_id": hook_id, "seat": seat,
+            "from_version": first, "to_version": last, "events": event_items(items, lang)}
+
+
+# -- games ---------------------------------------------------------------------------------
+
+def summary(s: GameSummary) -> dict[str, Any]:
+    """GameSummarySchema: an address only to its own seat, a failing mark only to its own
+    seat and the host."""
+    game = s.game
+    seats = []
+    for seat in s.seats:
+        entry: dict[str, Any] = {"seat": seat.seat, "name": seat.name,
+                                 "joined": seat.joined, "bot": seat.bot,
+                                 "language": seat.language}
+        if s.shows_email(seat.seat):
+            entry["email"] = seat.email
+        if s.shows_failing(seat.seat):
+            entry["mail_failing"] = seat.mail_failing
+        seats.append(entry)
+    return {
+        "game_id": game.id, "variant": game.variant, "options": game.options,
+        "status": game.status, "phase": game.phase, "version": game.version,
+        "players": game.players, "current_seat": game.current_seat,
+        "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
+        "takeover_after_timeouts": game.takeover_after_timeouts,
+        "takeover_bot": game.takeover_bot, "time_control": game.time_control,
+        "replay_public": game.replay_public, "public": game.public,
+        "spectators_read_chat": game.spectators_read_chat,
+        "deadline": game.deadline, "imported": game.imported,
+        "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
+        "your_seat": s.your_seat,
+    }
+
+
+def document(d: GameDocument) -> dict[str, Any]:
+    """GameSchema: the summary, each seat's clock, the view, the day off."""
+    doc = summary(d.summary)
+    doc["view"] = d.view
+    for entry, clock in zip(doc["seats"], d.clocks, strict=True):
+        entry["time_left"] = clock.time_left
+        entry["vacation_until"] = clock.vacation_until
+    doc["day_off_until"] = d.day_off_until
+    return doc
+
+
+def game_list(g: GameList) -> dict[str, Any]:
+    """GameListSchema."""
+    return {"total": g.total, "games": [summary(s) for s in g.games]}
+
+
+def events(page: EventPage) -> dict[str, Any]:
+    """EventsSchema."""
+    return {"game_id": page.game_id, "version": page.version,
+            "events": event_items(page.items)}
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+def moves(ms: Iterable[Move]) -> list[dict[str, Any]]:
+    """LegalMoveSchema: each move in notation and as JSON."""
+    return [{"notation": str(m), "move": m.to_json()} for m in ms]
+
+
+def no_cell(tiles: Iterable[NoCell]) -> list[dict[str, Any]]:
+    """NoCellSchema."""
+    return [asdict(n) for n in tiles]
+
+
+def legal_moves(m: LegalMoves) -> dict[str, Any]:
+    """LegalMovesSchema."""
+    return {"game_id": m.game_id, "version": m.version, "seat": m.seat,
+            "your_turn": m.your_turn, "phase": m.phase, "moves": moves(m.moves),
+            "no_cell": no_cell(m.no_cell)}
+
+
+def previewed(p: Previewed) -> dict[str, Any]:
+    """PreviewedSchema."""
+    return {"game_id": p.game_id, "version": p.version, "events": event_items(p.items),
+            "view": p.view, "turn_ends": p.turn_ends, "moves": moves(p.moves),
+            "no_cell": no_cell(p.no_cell)}
+
+
+def played(p: Played) -> dict[str, Any]:
+    """SubmittedSchema: the batch's events as the seat sees them and its view after
+    them (the same document for the first answer and a retry's): ``Played.answer``."""
+    return p.answer
+
+
+# -- seats ---------------------------------------------------------------------------------
+
+def created(c: Created, game: GameDocument, join_url: JoinUrl) -> dict[str, Any]:
+    """CreatedGameSchema: the tokens with their pages, and the new game's document."""
+    seats = [{**s, "join_url": join_url(c["game_id"], s["token"])} for s in c["seats"]]
+    return {**c, "seats": seats, "game": document(game)}
+
+
+def joined(j: Joined, join_url: JoinUrl) -> dict[str, Any]:
+    """JoinedSchema."""
+    return {**j, "join_url": join_url(j["game_id"], j["token"])}
+
+
+def rotated(r: Rotated, join_url: JoinUrl) -> dict[str, Any]:
+    """RotatedTokenSchema."""
+    return {**r, "join_url": join_url(r["game_id"], r["token"])}
+
+
+def bot_seated(b: BotSeated) -> dict[str, Any]:
+    """BotSeatedSchema."""
+    return dict(b)
