@@ -2,7 +2,10 @@
 
 Create, join, read, list, submit moves, records, webhooks. The engine decides every rule;
 this module checks who may do what (``auth.Caller``), loads states, asks the engine, and
-appends the resulting events through the store. Refusals are the domain errors of
+appends the resulting events through the store. What it reads and does comes back as
+the typed results of ``results.py`` (a few one-field answers and the engine's own
+documents excepted, as it says); ``present.py`` makes the API's documents, the webhook
+body and the mails' lines of them. Refusals are the domain errors of
 ``errors.py`` (and the engine's own). A small in-process cache keeps the latest State of
 recently used games; it is refreshed from the store's version on every use, so several
 processes can share one database (``tests/service/test_cache.py`` checks it against a
