@@ -85,7 +85,8 @@ class SeatClock:
 @dataclass(frozen=True)
 class GameDocument:
     """The summary, the engine's view for the reader (None until the game starts) and
-    the clocks now (``clocks[seat]``; ``day_off_until``: None unless a day off runs)."""
+    the clocks now (``clocks``: one per seat of the summary, in its order;
+    ``day_off_until``: None unless a day off runs)."""
 
     summary: GameSummary
     view: dict[str, Any] | None
