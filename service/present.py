@@ -2,8 +2,9 @@
 
 One place says how a result reads outside: the API's JSON documents (the blueprints
 return ``present.<thing>(result)``; service/schemas.py states their contract), the
-server-sent event of an event item (the live stream), the webhook body, and the words
-the mails and mail answers show (an event item's text in the reader's language).
+server-sent events of the live stream (an event item, a table-talk message), the webhook
+body, the words the mails and mail answers show (an event item's text in the reader's
+language) and the messages a game's record carries.
 
 The API's documents keep their members in the order the schemas list them (the answer
 to a submission goes out without a second pass through its schema, and the answer to a
@@ -23,7 +24,7 @@ from typing import Any
 from engine import Move
 from engine.overview import NoCell
 
-from . import i18n
+from . import i18n, times
 from .results import (
     BotSeated,
     Created,
@@ -34,8 +35,10 @@ from .results import (
     GameSummary,
     Joined,
     LegalMoves,
+    MessageItem,
     Played,
     Previewed,
+    Recorded,
     Rotated,
 )
 
@@ -184,3 +187,33 @@ def rotated(r: Rotated, join_url: JoinUrl) -> dict[str, Any]:
 def bot_seated(b: BotSeated) -> dict[str, Any]:
     """BotSeatedSchema."""
     return dict(b)
+
+
+# -- table talk (service/talk.py) ----------------------------------------------------------
+
+def message(m: MessageItem) -> dict[str, Any]:
+    """MessageSchema: a message as its reader may see it."""
+    return {"id": m.id, "from": m.sender, "from_name": m.from_name, "to": m.to,
+            "to_name": m.to_name, "text": m.text, "created_at": m.created_at,
+            "version": m.version, "deleted": m.deleted}
+
+
+def messages(game_id: str, ms: Iterable[MessageItem]) -> dict[str, Any]:
+    """MessageListSchema."""
+    return {"game_id": game_id, "messages": [message(m) for m in ms]}
+
+
+def chat_sse(m: MessageItem) -> str:
+    """A message as a server-sent event of the game's stream: ``event: chat`` (no
+    ``id``: the stream's ids are the game's versions)."""
+    data = {**message(m), "created_at": times.to_text(m.created_at)}
+    return f"event: chat\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def record(r: Recorded) -> dict[str, Any]:
+    """RecordSchema: the engine's record with the messages its reader may read (without
+    the seats' names: the record names its seats once)."""
+    return {**r.record, "messages": [
+        {k: times.to_text(v) if k == "created_at" else v
+         for k, v in message(m).items() if k not in ("from_name", "to_name")}
+        for m in r.messages]}

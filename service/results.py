@@ -8,15 +8,19 @@ fields; nobody parses an API answer back.
 Typed here: a game's summary and document (``GameSummary``, ``GameDocument``), the games
 list (``GameList``), event items and pages (``EventItem``, ``EventPage``), legal moves
 (``LegalMoves``), a preview (``Previewed``), a batch played (``Played``: a submission, a
-bot's move, a resignation, a time-out's default moves; ``TimedOut``): frozen dataclasses.
+bot's move, a resignation, a time-out's default moves; ``TimedOut``); of the table talk
+(service/talk.py), a message as its reader sees it (``MessageItem``), what a mail shows
+of the talk (``MailTalk``) and a record with its messages (``Recorded``): frozen
+dataclasses.
 
 The answers that hand out a secret (``Created``, ``Joined``, ``Rotated``) and
 ``BotSeated`` are TypedDicts: flat documents their callers index, which the presenter
 completes (``join_url``, the new game's document).
 
-Left as small JSON documents (one or two fields each, nothing a worker reads):
-``set_language``, ``set_mail_address``, ``mail_failures``; the engine's own documents
-(``engine.view``, a game record) stay what the engine makes of them.
+Left as small JSON documents (a few fields each, nothing a worker reads):
+``set_language``, ``set_mail_address``, ``mail_failures``, and the talk's settings,
+mutes and notes; the engine's own documents (``engine.view``, a game record) stay what
+the engine makes of them.
 """
 
 from __future__ import annotations
@@ -192,6 +196,42 @@ class TimedOut:
     outcome: str
     played: Played | None = None
     deadline: datetime | None = None
+
+
+@dataclass(frozen=True)
+class MessageItem:
+    """A table-talk message as its reader may see it: ``sender`` a seat (None: the
+    host), ``to`` a seat (None: the table), with their names; its ``text`` is gone
+    ("") once ``deleted``; ``version``: the game's when it was written."""
+
+    id: int
+    sender: int | None
+    from_name: str | None
+    to: int | None
+    to_name: str | None
+    text: str
+    created_at: datetime
+    version: int
+    deleted: bool
+
+
+@dataclass(frozen=True)
+class MailTalk:
+    """What a mail to a seat shows of the talk: its messages not mailed yet (``last``:
+    the id to mark once the mail is sent; 0: none) and its notes if it asked for them."""
+
+    messages: tuple[MessageItem, ...]
+    last: int
+    notes: str | None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A finished game's record (the engine's document, ``engine.record``) and the
+    table-talk messages its reader may read."""
+
+    record: dict[str, Any]
+    messages: tuple[MessageItem, ...]
 
 
 class SeatToken(TypedDict):

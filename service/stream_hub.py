@@ -29,7 +29,7 @@ from typing import Any
 from . import i18n, present
 from .auth import Caller
 from .games import Games
-from .talk import TableTalk, chat_event
+from .talk import TableTalk
 
 log = logging.getLogger("alhambra.streams")
 
@@ -227,7 +227,7 @@ class StreamHub:
             for stream in streams:
                 if stream.chat != mark and stream.sock is not None:
                     items, stream.chat = talk.changes(game, stream.who, stream.chat)
-                    text = "".join(chat_event(i) for i in items)
+                    text = "".join(present.chat_sse(i) for i in items)
                     if text:
                         self._send(stream, text)
         except Exception as exc:  # noqa: BLE001 - tried again at the next look

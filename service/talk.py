@@ -15,7 +15,6 @@ A note is its seat's alone: no other reader, mail, webhook or stream ever holds 
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -38,6 +37,7 @@ from .errors import (
     UnknownSeat,
 )
 from .games import Games
+from .results import MailTalk, MessageItem, Recorded
 from .store import MAIL_MESSAGES, Game, Message, Seat, Talk
 
 MAX_MESSAGE = 1000  # characters of a message
@@ -82,27 +82,18 @@ def visible(message: Message, reader: Reader, game: Game) -> bool:
     return message.to is None or message.to == reader.seat
 
 
-def item(message: Message, names: Sequence[str | None]) -> dict[str, Any]:
+def item(message: Message, names: Sequence[str | None]) -> MessageItem:
     """A message as served: its text gone once deleted."""
     def name(seat: int | None) -> str | None:
         return names[seat] if seat is not None and seat < len(names) else None
 
-    return {"id": message.id, "from": message.sender, "from_name": name(message.sender),
-            "to": message.to, "to_name": name(message.to),
-            "text": "" if message.deleted_at else message.text,
-            "created_at": message.created_at, "version": message.version,
-            "deleted": message.deleted_at is not None}
+    return MessageItem(message.id, message.sender, name(message.sender), message.to,
+                       name(message.to), "" if message.deleted_at else message.text,
+                       message.created_at, message.version, message.deleted_at is not None)
 
 
 def _mark(found: Sequence[Message]) -> tuple[int, int]:
     return (found[-1].id if found else 0, sum(1 for m in found if m.deleted_at))
-
-
-def chat_event(item: dict[str, Any]) -> str:
-    """A message as a server-sent event of the game's stream: ``event: chat`` (no ``id``:
-    the stream's ids are the game's versions)."""
-    data = {**item, "created_at": times.to_text(item["created_at"])}
-    return f"event: chat\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
 class TableTalk:
@@ -136,13 +127,13 @@ class TableTalk:
     # -- messages --------------------------------------------------------------------------
 
     def send(self, game: Game, caller: Caller, text: str, to: int | None
-             ) -> dict[str, Any]:
+             ) -> MessageItem:
         """A message from the caller's seat (or from the host, to the table only)."""
         sender = caller.owner(game)
         return self.write(game, sender, text, to)
 
     def write(self, game: Game, sender: int | None, text: str, to: int | None
-              ) -> dict[str, Any]:
+              ) -> MessageItem:
         """Keep a message of ``sender`` (None: the host); the seats that asked for it at
         once get a mail (a due row written with it)."""
         text = clean(text, MAX_MESSAGE)
@@ -172,13 +163,12 @@ class TableTalk:
                 out.append(seat)
         return out
 
-    def read(self, game: Game, caller: Caller, since: int = 0) -> dict[str, Any]:
+    def read(self, game: Game, caller: Caller, since: int = 0) -> list[MessageItem]:
         """The messages after id ``since`` the caller may read."""
-        reader = self.reader(game, caller)
-        return {"game_id": game.id, "messages": self.items(game, reader, since)}
+        return self.items(game, self.reader(game, caller), since)
 
     def items(self, game: Game, reader: Reader, since: int = 0,
-              messages: Iterable[Message] | None = None) -> list[dict[str, Any]]:
+              messages: Iterable[Message] | None = None) -> list[MessageItem]:
         names = [s.name for s in self.store.seats(game.id)]
         found = self.store.messages(game.id, since) if messages is None else messages
         return [item(m, names) for m in found if visible(m, reader, game)]
@@ -201,7 +191,7 @@ class TableTalk:
         return {g: found.get(g, (0, 0)) for g in game_ids}
 
     def changes(self, game: Game, caller: Caller, sent: tuple[int, int]
-                ) -> tuple[list[dict[str, Any]], tuple[int, int]]:
+                ) -> tuple[list[MessageItem], tuple[int, int]]:
         """For a live stream that has told its reader of the talk up to the mark ``sent``:
         the caller's messages written since, and the deleted ones again if any was
         deleted since (a page blanks them); with the new mark."""
@@ -214,13 +204,10 @@ class TableTalk:
 
     # -- records ---------------------------------------------------------------------------
 
-    def record(self, game: Game, caller: Caller) -> dict[str, Any]:
+    def record(self, game: Game, caller: Caller) -> Recorded:
         """The game's record (``Games.record``) with the messages the caller may read."""
         doc = self.games.record(game, caller)
-        doc["messages"] = [{k: times.to_text(v) if k == "created_at" else v
-                            for k, v in i.items() if k not in ("from_name", "to_name")}
-                           for i in self.items(game, self.reader(game, caller))]
-        return doc
+        return Recorded(doc, tuple(self.items(game, self.reader(game, caller))))
 
     def import_record(self, doc: dict[str, Any]) -> Game:
         """Import a record (``Games.import_record``) with its messages; a message that
@@ -317,22 +304,22 @@ class TableTalk:
 
     # -- mail ----------------------------------------------------------------------------
 
-    def unmailed(self, game_id: str, seat: int) -> list[dict[str, Any]]:
+    def unmailed(self, game_id: str, seat: int) -> list[MessageItem]:
         """The messages ``seat`` may read that its mails have not shown yet, not its own
         and not deleted (the mail says who wrote each)."""
         game = self.games.game(game_id)
         talk = self.settings(game_id)[seat]
         reader = Reader(seat, muted=frozenset(talk.muted))
         return [i for i in self.items(game, reader, talk.mailed_through)
-                if i["from"] != seat and not i["deleted"]]
+                if i.sender != seat and not i.deleted]
 
-    def mail_section(self, game_id: str, seat: int) -> dict[str, Any]:
+    def mail_section(self, game_id: str, seat: int) -> MailTalk:
         """What a mail to ``seat`` shows of the talk: its unmailed messages (``last``:
         the id to mark once sent) and its notes if it asked for them."""
         talk = self.settings(game_id)[seat]
         found = self.unmailed(game_id, seat)
-        return {"messages": found, "last": found[-1]["id"] if found else 0,
-                "notes": talk.notes if talk.notes_in_mail and talk.notes else None}
+        return MailTalk(tuple(found), found[-1].id if found else 0,
+                        talk.notes if talk.notes_in_mail and talk.notes else None)
 
     def mailed(self, game_id: str, seat: int, last: int) -> None:
         if last:

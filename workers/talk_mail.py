@@ -32,11 +32,11 @@ def section(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
     seats = ctx.store.seats(game_id)
     others = [s for s in seats if s.seat != seat and not s.bot]
     return {
-        "messages": [{"who": m["from_name"] if m["from"] is not None else None,
-                      "private": m["to"] is not None, "lines": m["text"].split("\n")}
-                     for m in found["messages"]],
-        "notes": found["notes"].split("\n") if found["notes"] else None,
-        "last": found["last"],
+        "messages": [{"who": m.from_name if m.sender is not None else None,
+                      "private": m.to is not None, "lines": m.text.split("\n")}
+                     for m in found.messages],
+        "notes": found.notes.split("\n") if found.notes else None,
+        "last": found.last,
         "example_seat": others[0].seat if others else 0,
         "seats": ", ".join(f"{s.seat} {s.name or ''}".strip() for s in others),
     }
@@ -70,7 +70,7 @@ def apply(ctx: Context, game_id: str, seat: int, talked: Talked, message_id: str
                 entry["error"] = i18n.say(msg("no player of this game is called {name}",
                                               name=str(said.to)), lang)
             else:
-                entry["to_name"] = talk.write(game, seat, said.text, to)["to_name"]
+                entry["to_name"] = talk.write(game, seat, said.text, to).to_name
         except DomainError as exc:
             entry["error"] = i18n.say(exc.detail, lang)
         out["talk_sent"].append(entry)

@@ -25,7 +25,7 @@ def get_record(game_id: str) -> dict[str, Any]:
     seats and host (403). `messages`: the table talk the caller may read (a seat's own
     private messages only in its own record)."""
     talk = TableTalk(service())
-    return talk.record(talk.games.game(game_id), caller())
+    return present.record(talk.record(talk.games.game(game_id), caller()))
 
 
 @blp.route("/records", methods=["POST"])

@@ -38,11 +38,12 @@ from ..games import Games
 from ..i18n import msg
 from ..languages import request_language
 from ..problems import ApiError
+from ..results import MessageItem
 from ..schemas import EventsQuerySchema
 from ..settings import Settings
 from ..stream_caps import Slot, StreamCaps, TooManyStreams
 from ..stream_hub import PARK, PARKED, Stream
-from ..talk import TableTalk, chat_event
+from ..talk import TableTalk
 from .common import BEARER, Blueprint, caller, errors, redis_client, service, settings
 
 blp = Blueprint("stream", __name__, url_prefix="/games",
@@ -84,11 +85,11 @@ def sse(games: Games, s: Settings, game_id: str, who: Caller, since: int, second
         chat = talk.mark(game_id)
         while True:
             game = games.game(game_id)
-            items: list[dict[str, Any]] = []
+            items: list[MessageItem] = []
             if talk.mark(game_id) != chat:  # one small query a look; the messages if new
                 items, chat = talk.changes(game, who, chat)
             if items:
-                yield "".join(chat_event(i) for i in items)
+                yield "".join(present.chat_sse(i) for i in items)
                 quiet_since = time.monotonic()
             if game.version > since:
                 for item in games.events(game, who, since).items:

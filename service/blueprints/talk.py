@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import present
 from ..schemas import (
     MessageInSchema,
     MessageListSchema,
@@ -43,7 +44,8 @@ def send_message(body: dict[str, Any], game_id: str
     t = talk()
     game = t.games.game(game_id)
     sent = t.send(game, caller(), body["text"], body["to"])
-    return sent, 201, {"Location": f"/games/{game.id}/messages?since={sent['id'] - 1}"}
+    return present.message(sent), 201, \
+        {"Location": f"/games/{game.id}/messages?since={sent.id - 1}"}
 
 
 @blp.route("/<string:game_id>/messages", methods=["GET"])
@@ -58,7 +60,8 @@ def list_messages(query: dict[str, Any], game_id: str) -> dict[str, Any]:
     private ones it wrote or received (none of the seats it muted); the host the table's;
     anyone else the table's only if the game was created with `spectators_read_chat`."""
     t = talk()
-    return t.read(t.games.game(game_id), caller(), query["since"])
+    game = t.games.game(game_id)
+    return present.messages(game.id, t.read(game, caller(), query["since"]))
 
 
 @blp.route("/<string:game_id>/messages/<int:message_id>", methods=["DELETE"])
