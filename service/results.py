@@ -176,16 +176,6 @@ class Played:
         """The words of the batch's other events, as the seat sees them."""
         return self._said(False)
 
-    @property
-    def answer(self) -> dict[str, Any]:
-        """The API's document of it (SubmittedSchema), as ``present.played`` serves it:
-        kept here, where a Played is, so that results compare by it and the presenter
-        (which imports this module) is not imported back."""
-        return {"game_id": self.game_id, "version": self.version,
-                "events": [{"version": i.version, "event": i.event, "text": i.text}
-                           for i in self.items],
-                "view": self.view}
-
 
 @dataclass(frozen=True)
 class TimedOut:

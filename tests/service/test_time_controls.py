@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 import engine
-from service import create_app, times
+from service import create_app, present, times
 from service.clock import TimeControl, seconds
 from service.store import open_store
 from tests.support import StoreSpec, auth, check_problem, new_game, random_api_move
@@ -80,8 +80,9 @@ def test_a_game_with_a_bank_and_weekends_off_to_its_end(app, clock):
         if rng.random() < 0.03:  # the seat lets its time run out
             clock.now = game.deadline
             state = games.state(g.id)
-            answer = games.submit(game, acting, engine.default_moves(state, acting),
-                                  state.version, None, timeout=True).answer
+            answer = present.played(games.submit(game, acting,
+                                                 engine.default_moves(state, acting),
+                                                 state.version, None, timeout=True))
             timeouts += 1
         else:
             clock.now += rng.choice([timedelta(seconds=1), timedelta(minutes=5), 7 * H, 30 * H])
