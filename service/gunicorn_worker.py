@@ -7,7 +7,13 @@
   to another server or to this one started again), then gunicorn finishes the requests
   under way as usual;
 - **death with the master**: the worker gets SIGTERM when the gunicorn master dies, even
-  by ``kill -9`` (Linux's parent-death signal), and stops as above instead of serving on.
+  by ``kill -9`` (Linux's parent-death signal), and stops as above instead of serving on;
+- **closing without waiting**: a connection that is done with ("Connection: close") is
+  half-closed and its client's last bytes drained as gunicorn does (RFC 9112 section
+  9.6), but in the poller, not by gthread's blocking ``close_graceful`` on the main
+  thread: there, each client that left its socket open after the answer (a guesser, a
+  lazy client) stopped the whole process (accepting, keep-alive, finishing requests) for
+  up to 2 s.
 
 ``serve`` runs it (service/cli.py); with gunicorn itself: ``worker_class =
 "service.gunicorn_worker.ApiWorker"`` (deploy/gunicorn.conf.py). ``handle_request`` is
@@ -19,7 +25,10 @@ from __future__ import annotations
 import contextlib
 import os
 import resource
+import selectors
 import signal
+import socket
+import ssl
 import sys
 import time
 from concurrent.futures import Future
@@ -35,6 +44,7 @@ from .process import die_with_parent
 from .stream_hub import PARK, PARKED, StreamHub
 
 _HANDED_OVER = object()  # handle_request's answer: the hub has the connection now
+LINGER = 2.0  # s a closed connection's client may take to close its end (gunicorn's own)
 
 
 def _more_files() -> None:
@@ -54,6 +64,7 @@ class ApiWorker(ThreadWorker):
         if os.getppid() != self.ppid:  # the master died before the line above
             sys.exit(0)
         _more_files()
+        self.lingering: dict[socket.socket, float] = {}  # half-closed: their deadlines
         self.hub = StreamHub()
         self.hub.start()
         super().init_process()
@@ -75,10 +86,55 @@ class ApiWorker(ThreadWorker):
         return super()._keepalive_after(conn, keepalive)
 
     def finish_request(self, conn: Any, fs: Future[Any]) -> None:
-        if not fs.cancelled() and fs.exception() is None and fs.result() is _HANDED_OVER:
-            self.nr_conns -= 1  # the hub holds it: it counts against the stream caps
+        if fs.cancelled() or fs.exception() is None:
+            result = None if fs.cancelled() else fs.result()
+            if result is _HANDED_OVER:
+                self.nr_conns -= 1  # the hub holds it: it counts against the stream caps
+                return
+            if not result:  # done with: gthread's close(graceful=True) would wait here
+                self.nr_conns -= 1
+                self._linger(conn.sock)
+                return
+        super().finish_request(conn, fs)  # kept alive, deferred, or failed
+
+    def _linger(self, sock: socket.socket) -> None:
+        """Half-close ``sock`` and drain it in the poller until its client closes it or
+        ``LINGER`` s pass (murder_keepalived), without blocking this thread."""
+        if len(self.lingering) >= self.worker_connections:
+            util.close(sock)  # too many already: no grace for this one
             return
-        super().finish_request(conn, fs)
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.setblocking(False)
+            self.poller.register(sock, selectors.EVENT_READ, self._drain)
+        except (OSError, ValueError, KeyError):
+            util.close(sock)
+            return
+        self.lingering[sock] = time.monotonic() + LINGER
+
+    def _drain(self, sock: socket.socket) -> None:
+        try:
+            if sock.recv(65536):
+                return  # the rest of a request nobody reads: drop it, wait for the end
+        except (BlockingIOError, ssl.SSLWantReadError):
+            return
+        except OSError:
+            pass
+        self._close_lingering(sock)
+
+    def _close_lingering(self, sock: socket.socket) -> None:
+        del self.lingering[sock]
+        with contextlib.suppress(OSError, KeyError, ValueError):
+            self.poller.unregister(sock)
+        util.close(sock)
+
+    def murder_keepalived(self, force: bool = False) -> None:
+        super().murder_keepalived(force)
+        now = time.monotonic()
+        for sock, deadline in list(self.lingering.items()):  # in deadline order
+            if deadline > now and not force:
+                break
+            self._close_lingering(sock)
 
     def handle_request(self, req: Any, conn: Any) -> Any:
         environ: dict[str, Any] = {}

@@ -211,10 +211,22 @@ class Inbox:
 
     def wait(self, game_id: str, kind: str, count: int = 1, timeout: float = 15.0,
              where: Callable[[Received], bool] | None = None) -> list[Received]:
-        def found():
+        """The mails of ``game_id`` (of ``kind``, that ``where`` picks) once there are
+        ``count``: looked at again as soon as a mail arrives (and every 0.05 s)."""
+        end = time.monotonic() + timeout
+        while True:
+            with self.cond:
+                seen = len(self.messages)
             got = [m for m in self.of(game_id, kind) if where is None or where(m)]
-            return got if len(got) >= count else None
-        return wait_until(found, timeout, what=f"{count} {kind} mail(s) of {game_id}")
+            if len(got) >= count:
+                return got
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out after {timeout} s waiting for {count} "
+                                     f"{kind} mail(s) of {game_id}")
+            with self.cond:
+                if len(self.messages) == seen:  # nothing new since the look above
+                    self.cond.wait(min(left, 0.05))
 
 
 # -- a stack of real parts ----------------------------------------------------------------

@@ -49,6 +49,9 @@ from .context import Context, set_context
 from .supervise import Supervisor
 
 QUEUES = ("mail", "webhooks")
+#: Seconds the thread of RQ's command channel waits for a message before it looks whether
+#: the worker is stopping (RQ's own: 60, see Worker.subscribe).
+PUBSUB_WAIT = 1.0
 
 log = logging.getLogger("alhambra.worker")
 
@@ -89,6 +92,21 @@ class Worker(SimpleWorker):
             super().request_stop(signum, frame)  # type: ignore[no-untyped-call]
         except (redis.ConnectionError, redis.TimeoutError):
             raise StopRequested() from None
+
+    def subscribe(self) -> None:
+        """RQ's, with the channel's thread waiting ``PUBSUB_WAIT`` s at a time, not 60:
+        at the stop RQ unsubscribes, then waits for that thread (redis-py's stop() joins
+        it), which ends only once its wait ends. The unsubscribe's answer usually ends it
+        at once, but when it comes before the thread was told to stop, the thread waits
+        again: a stopping worker hung up to 60 s (and serve's or a test's stop killed it
+        after 15 s)."""
+        self.log.info("Worker %s: subscribing to channel %s", self.name,
+                      self.pubsub_channel_name)
+        self.pubsub = self.connection.pubsub()
+        self.pubsub.subscribe(**{self.pubsub_channel_name: self.handle_payload})
+        self.pubsub_thread = self.pubsub.run_in_thread(  # type: ignore[assignment]
+            sleep_time=PUBSUB_WAIT, daemon=True,
+            exception_handler=self._pubsub_exception_handler)
 
     def request_force_stop(self, signum: int, frame: FrameType | None) -> None:
         if signum == signal.SIGTERM:

@@ -54,7 +54,7 @@ def mail_stack(tmp_path_factory, redis_server, smtp):
 
     s = make_stack(tmp_path_factory.mktemp("mailstack"), redis_server.url, smtp.url,
                    "mailin", MAIL_REPLY_TO="moves@alhambra.test", MAIL_IN_MAX_SIZE="65536",
-                   MAIL_IN_ANSWERS_PER_HOUR="1000000")
+                   MAIL_IN_ANSWERS_PER_HOUR="1000000", ALHAMBRA_CLAIM_INTERVAL="0.01")
     s.start_worker()
     listener = Listener(s.context().settings, "127.0.0.1", free_port())
     try:

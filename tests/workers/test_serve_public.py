@@ -90,6 +90,33 @@ def test_slow_clients_do_not_hold_the_api(served):
             s.close()
 
 
+def test_a_client_that_leaves_its_socket_open_holds_up_no_other(served):
+    """A client that keeps its connection open after a "Connection: close" answer (the
+    guesser below did, with urllib's unread refusals) held up its server process for 2 s
+    each time: gunicorn's gthread waited for that client's close on its main thread.
+    The answers stay whole and end with the server's FIN; the next ones come at once."""
+    _, _, port = served
+    held = []
+    try:
+        for _ in range(6):
+            started = time.monotonic()
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            held.append(s)
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := s.recv(65536):  # up to the server's half-close
+                answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200 ")
+            length = next(int(line.partition(b":")[2]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:"))
+            assert len(body) == length
+            assert time.monotonic() - started < 1.0
+    finally:
+        for s in held:
+            s.close()
+
+
 def test_a_forged_host_header_does_not_change_join_links(served):
     _, base, _ = served
     status, _, body = _request(base, "/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}]},
