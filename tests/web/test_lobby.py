@@ -88,7 +88,12 @@ def test_counts_are_said_with_their_plural(server, new_context):
     assert errors == []
 
 
-def created_game(server, page) -> dict:
+def create_game(server, page, name: str) -> dict:
+    """Create the game the form holds, its first seat named ``name``: the new game's
+    document, read through the API."""
+    page.fill("#seats [data-seat='0'] [name=name]", name)
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#created a.seat-link")
     link = page.locator("#created a.seat-link").first.get_attribute("href")
     return server.call(f"/games/{link.split('/play/')[1].split('#')[0]}")
 
@@ -117,10 +122,7 @@ def test_the_lobby_offers_the_time_control_presets(server, new_context):
     # the bank with weekends off
     page.select_option("#time", "bank10d")
     page.check("#weekends")
-    page.fill("#seats [data-seat='0'] [name=name]", "Ann")
-    page.click("#create button[type=submit]")
-    page.wait_for_selector("#created a.seat-link")
-    game = created_game(server, page)
+    game = create_game(server, page, "Ann")
     assert game["time_control"] == {"bank": 10 * 86400, "increment": 86400,
                                     "cap": 10 * 86400, "days_off": ["sat", "sun"],
                                     "timezone": "Europe/Helsinki"}
@@ -128,10 +130,7 @@ def test_the_lobby_offers_the_time_control_presets(server, new_context):
     # the default: 3 days per move, no bank, no days off
     page.goto(server.url + "/")
     page.wait_for_selector("#seats .seat")
-    page.fill("#seats [data-seat='0'] [name=name]", "Bob")
-    page.click("#create button[type=submit]")
-    page.wait_for_selector("#created a.seat-link")
-    game = created_game(server, page)
+    game = create_game(server, page, "Bob")
     assert game["time_per_move"] == 3 * 86400 and game["time_control"] is None
     assert errors == []
 
@@ -149,10 +148,7 @@ def test_the_lobbys_clocks_in_the_pages_language(server, new_context):
         "выходные свободны: по субботам и воскресеньям часы стоят (Asia/Tokyo)"
     page.select_option("#time", "604800")
     page.check("#weekends")
-    page.fill("#seats [data-seat='0'] [name=name]", "Ann")
-    page.click("#create button[type=submit]")
-    page.wait_for_selector("#created a.seat-link")
-    game = created_game(server, page)
+    game = create_game(server, page, "Ann")
     assert game["time_per_move"] == 7 * 86400
     assert game["time_control"] == {"days_off": ["sat", "sun"], "timezone": "Asia/Tokyo"}
     assert errors == []
