@@ -29,6 +29,7 @@ from .errors import InvalidPlayerToken, InvalidSignInCode, VacationRefused
 from .games import Games
 from .i18n import msg
 from .ratings import Ratings
+from .results import MyGame
 from .store import EventStore, Game, Player, Seat, SignIn
 
 log = logging.getLogger(__name__)
@@ -162,35 +163,30 @@ class Players:
 
     # -- my games ------------------------------------------------------------------------
 
-    def my_games(self, player: Player, finished: bool = False) -> list[dict[str, Any]]:
+    def my_games(self, player: Player, finished: bool = False) -> list[MyGame]:
         """Every game with a seat of the player's address (over, with ``finished``): the
         games where it is the player's turn first, then by the player's deadline, then
         the latest activity first."""
         items = [self._item(game, seat) for game, seat in
                  self.store.seats_of(player.email, finished)]
         far = times.now() + timedelta(days=365 * 100)
-        items.sort(key=lambda i: -i["updated_at"].timestamp())
-        items.sort(key=lambda i: (not i["your_turn"], i["deadline"] or far))
+        items.sort(key=lambda i: -i.game.updated_at.timestamp())
+        items.sort(key=lambda i: (not i.your_turn, i.deadline or far))
         return items
 
-    def _item(self, game: Game, seat: Seat) -> dict[str, Any]:
+    def _item(self, game: Game, seat: Seat) -> MyGame:
         seats = self.store.seats(game.id)
+        active = game.status == "active"
         current = next((s for s in seats if s.seat == game.current_seat), None)
-        mine = game.status == "active" and game.current_seat == seat.seat and not seat.bot
+        mine = active and game.current_seat == seat.seat and not seat.bot
         playing = seat.token_hash is not None and not seat.bot
-        return {
-            "game_id": game.id, "variant": game.variant, "status": game.status,
-            "phase": game.phase, "version": game.version, "seat": seat.seat,
-            "name": seat.name, "time_per_move": game.time_per_move,
-            "players": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in seats],
-            "current_seat": game.current_seat if game.status == "active" else None,
-            "current_name": current.name if current and game.status == "active" else None,
-            "your_turn": mine, "deadline": game.deadline if mine else None,
-            "game_deadline": game.deadline if game.status == "active" else None,
-            "updated_at": game.updated_at,
-            "token": self.games.seat_token(game.id, seat.seat, seat.token_generation)
-            if playing else None,
-        }
+        return MyGame(
+            game=game, seat=seat.seat, name=seat.name,
+            players=tuple((s.seat, s.name, s.bot) for s in seats),
+            current_name=current.name if current and active else None,
+            your_turn=mine, deadline=game.deadline if mine else None,
+            token=self.games.seat_token(game.id, seat.seat, seat.token_generation)
+            if playing else None)
 
 
 def used_days(spans: list[tuple[datetime, datetime]], year: int) -> int:

@@ -36,6 +36,7 @@ from .results import (
     Joined,
     LegalMoves,
     MessageItem,
+    MyGame,
     Played,
     Previewed,
     Recorded,
@@ -190,6 +191,28 @@ def rotated(r: Rotated, join_url: JoinUrl) -> dict[str, Any]:
 def bot_seated(b: BotSeated) -> dict[str, Any]:
     """BotSeatedSchema."""
     return dict(b)
+
+
+# -- players (service/players.py) ---------------------------------------------------------
+
+def my_game(m: MyGame) -> dict[str, Any]:
+    """MyGameSchema: a game of the player's list, with the seat's token to open it."""
+    g, active = m.game, m.game.status == "active"
+    return {
+        "game_id": g.id, "variant": g.variant, "status": g.status, "phase": g.phase,
+        "version": g.version, "seat": m.seat, "name": m.name,
+        "time_per_move": g.time_per_move,
+        "players": [{"seat": s, "name": n, "bot": b} for s, n, b in m.players],
+        "current_seat": g.current_seat if active else None,
+        "current_name": m.current_name, "your_turn": m.your_turn, "deadline": m.deadline,
+        "game_deadline": g.deadline if active else None, "updated_at": g.updated_at,
+        "token": m.token,
+    }
+
+
+def my_games(ms: Iterable[MyGame]) -> dict[str, Any]:
+    """MyGamesSchema: the player's list."""
+    return {"games": [my_game(m) for m in ms]}
 
 
 # -- table talk (service/talk.py) ----------------------------------------------------------

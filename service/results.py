@@ -11,16 +11,17 @@ list (``GameList``), event items and pages (``EventItem``, ``EventPage``), legal
 bot's move, a resignation, a time-out's default moves; ``TimedOut``); of the table talk
 (service/talk.py), a message as its reader sees it (``MessageItem``), what a mail shows
 of the talk (``MailTalk``) and a record with its messages (``Recorded``): frozen
-dataclasses.
+dataclasses; and of the players (service/players.py), a game in a player's list
+(``MyGame``).
 
 The answers that hand out a secret (``Created``, ``Joined``, ``Rotated``) and
 ``BotSeated`` are TypedDicts: flat documents their callers index, which the presenter
 completes (``join_url``, the new game's document).
 
 Left as small JSON documents (a few fields each, nothing a worker reads):
-``set_language``, ``set_mail_address``, ``mail_failures``, and the talk's settings,
-mutes and notes; the engine's own documents (``engine.view``, a game record) stay what
-the engine makes of them.
+``set_language``, ``set_mail_address``, ``mail_failures``, the talk's settings,
+mutes and notes, a player's own document (``GET /me``) and the ratings; the engine's
+own documents (``engine.view``, a game record) stay what the engine makes of them.
 """
 
 from __future__ import annotations
@@ -175,6 +176,28 @@ class Played:
     def news(self) -> tuple[Msg, ...]:
         """The words of the batch's other events, as the seat sees them."""
         return self._said(False)
+
+
+@dataclass(frozen=True)
+class MyGame:
+    """A game with a seat of the player's address, as the player's list shows it:
+    ``seat`` is the player's, ``your_turn`` whether that seat is to act now (then
+    ``deadline`` is its deadline), ``token`` the seat's token to open it (None: a bot
+    plays it, or it was never taken)."""
+
+    game: Game
+    seat: int
+    name: str | None
+    players: tuple[tuple[int, str | None, str | None], ...]  # (seat, name, bot level)
+    current_name: str | None
+    your_turn: bool
+    deadline: datetime | None
+    token: str | None
+
+    @property
+    def others(self) -> list[str | None]:
+        """The names of the other seats, in seat order."""
+        return [name for seat, name, _ in self.players if seat != self.seat]
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from engine.words import listing, msg, nmsg
 from service import i18n, times
 from service.links import play_path
 from service.players import Players, me_path
+from service.results import MyGame
 from service.store import Player
 
 from .context import Context
@@ -30,7 +31,7 @@ from .mail import Mail
 log = logging.getLogger("alhambra.digest")
 
 
-def digest_mail(player: Player, games: list[dict[str, Any]], public_url: str,
+def digest_mail(player: Player, games: list[MyGame], public_url: str,
                 now: datetime) -> Mail:
     """The digest of ``games`` (those waiting for the player's move)."""
     lang = i18n.best(None, player.language)
@@ -40,14 +41,14 @@ def digest_mail(player: Player, games: list[dict[str, Any]], public_url: str,
 
     lines = []
     for g in games:
-        others = [p["name"] or "?" for p in g["players"] if p["seat"] != g["seat"]]
-        deadline = g["deadline"]
+        deadline, variant = g.deadline, g.game.variant
         line = say(msg("{variant} with {players}, move {version}: your deadline is {when}",
-                       variant=terms.VARIANTS.get(g["variant"], g["variant"]),
-                       players=listing(others), version=g["version"],
+                       variant=terms.VARIANTS.get(variant, variant),
+                       players=listing([name or "?" for name in g.others]),
+                       version=g.game.version,
                        when=i18n.date(deadline, lang) + deadline.strftime(" %H:%M UTC")
                        if deadline else "–"))
-        url = public_url + play_path(g["game_id"], g["token"])
+        url = public_url + play_path(g.game.id, g.token)
         lines.append((line, url))
     subject = say(nmsg("Alhambra: {n} game waits for your move",
                        "Alhambra: {n} games wait for your move", len(games)))
@@ -79,7 +80,7 @@ def send_digests(ctx: Context, now: datetime | None = None, every_hour: bool = F
         if not ctx.store.mark_digest(player.email, now.strftime("%Y-%m-%d")):
             out[player.email] = "done"
             continue
-        waiting = [g for g in players.my_games(player) if g["your_turn"]]
+        waiting = [g for g in players.my_games(player) if g.your_turn]
         if not waiting:
             out[player.email] = "nothing"
             continue

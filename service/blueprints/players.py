@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Response, current_app, request
 
+from .. import present
 from ..languages import request_language
 from ..player_schemas import (
     LeaderboardSchema,
@@ -123,7 +124,7 @@ def my_games(query: dict[str, Any]) -> dict[str, Any]:
     over."""
     p = players()
     player = p.player(bearer_token())
-    return {"games": p.my_games(player, finished=query["status"] == "finished")}
+    return present.my_games(p.my_games(player, finished=query["status"] == "finished"))
 
 
 @blp.route("/ratings", methods=["GET"])
