@@ -218,9 +218,24 @@ def test_the_page_looks_like_the_game_and_is_tappable_on_a_phone(server, new_con
         [id, document.getElementById(id).getBoundingClientRect().toJSON()]))""")
     assert boxes["market"]["right"] <= boxes["me"]["left"]
     assert boxes["me"]["right"] <= boxes["overview"]["left"]  # the others beside it
-    mine = page.locator("#me svg.city .cell").first.bounding_box()["width"]
-    theirs = page.locator("#others svg.city .cell").first.bounding_box()["width"]
-    assert mine >= 1.5 * theirs and mine >= 75
+    # the player's city is drawn large (a 64 px cell drawn 1.3 x), or as wide as its
+    # column when it sprawls, never with cells under 44 px (it scrolls then); the others'
+    # cities small (0.75 x)
+    cities = page.evaluate("""() => [...document.querySelectorAll('#me svg.city,'
+                                                           + ' #others svg.city')]
+        .map(svg => {
+          const box = svg.parentElement, style = getComputedStyle(box);
+          const width = svg.getBoundingClientRect().width;
+          return {mine: Boolean(svg.closest('#me')), width,
+                  cell: width * 64 / svg.viewBox.baseVal.width,
+                  column: box.clientWidth - parseFloat(style.paddingLeft)
+                          - parseFloat(style.paddingRight)};
+        })""")
+    mine = next(c for c in cities if c["mine"])
+    theirs = [c for c in cities if not c["mine"]]
+    assert theirs and all(c["cell"] <= 0.75 * 64 + 0.5 for c in theirs), theirs
+    assert mine["cell"] >= 44, mine
+    assert mine["cell"] >= 1.3 * 64 - 0.5 or mine["width"] >= mine["column"] - 1, mine
 
     phone, phone_errors = open_page(new_context, pos, 0, **PHONE)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
