@@ -81,7 +81,6 @@ from .results import (
     Previewed,
     Rotated,
     SeatClock,
-    SeatSummary,
     SeatToken,
     TimedOut,
 )
@@ -286,13 +285,7 @@ class Games:
         """The game's row as the caller may see it (an e-mail address: only to the seat
         it belongs to; a failing address: to it and to the host)."""
         mine = caller.seat if caller.game_id == game.id else None
-        hosted = caller.hosts(game)
-        seats = tuple(SeatSummary(
-            s.seat, s.name, s.token_hash is not None or bool(s.bot), s.bot, s.language,
-            email=s.email if s.seat == mine else None,
-            mail_failing=s.mail_failing if s.seat == mine or hosted else None)
-            for s in self.store.seats(game.id))
-        return GameSummary(game, seats, mine, hosted)
+        return GameSummary.of(game, self.store.seats(game.id), mine, caller.hosts(game))
 
     def document(self, game: Game, caller: Caller) -> GameDocument:
         """The summary and the engine's view for the caller (Forbidden: another game's

@@ -164,9 +164,7 @@ def previewed(p: Previewed) -> dict[str, Any]:
 def played(p: Played) -> dict[str, Any]:
     """SubmittedSchema: the batch's events as the seat sees them and its view after
     them (the same document for the first answer and a retry's)."""
-    return {"game_id": p.game_id, "version": p.version,
-            "events": [{"version": i.version, "event": i.event, "text": i.text}
-                       for i in p.items],
+    return {"game_id": p.game_id, "version": p.version, "events": event_items(p.items),
             "view": p.view}
 
 

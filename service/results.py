@@ -26,6 +26,7 @@ own documents (``engine.view``, a game record) stay what the engine makes of the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypedDict
@@ -34,7 +35,7 @@ from engine import Move
 from engine.overview import NoCell
 from engine.words import Msg
 
-from .store import Game
+from .store import Game, Seat
 
 
 @dataclass(frozen=True)
@@ -72,11 +73,34 @@ class GameSummary:
     your_seat: int | None
     hosted: bool
 
+    @classmethod
+    def of(cls, game: Game, seats: Iterable[Seat], your_seat: int | None, hosted: bool
+           ) -> GameSummary:
+        """The summary of ``game`` and its ``seats`` for that reader: what it may not see
+        left out."""
+        def summary(s: Seat) -> SeatSummary:
+            return SeatSummary(
+                s.seat, s.name, s.token_hash is not None or bool(s.bot), s.bot, s.language,
+                email=s.email if seat_shows_email(your_seat, s.seat) else None,
+                mail_failing=s.mail_failing
+                if seat_shows_failing(your_seat, hosted, s.seat) else None)
+        return cls(game, tuple(summary(s) for s in seats), your_seat, hosted)
+
     def shows_email(self, seat: int) -> bool:
-        return seat == self.your_seat
+        return seat_shows_email(self.your_seat, seat)
 
     def shows_failing(self, seat: int) -> bool:
-        return seat == self.your_seat or self.hosted
+        return seat_shows_failing(self.your_seat, self.hosted, seat)
+
+
+def seat_shows_email(your_seat: int | None, seat: int) -> bool:
+    """An address is shown only to its own seat."""
+    return seat == your_seat
+
+
+def seat_shows_failing(your_seat: int | None, hosted: bool, seat: int) -> bool:
+    """A failing address is shown to its own seat and to the host."""
+    return seat == your_seat or hosted
 
 
 @dataclass(frozen=True)
