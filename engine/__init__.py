@@ -11,16 +11,26 @@ from .errors import LogError, NotationError, NotYourTurn, OptionError, RuleViola
 from .events import SCHEMA, Event
 from .legal import legal_moves
 from .moves import Move, format_move, format_moves, parse_move, parse_moves
-from .rules import decide, default_moves, new_game, play, preview, take_over
+from .rules import (
+    Decision,
+    Preview,
+    decide,
+    decision,
+    default_moves,
+    new_game,
+    play,
+    preview,
+    take_over,
+)
 from .state import State, evolve, replay
 from .variants import VARIANTS
 from .version import __version__
 from .view import redact_event, view
 
 __all__ = [
-    "Event", "LogError", "Move", "NotYourTurn", "NotationError", "OptionError", "RuleViolation",
-    "SCHEMA", "State", "VARIANTS", "__version__", "clock_started", "decide", "default_moves",
-    "describe", "evolve", "format_move", "format_moves", "legal_moves", "new_game",
-    "parse_move", "parse_moves", "play", "preview", "redact_event", "replay", "take_over",
-    "view",
+    "Decision", "Event", "LogError", "Move", "NotYourTurn", "NotationError", "OptionError",
+    "Preview", "RuleViolation", "SCHEMA", "State", "VARIANTS", "__version__", "clock_started",
+    "decide", "decision", "default_moves", "describe", "evolve", "format_move",
+    "format_moves", "legal_moves", "new_game", "parse_move", "parse_moves", "play", "preview",
+    "redact_event", "replay", "take_over", "view",
 ]

@@ -1,4 +1,5 @@
-"""The decider: ``new_game`` (setup events), ``decide`` (moves -> events), ``preview`` (what
+"""The decider: ``new_game`` (setup events), ``decide`` (moves -> events; ``decision``:
+with the state after them), ``preview`` (what
 moves would show their seat, nothing drawn), ``default_moves``, ``take_over`` (a bot
 plays a seat from now on, S-2).
 
@@ -11,7 +12,7 @@ recorded in the events, so a log replays without them.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from . import events as ev
 from .components import DISPLAY_SIZE, SPACE_CURRENCY, TILES, card_currency, card_value
@@ -23,7 +24,7 @@ from .market import emitter, neutral_draw, refill_display, refill_market, rng
 from .moves import Move, format_move
 from .payments import check_payment
 from .scoring import awards
-from .state import State
+from .state import State, evolve
 from .terms import amount
 from .terms import neutral as neutral_words
 from .variants import VARIANTS
@@ -341,9 +342,17 @@ def _apply(state: State, seat: int, move: Move, emit: Emit, timeout: bool = Fals
     _advance(state, emit)
 
 
-def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = False,
-           bot: str | None = None) -> list[Event]:
-    """The events that ``moves`` by ``seat`` cause, all of them legal, else a RuleViolation.
+class Decision(NamedTuple):
+    """A submission's events and the state after them (folded once, as decided)."""
+
+    events: list[Event]
+    state: State
+
+
+def decision(state: State, seat: int, moves: Move | list[Move], timeout: bool = False,
+             bot: str | None = None) -> Decision:
+    """The events that ``moves`` by ``seat`` cause, all of them legal, else a RuleViolation,
+    with the state after them (``state`` itself is not changed).
 
     A list is one submission: applied in order, all or none. ``timeout`` marks moves the
     service plays for a seat whose time ran out (docs/rules.md Part S); when that has
@@ -363,7 +372,13 @@ def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = Fa
             and work.phase != "over" and work.timeouts[seat] >= work.takeover_after:
         emit({"type": "seat_taken_over", "seat": seat, "bot": work.takeover_bot,
               "reason": "abandoned"})
-    return events
+    return Decision(events, work)
+
+
+def decide(state: State, seat: int, moves: Move | list[Move], timeout: bool = False,
+           bot: str | None = None) -> list[Event]:
+    """The events of ``decision`` (the state after them not needed)."""
+    return decision(state, seat, moves, timeout, bot).events
 
 
 def take_over(state: State, seat: int, bot: str, reason: ev.TakeoverReason = "resigned"
@@ -397,29 +412,46 @@ DRAWS = frozenset({"card_drawn", "scoring_card_drawn", "deck_reshuffled", "marke
                    "marker_switched", "neutral_received", "tile_returned"})
 
 
-def preview(state: State, seat: int, moves: Move | list[Move]) -> tuple[list[Event], bool]:
+class Preview(NamedTuple):
+    """What a planned submission shows its seat: the events up to the first draw, whether
+    its turn ends with them, and the state after those events."""
+
+    shown: list[Event]
+    turn_ends: bool
+    state: State
+
+
+def preview(state: State, seat: int, moves: Move | list[Move]) -> Preview:
     """What ``moves`` by ``seat`` would show it, with nothing drawn: the events ``decide``
     would give up to the first draw (the refill at the end of the turn, A-3.4 steps 2-3,
-    and what follows it stay hidden), and whether the seat's turn ends with them (it is
-    no longer to act). The same checks
-    as ``decide``, the same RuleViolation; a move after a draw is refused, since what it
+    and what follows it stay hidden), whether the seat's turn ends with them (it is no
+    longer to act), and the state after the shown events. The same checks as
+    ``decide``, the same RuleViolation; a move after a draw is refused, since what it
     may do could depend on what is drawn (the tiles received at the game end)."""
     moves = [moves] if isinstance(moves, Move) else list(moves)
     if not moves:
         raise RuleViolation("A-3", msg("no move given"))
     work = state.copy()
     events: list[Event] = []
-    emit = emitter(work, events)
+    before_draw: list[State] = []  # the state as the first draw comes (copied once)
+
+    def emit(event: Event) -> None:
+        if not before_draw and event["type"] in DRAWS:
+            before_draw.append(work.copy())
+        events.append(event)
+        evolve(work, event)
+
     for i, move in enumerate(moves):
         _check_next(work, seat, events, i, move)
-        if any(e["type"] in DRAWS for e in events):
+        if before_draw:
             raise RuleViolation("A-3.4", msg("move {number} ({move}) comes after the market "
                                              "and the money display are refilled: send the "
                                              "turn first", number=i + 1, move=str(move)))
         _apply(work, seat, move, emit)
-    shown = next((i for i, e in enumerate(events) if e["type"] in DRAWS), len(events))
-    return events[:shown], shown < len(events) or work.current != seat or \
-        work.phase == "over"
+    if before_draw:
+        shown = next(i for i, e in enumerate(events) if e["type"] in DRAWS)
+        return Preview(events[:shown], True, before_draw[0])
+    return Preview(events, work.current != seat or work.phase == "over", work)
 
 
 def play(state: State, seat: int, move: Move, timeout: bool = False,

@@ -48,14 +48,15 @@ def test_a_preview_shows_what_decide_would_before_any_draw(variant, players, see
     while state.phase != "over":
         seat = state.current
         moves = turn_moves(state, rng)
-        shown, turn_ends = engine.preview(state, seat, moves)
+        shown, turn_ends, after = engine.preview(state, seat, moves)
         real = engine.decide(state, seat, moves)
         first_draw = next((i for i, e in enumerate(real) if e["type"] in DRAWS), len(real))
         assert shown == real[:first_draw]
-        after = state.copy()
+        folded = state.copy()
         for event in shown:
-            engine.evolve(after, event)
+            engine.evolve(folded, event)
         seen = engine.view(after, seat)
+        assert seen == engine.view(folded, seat)  # the state after the shown events
         before = engine.view(state, seat)
         text = json.dumps(seen)
         hidden = drawn_ids(real)
