@@ -15,6 +15,7 @@ from collections import Counter
 
 import psutil
 
+from service.store import SqliteStore
 from tests.support import ROOT, stop_serve, wait_until
 from workers.redis_server import free_port
 
@@ -58,6 +59,7 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
                              "--workers", "1"], env=env, cwd=ROOT, stdout=log,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
+    store = SqliteStore(tmp_path / "data" / "alhambra.db", check_schema=False)
     seen: set[psutil.Process] = set()
     games: list[str] = []
 
@@ -72,7 +74,11 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
             else {}
 
     def mails_of(game_id: str) -> None:
+        """Both "started" mails arrived, and the worker recorded them sent: a worker
+        killed between the two would send the mail again (at least once, by design)."""
         smtp.wait(game_id, "started", 2, timeout=40)  # the first turn's: one of them
+        wait_until(lambda: all(d.state == "done" for d in store.due_rows(game_id)
+                               if d.kind == "started"), 10, 0.02, "the mails recorded sent")
 
     def mails_of_a_new_game() -> None:
         games.append(_create(base))
@@ -114,5 +120,6 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
               f"{duplicated} duplicated, of {2 * len(games)}")
         assert (lost, duplicated) == (0, 0)
     finally:
+        store.close()
         code = stop_serve(proc, seen, log)  # nothing left behind, even on failure
     assert code == 0, (tmp_path / "serve.log").read_text()[-3000:]
