@@ -1,10 +1,11 @@
 """The game clock: how much time each seat has, and when the seat to act runs out.
 
-Pure: no I/O and no ``now()``; every instant is an argument. The application layer gives
-it the game's time control and the times of its turns (``turns``, from the log: the
-time each batch was appended), and asks it for the game row's deadline and the game
-document's ``time_left``; the reminders and the deadline job ask it the same way
-(``reminder_times``, ``deadline``).
+Pure: no I/O and no ``now()``; every instant is an argument. A game's clocks are a fold
+of its log (``Clock.after``: the turns' clock events, the game's end and the vacations,
+each at the time its batch was appended), kept beside the game in its row and carried
+forward by each batch: a move never reads the log for them. The application layer asks
+the fold for the game row's deadline, the game document's ``time_left`` and the
+reminders' times (``deadline``, ``time_left``, ``reminder_times``).
 
 The rules:
 
@@ -17,7 +18,7 @@ The rules:
   and each turn it completes adds ``increment``, up to ``cap``.
 - The deadline is the instant at which the seat to act has no time left.
 - Vacations: a seat's clock does not run during its player's vacation spans (the log's
-  ``vacation`` events, ``vacations``): a deadline inside one moves out by the time left.
+  ``vacation`` events): a deadline inside one moves out by the time left.
 
 A game without a time control (every game before this module) has time per move and no
 days off: its deadline is ``time_per_move`` after its turn started, as it always was.
@@ -25,8 +26,8 @@ days off: its deadline is ``time_per_move`` after its turn started, as it always
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from functools import cache
 from typing import Any
@@ -35,7 +36,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from engine.describe import CLOCK_EVENTS
 from engine.words import Msg, msg
 
-from .times import from_text
+from .times import from_text, to_text
 
 #: Day names, Monday first (``datetime.weekday()``).
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -49,6 +50,7 @@ Span = tuple[datetime, datetime]
 MAX_SECONDS = 365 * 86400  # the most a bank, a cap or an increment may be
 DAY = 86400
 ZERO = timedelta(0)
+MICROSECOND = timedelta(microseconds=1)
 
 
 class ControlError(ValueError):
@@ -246,58 +248,95 @@ class Turn:
     start: datetime
 
 
-def turns(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
-          ) -> tuple[list[Turn], datetime | None]:
-    """The turns of a log and when it ended, from its ``TIMED_EVENTS`` as (version,
-    event, time appended). A clock event starts a turn of its seat, unless it comes
-    right after one of the same seat (the tiles of one market space, given out at the
-    game end, are one turn)."""
-    out: list[Turn] = []
-    ended = None
-    last = None  # (version, seat) of the latest clock event
-    for version, event, at in timed:
-        if event["type"] == VACATION_EVENT:
-            continue
-        if event["type"] == END_EVENT:
-            ended = at
-            continue
-        seat = event["seat"]
-        # one turn: the seat's clock events in a row, or given out in one batch (its time)
-        if last != (version - 1, seat) and not (out and out[-1] == Turn(seat, at)):
-            out.append(Turn(seat, at))
-        last = (version, seat)
-    return out, ended
-
-
-def vacations(timed: Iterable[tuple[int, Mapping[str, Any], datetime]]
-              ) -> dict[int, list[Span]]:
-    """Each seat's vacation spans from a log's ``vacation`` events (version, event, time
-    appended): an event at ``at`` ends the seat's earlier spans at ``at`` at the latest
-    (one not begun is dropped), then adds its own from ``at`` at the earliest (a clock
-    is never stopped in the past)."""
-    out: dict[int, list[Span]] = {}
-    for _, event, at in timed:
-        if event["type"] != VACATION_EVENT:
-            continue
-        spans = [(a, min(b, at)) for a, b in out.get(event["seat"], []) if a < at]
-        if event.get("since") and event.get("until"):
-            since, until = max(from_text(event["since"]), at), from_text(event["until"])
-            if until > since:
-                spans.append((since, until))
-        out[event["seat"]] = spans
-    return out
+#: (version, event, the time its batch was appended): what the clock reads of a log.
+Timed = tuple[int, Mapping[str, Any], datetime]
 
 
 @dataclass(frozen=True)
 class Clock:
-    """A game's clock: its control, the number of seats, its turns and its end, and
-    each seat's vacation spans (its clock stops in them)."""
+    """A game's clocks as the fold of its log's ``TIMED_EVENTS`` (``after``): each seat's
+    time as its turn began (``left``), the turn going on, the end of the game, and each
+    seat's vacation spans still to matter (its clock stops in them). Kept beside the game
+    (the games row's ``clock``, ``to_json``) and carried forward by each batch, so no
+    move reads the log for it. Its answers hold from the latest batch's time on."""
 
     control: TimeControl
-    players: int
-    turns: Sequence[Turn] = ()
+    left: tuple[timedelta, ...]
+    turn: Turn | None = None
+    last: tuple[int, int] | None = None  # (version, seat) of the latest clock event
     ended_at: datetime | None = None
-    away: Mapping[int, Sequence[Span]] = field(default_factory=dict)
+    away: Mapping[int, tuple[Span, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, control: TimeControl, players: int) -> Clock:
+        """The clocks of a game before its first event: every seat has its initial time."""
+        return cls(control, (control.initial,) * players)
+
+    # -- the fold --------------------------------------------------------------------------
+
+    def after(self, timed: Iterable[Timed]) -> Clock:
+        """The clocks after the events ``timed`` (in order, times never going back; other
+        types than ``TIMED_EVENTS`` are passed over). The one place that says what a
+        batch does to the clocks:
+
+        - a clock event starts a turn of its seat (and ends the turn going on: the seat
+          keeps what its clock did not run, plus the increment), unless it comes right
+          after one of the same seat, or in the same instant as the turn going on and for
+          its seat (the tiles of one market space given out at the game end: one turn);
+        - the end of the game ends the turn going on; a turn that begins in the instant
+          the game ends is none (no time, no increment: A-6's last tiles);
+        - a ``vacation`` event ends the seat's spans at its time at the latest (one not
+          begun is dropped), then adds its own from that time at the earliest: a clock is
+          never stopped in the past.
+        """
+        clock = self
+        batch: list[Timed] = []
+        for item in timed:
+            if batch and item[2] != batch[0][2]:
+                clock, batch = clock._instant(batch), []
+            batch.append(item)
+        return clock._instant(batch) if batch else clock
+
+    def _instant(self, timed: list[Timed]) -> Clock:
+        """``after`` for events of one instant."""
+        at = timed[0][2]
+        ends = any(e["type"] == END_EVENT for _, e, _ in timed)
+        left, turn, last = list(self.left), self.turn, self.last
+        ended, away = self.ended_at, {s: list(spans) for s, spans in self.away.items()}
+
+        def finish(turn: Turn) -> None:
+            if not (ends and turn.start == at):  # a turn of no instant at the end: none
+                left[turn.seat] = self.control.after_turn(
+                    left[turn.seat], self._running(turn.seat, turn.start, at))
+
+        for version, event, _ in timed:
+            kind = event["type"]
+            if kind == VACATION_EVENT:
+                seat = event["seat"]
+                spans = [(a, min(b, at)) for a, b in away.get(seat, []) if a < at]
+                if event.get("since") and event.get("until"):
+                    since, until = max(from_text(event["since"]), at), from_text(event["until"])
+                    if until > since:
+                        spans.append((since, until))
+                away[seat] = spans
+            elif kind == END_EVENT:
+                if turn is not None:
+                    finish(turn)
+                ended, turn = at, None
+            elif kind in CLOCK_EVENTS:
+                seat = event["seat"]
+                if last != (version - 1, seat) and turn != Turn(seat, at):
+                    if turn is not None:
+                        finish(turn)
+                    turn = Turn(seat, at)
+                last = (version, seat)
+        # spans over before the turn going on began can matter no more
+        keep = turn.start if turn is not None else at
+        return replace(self, left=tuple(left), turn=turn, last=last, ended_at=ended,
+                       away={s: tuple(k) for s, spans in sorted(away.items())
+                             if (k := [(a, b) for a, b in spans if b > keep])})
+
+    # -- what the clocks say ---------------------------------------------------------------
 
     def _running(self, seat: int, start: datetime, end: datetime) -> timedelta:
         """How long ``seat``'s clock runs from ``start`` to ``end``: days off and its
@@ -326,52 +365,53 @@ class Clock:
         """The end of ``seat``'s vacation going on at ``at`` (None: none)."""
         return next((b for a, b in self.away.get(seat, ()) if a <= at < b), None)
 
-    def _end(self, i: int) -> datetime | None:
-        """When turn ``i`` ended (None: it goes on)."""
-        return self.turns[i + 1].start if i + 1 < len(self.turns) else self.ended_at
+    def away_until(self, at: datetime) -> dict[int, datetime]:
+        """The seats on vacation at ``at``, with its end."""
+        return {s: b for s in self.away if (b := self.vacation_until(s, at)) is not None}
 
     def time_left(self, at: datetime) -> list[timedelta]:
         """Each seat's time left at instant ``at`` (never below 0)."""
-        c = self.control
-        left = [c.initial] * self.players
-        for i, turn in enumerate(self.turns):
-            if turn.start > at:
-                break
-            end = self._end(i)
-            if end is not None and end == turn.start == self.ended_at:
-                continue  # a tile given out as the game ended: no turn (no time, no increment)
-            if end is not None and end <= at:
-                left[turn.seat] = c.after_turn(left[turn.seat],
-                                               self._running(turn.seat, turn.start, end))
-            else:
-                left[turn.seat] = max(ZERO, left[turn.seat] -
-                                      self._running(turn.seat, turn.start, at))
-                break
+        left = list(self.left)
+        if self.turn is not None:
+            seat = self.turn.seat
+            left[seat] = max(ZERO, left[seat] - self._running(seat, self.turn.start, at))
         return left
-
-    def _current(self) -> tuple[Turn, timedelta] | None:
-        """The turn going on, and the time its seat had when it started."""
-        if self.ended_at is not None or not self.turns:
-            return None
-        turn = self.turns[-1]
-        return turn, self.time_left(turn.start)[turn.seat]
 
     def deadline(self) -> datetime | None:
         """When the seat to act has no time left (None: nobody is to act)."""
-        current = self._current()
-        if current is None:
+        if self.turn is None:
             return None
-        turn, left = current
-        return self._advance(turn.seat, turn.start, left)
+        return self._advance(self.turn.seat, self.turn.start, self.left[self.turn.seat])
 
     def reminder_times(self, fractions: Iterable[float]) -> list[datetime]:
         """When the seat to act has used each of ``fractions`` of the time it had as its
         turn started (0.5: half of it), in order."""
-        current = self._current()
-        if current is None:
+        if self.turn is None:
             return []
-        turn, left = current
-        return [self._advance(turn.seat, turn.start, left * f) for f in sorted(fractions)]
+        seat, start, had = self.turn.seat, self.turn.start, self.left[self.turn.seat]
+        return [self._advance(seat, start, had * f) for f in sorted(fractions)]
+
+    # -- kept beside the game --------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The fold as the games row keeps it (times in ``times``' text form, durations in
+        microseconds); ``from_json`` reads it back, the control given."""
+        return {"left": [t // MICROSECOND for t in self.left],
+                "turn": [self.turn.seat, to_text(self.turn.start)] if self.turn else None,
+                "last": list(self.last) if self.last else None,
+                "ended": to_text(self.ended_at) if self.ended_at else None,
+                "away": {str(s): [[to_text(a), to_text(b)] for a, b in spans]
+                         for s, spans in self.away.items()}}
+
+    @classmethod
+    def from_json(cls, control: TimeControl, doc: Mapping[str, Any]) -> Clock:
+        turn, last = doc.get("turn"), doc.get("last")
+        return cls(control, tuple(t * MICROSECOND for t in doc["left"]),
+                   Turn(turn[0], from_text(turn[1])) if turn else None,
+                   (last[0], last[1]) if last else None,
+                   from_text(doc["ended"]) if doc.get("ended") else None,
+                   {int(s): tuple((from_text(a), from_text(b)) for a, b in spans)
+                    for s, spans in (doc.get("away") or {}).items()})
 
 
 def seconds(t: timedelta) -> int:

@@ -36,16 +36,7 @@ from engine.words import msg
 from . import due as planned
 from . import times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
-from .clock import (
-    TIMED_EVENTS,
-    VACATION_EVENT,
-    Clock,
-    ControlError,
-    TimeControl,
-    seconds,
-    turns,
-    vacations,
-)
+from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds
 from .errors import (
     DomainError,
     Forbidden,
@@ -84,7 +75,17 @@ from .results import (
     SeatToken,
     TimedOut,
 )
-from .store import MAIL_KINDS, Answer, Claim, EventStore, Game, GameUpdate, Seat, Webhook
+from .store import (
+    MAIL_KINDS,
+    Answer,
+    AnswerExists,
+    Claim,
+    EventStore,
+    Game,
+    GameUpdate,
+    Seat,
+    Webhook,
+)
 from .webhook_urls import check_url
 
 log = logging.getLogger(__name__)
@@ -285,7 +286,7 @@ class Games:
         """The game's row as the caller may see it (an e-mail address: only to the seat
         it belongs to; a failing address: to it and to the host)."""
         mine = caller.seat if caller.game_id == game.id else None
-        return GameSummary.of(game, self.store.seats(game.id), mine, caller.hosts(game))
+        return GameSummary.of(game, game.seats, mine, caller.hosts(game))
 
     def document(self, game: Game, caller: Caller) -> GameDocument:
         """The summary and the engine's view for the caller (Forbidden: another game's
@@ -335,7 +336,7 @@ class Games:
         ``seat`` sees them at the last of them (the seed shows once the game is over)."""
         last = first_version + len(events) - 1
         over = game.status == "over" and last >= game.version
-        names = [s.name or "" for s in self.store.seats(game.id)]
+        names = [s.name or "" for s in game.seats]
         state = self.state(game.id, last) if events else None
         return event_items(events, first_version, seat, over, names,
                            neutral_name(game.variant, game.players), state)
@@ -532,24 +533,24 @@ class Games:
     def _summary(self, game: Game, before: engine.State | None, after: engine.State,
                  events: list[engine.Event]
                  ) -> tuple[GameUpdate, list[tuple[int, datetime]] | None]:
-        """The game row's new fields, for the batch ``events`` appended now (a new turn
-        gets the deadline of the game's clock), and the (percent, time) of that turn's
-        reminders (None: the deadline stands, and its reminders)."""
+        """The game row's new fields, for the batch ``events`` appended now: the clocks
+        carried forward (a new turn gets their deadline), and the (percent, time) of that
+        turn's reminders (None: the deadline stands, and its reminders)."""
         over = after.phase == "over"
         at = times.now()
+        first = after.version - len(events) + 1
+        clock = self.clock(game).after(
+            (v, e, at) for v, e in enumerate(to_store(events), start=first))
         deadline, reminders = game.deadline, None
         if over:
             deadline = None
         elif before is None or before.current != after.current or \
                 engine.clock_started(events):
-            clock = self._clock_with(game, events, after.version - len(events) + 1, at)
             deadline = clock.deadline()
-            fractions = sorted(self.reminders)
-            reminders = [(round(f * 100), t) for f, t in zip(
-                fractions, clock.reminder_times(fractions), strict=True)]
+            reminders = self._reminder_times(clock)
         return GameUpdate(status="over" if over else "active", phase=after.phase,
                           current_seat=None if over else after.current, deadline=deadline,
-                          at=at), reminders
+                          at=at, clock=clock.to_json()), reminders
 
     def _record(self, game: Game, before: engine.State | None, after: engine.State,
                 events: list[engine.Event], answer: Answer | None = None,
@@ -562,8 +563,7 @@ class Games:
         plan = planned.plan(planned.Appended(
             game=game, from_version=first, events=events, after=after, update=update,
             at=update.at or times.now(), reminders=reminders,
-            addressed={s.seat for s in self.store.seats(game.id) if s.email},
-            hooks=[h.id for h in self.store.webhooks(game.id) if h.disabled_at is None]))
+            addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks))
         self.store.append(game.id, first - 1, to_store(events), update, answer, plan.due,
                           plan.replaces, done)
 
@@ -584,38 +584,31 @@ class Games:
         plan = planned.plan(planned.Appended(
             game=game, from_version=from_version, events=events, after=after,
             update=update, at=times.now(), reminders=reminders,
-            addressed={s.seat for s in self.store.seats(game_id) if s.email},
-            hooks=[h.id for h in self.store.webhooks(game_id) if h.disabled_at is None]))
+            addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks))
         due = [d for d in plan.due if mails or d.kind in ("bot", "deadline", "reminder")]
         return self.store.add_due(game_id, due, done)
 
     def _reminders(self, game: Game) -> list[tuple[int, datetime]]:
         """(percent, time) of the reminders of the turn going on."""
+        return self._reminder_times(self.clock(game))
+
+    def _reminder_times(self, clock: Clock) -> list[tuple[int, datetime]]:
+        """(percent, time) of the reminders of the turn going on on ``clock``."""
         fractions = sorted(self.reminders)
         return [(round(f * 100), t) for f, t in zip(
-            fractions, self.clock(game).reminder_times(fractions), strict=True)]
+            fractions, clock.reminder_times(fractions), strict=True)]
 
     # -- the clock (service/clock.py) ------------------------------------------------------
 
     def clock(self, game: Game) -> Clock:
-        """The game's clock: its time control and the turns of its log."""
-        timed = self.store.read_timed(game.id, TIMED_EVENTS) if game.version else []
-        played, ended = turns(timed)
-        return Clock(TimeControl.of(game.time_per_move, game.time_control), game.players,
-                     played, ended, vacations(timed))
-
-    def _clock_with(self, game: Game, events: list[engine.Event], first_version: int,
-                    at: datetime) -> Clock:
-        """The game's clock once the batch ``events`` (versions from ``first_version``)
-        is appended at ``at``. Without a bank a seat's time depends on its current turn
-        only, so the log is not read."""
+        """The game's clocks as its row keeps them (a game from before they were kept:
+        folded from its log, once: its next batch keeps them)."""
         control = TimeControl.of(game.time_per_move, game.time_control)
-        types = TIMED_EVENTS if control.bank is not None else (VACATION_EVENT,)
-        past = self.store.read_timed(game.id, types) if game.version else []
-        new = [(v, e, at) for v, e in enumerate(to_store(events), start=first_version)
-               if e["type"] in TIMED_EVENTS]
-        played, ended = turns(past + new)
-        return Clock(control, game.players, played, ended, vacations(past + new))
+        if game.clock is not None:
+            return Clock.from_json(control, game.clock)
+        clock = Clock.start(control, game.players)
+        return clock.after(self.store.read_timed(game.id, TIMED_EVENTS)) if game.version \
+            else clock
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -630,16 +623,19 @@ class Games:
         ``done``: the due row (a deadline, a bot's move) this move is the result of."""
         fingerprint = hashlib.sha256(json.dumps(
             [expected, [str(m) for m in moves]]).encode()).hexdigest()
-        if idempotency_key is not None:
-            earlier = self._earlier(game, seat, idempotency_key, fingerprint)
-            if earlier is not None:
-                return earlier
         try:
             return self._submit(game, seat, moves, expected, idempotency_key, fingerprint,
                                 timeout, bot, done)
+        except AnswerExists:  # the key answered another submission (or this one: a race)
+            assert idempotency_key is not None
+            earlier = self._earlier(game, seat, idempotency_key, fingerprint)
+            if earlier is None:
+                raise IdempotencyKeyReused() from None
+            return earlier
         except (DomainError, engine.RuleViolation):
-            # A concurrent request with the same key may have won meanwhile: its answer is
-            # this request's answer too.
+            # A retry of an answered submission finds the game moved on (or over): the
+            # first answer is its answer, as is the one of a concurrent request with the
+            # same key that won meanwhile.
             if idempotency_key is not None:
                 earlier = self._earlier(game, seat, idempotency_key, fingerprint)
                 if earlier is not None:
@@ -651,10 +647,11 @@ class Games:
                 bot: str | None = None, done: Claim | None = None) -> Played:
         state = self._playable(game, seat, expected, person=not (timeout or bot))
         try:
-            events = engine.decide(state, seat, moves, timeout=timeout, bot=bot)
+            events, after = engine.decision(state, seat, moves, timeout=timeout, bot=bot)
         except engine.NotYourTurn as exc:
             raise NotYourTurn(exc.message, exc.rule, state.current) from None
-        return self._append(game, seat, state, events, idempotency_key, fingerprint, done)
+        return self._append(game, seat, state, events, after, idempotency_key, fingerprint,
+                            done)
 
     def _playable(self, game: Game, seat: int, expected: int | None, person: bool = True
                   ) -> engine.State:
@@ -679,12 +676,9 @@ class Games:
         moves after them (none once it ends)."""
         state = self._playable(game, seat, expected)
         try:
-            shown, turn_ends = engine.preview(state, seat, moves)
+            shown, turn_ends, after = engine.preview(state, seat, moves)
         except engine.NotYourTurn as exc:
             raise NotYourTurn(exc.message, exc.rule, state.current) from None
-        after = state.copy()
-        for event in shown:
-            engine.evolve(after, event)
         moves_after = [] if turn_ends else engine.legal_moves(after, seat)
         no_cell = tiles_without_cell(after, seat) if moves_after else []
         items = event_items(shown, state.version + 1, seat, False, list(after.seats),
@@ -693,15 +687,14 @@ class Games:
                          turn_ends, tuple(moves_after), tuple(no_cell))
 
     def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
-                idempotency_key: str | None = None, fingerprint: str = "",
-                done: Claim | None = None) -> Played:
-        """Append ``events`` (decided by the engine on ``state``) for ``seat``."""
+                after: engine.State, idempotency_key: str | None = None,
+                fingerprint: str = "", done: Claim | None = None) -> Played:
+        """Append ``events`` (decided by the engine on ``state``, taking it to ``after``)
+        for ``seat``; AnswerExists if ``idempotency_key`` has an answer (not forgotten)."""
         game_id, expected = game.id, state.version
-        after = state.copy()
-        for event in events:
-            engine.evolve(after, event)
         played = self._played(game, seat, events, expected + 1, after)
-        idem = Answer(seat, idempotency_key, fingerprint, 201, after.version, expected + 1) \
+        idem = Answer(seat, idempotency_key, fingerprint, 201, after.version, expected + 1,
+                      forgotten_before=times.later(-self.idempotency_retention)) \
             if idempotency_key else None
         self._record(game, state, after, events, idem, done)
         if self.cache:
@@ -788,8 +781,11 @@ class Games:
             state = self.state(game.id, game.version)
             events = engine.take_over(state, seat, game.takeover_bot or self.takeover_bot,
                                       "resigned")
+            after = state.copy()
+            for event in events:
+                engine.evolve(after, event)
             try:
-                return self._append(game, seat, state, events)
+                return self._append(game, seat, state, events, after)
             except VersionConflict:
                 continue
         raise VersionConflict(self.store.version(game.id))
@@ -810,21 +806,13 @@ class Games:
             after = state.copy()
             engine.evolve(after, event)
             at = times.now()
-            timed = [*self.store.read_timed(game_id, TIMED_EVENTS),
-                     (after.version, event, at)]
-            played, ended = turns(timed)
-            clock = Clock(TimeControl.of(game.time_per_move, game.time_control),
-                          game.players, played, ended, vacations(timed))
-            fractions = sorted(self.reminders)
-            reminders = [(round(f * 100), t) for f, t in zip(
-                fractions, clock.reminder_times(fractions), strict=True)]
+            clock = self.clock(game).after([(after.version, to_store([event])[0], at)])
             update = GameUpdate(game.status, game.phase, game.current_seat,
-                                clock.deadline(), at=at)
+                                clock.deadline(), at=at, clock=clock.to_json())
             plan = planned.plan(planned.Appended(
                 game=game, from_version=after.version, events=[event], after=after,
-                update=update, at=at, reminders=reminders,
-                addressed={s.seat for s in self.store.seats(game_id) if s.email},
-                hooks=[h.id for h in self.store.webhooks(game_id) if h.disabled_at is None]))
+                update=update, at=at, reminders=self._reminder_times(clock),
+                addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks))
             due = [d for d in plan.due if d.kind not in MAIL_KINDS]
             try:
                 self.store.append(game_id, game.version, to_store([event]), update, None,
@@ -880,12 +868,15 @@ class Games:
         created = cast(GameCreated, events[0])  # import_record: a log opens with it
         game_id = secrets.token_hex(8)
         stamp = times.now()
+        players = len(created["seats"])
+        clock = Clock.start(TimeControl.of(0, None), players).after(
+            (v, e, stamp) for v, e in enumerate(to_store(events), start=1))
         game = Game(id=game_id, variant=created["variant"], options=created["options"],
-                    players=len(created["seats"]), status="over", phase="over",
+                    players=players, status="over", phase="over",
                     version=len(events), current_seat=None, time_per_move=0,
                     timeout_policy="default_move", deadline=None, imported=True,
                     created_at=stamp, updated_at=stamp,
-                    spectators_read_chat=spectators_read_chat)
+                    spectators_read_chat=spectators_read_chat, clock=clock.to_json())
         seats = [Seat(game_id, i, name, None, None, None)
                  for i, name in enumerate(created["seats"])]
         self.store.create_finished_game(game, seats, to_store(events))

@@ -14,6 +14,7 @@ from .base import (
     MAIL_MESSAGES,
     TABLES,
     Answer,
+    AnswerExists,
     Claim,
     Due,
     DueRow,
@@ -68,9 +69,9 @@ def describe(settings: Settings) -> str:
 
 
 __all__ = [
-    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "Claim", "Due", "DueRow",
-    "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows", "GameUpdate",
-    "MAIL_MESSAGES", "MailFailure", "Message", "Player", "Rating", "SchemaTooNew",
-    "SchemaTooOld", "Seat", "SignIn", "SqliteStore", "Talk", "VersionConflict", "Webhook",
-    "describe", "open_store",
+    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "AnswerExists", "Claim", "Due",
+    "DueRow", "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows",
+    "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "Rating",
+    "SchemaTooNew", "SchemaTooOld", "Seat", "SignIn", "SqliteStore", "Talk",
+    "VersionConflict", "Webhook", "describe", "open_store",
 ]

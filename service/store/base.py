@@ -20,7 +20,7 @@ each, and a case in the contract test. ``COLUMNS`` is every table's columns as
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -45,7 +45,9 @@ class SchemaTooOld(Exception):
 
 @dataclass
 class Game:
-    """A game's row: what it is and where it stands (kept in step with its log)."""
+    """A game's row: what it is and where it stands (kept in step with its log); as a
+    store reads it, with its seats and the ids of its enabled webhooks (what a move and a
+    document need, in the one read)."""
 
     id: str
     variant: str
@@ -69,6 +71,9 @@ class Game:
     replay_public: bool = True  # a finished game's events and record for anyone (else: its own)
     public: bool = False  # its open seats are anyone's to join, no invite code (the lobby)
     spectators_read_chat: bool = False  # spectators read the table's messages (talk.py)
+    clock: dict[str, Any] | None = None  # the clocks' fold (service/clock.py); None: not kept
+    seats: tuple[Seat, ...] = field(default=(), compare=False)  # read with it, in order
+    hooks: tuple[int, ...] = field(default=(), compare=False)  # its webhooks not disabled
 
 
 @dataclass
@@ -95,6 +100,7 @@ class GameUpdate:
     current_seat: int | None
     deadline: datetime | None
     at: datetime | None = None  # the batch's time (its events' created_at); None: now
+    clock: dict[str, Any] | None = None  # the clocks after the batch (service/clock.py)
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,13 @@ class Answer:
     version: int  # the game's version after the batch
     from_version: int  # the batch's first event
     created_at: datetime | None = None
+    #: (appending) an earlier answer to the key stored before this is forgotten: replaced
+    forgotten_before: datetime | None = None
+
+
+class AnswerExists(Exception):
+    """``append``: the seat's key has an answer already (one not forgotten); nothing was
+    written (the application layer gives that answer, or refuses the key)."""
 
 
 @dataclass(frozen=True)
@@ -318,7 +331,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
               "created_at", "updated_at", "host_token_hash", "invite_hash",
               "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public",
-              "public", "spectators_read_chat"),
+              "public", "spectators_read_chat", "clock"),
     "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
               "token_generation", "bot", "language", "mail_failures", "mail_failing"),
     "events": ("game_id", "version", "type", "payload", "created_at"),
@@ -340,7 +353,7 @@ DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at", "deleted_at"}
-JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted"}
+JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]
@@ -421,7 +434,9 @@ class EventLog(Protocol):
         done, result "replaced"), the idempotent ``answer``, and ``done``: the due row
         this append is the result of, marked done; all or nothing, at ``update.at`` (the
         events' time; None: now). Returns the new version; VersionConflict (nothing
-        written) if the game is at another version."""
+        written) if the game is at another version, AnswerExists (nothing written) if the
+        ``answer``'s key has one stored at or after its ``forgotten_before`` (an older
+        one is replaced): the look-up of a retry is this append's own."""
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
         """The stored first answer to ``seat``'s submission with this key."""

@@ -48,6 +48,7 @@ from .base import (
     TABLES,
     TIME_COLUMNS,
     Answer,
+    AnswerExists,
     Claim,
     Due,
     DueRow,
@@ -326,10 +327,15 @@ create table rated_games (game_id text primary key references games(id),
    rated_at timestamptz not null);
 """
 
+#: Each game's clocks as a fold kept in its row (service/clock.py), carried forward by each
+#: append; a game from before is folded from its log when first read.
+V14 = "alter table games add column clock jsonb;"
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1: a script, or a function
 #: where Python must convert rows.
 MIGRATIONS: list[str | Callable[[psycopg.Connection], None]] = [V1, V2, V3, V4, V5, V6, V7,
-                                                                 V8, V9, V10, V11, _v12, V13]
+                                                                 V8, V9, V10, V11, _v12, V13,
+                                                                 V14]
 SCHEMA_VERSION = len(MIGRATIONS)
 MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 
@@ -337,7 +343,8 @@ MIGRATION_LOCK = 0x616C68616D627261  # pg_advisory_lock key ("alhambra")
 APPEND = """
 with moved as (
    update games set status = %(status)s, phase = %(phase)s, current_seat = %(seat)s,
-          deadline = %(deadline)s, version = %(version)s, updated_at = %(stamp)s
+          deadline = %(deadline)s, version = %(version)s, updated_at = %(stamp)s,
+          clock = %(clock)s
    where id = %(id)s and version = %(expected)s returning id),
 logged as (
    insert into event_batches (game_id, version, first, at, data)
@@ -373,6 +380,13 @@ select count(*) from moved
 """
 
 _GAME_SELECT = "select " + ", ".join(COLUMNS["games"]) + " from games"
+#: A game's row with its seats (JSON arrays of their columns) and enabled webhooks' ids.
+_TABLE_SELECT = ("select " + ", ".join(f"g.{c}" for c in COLUMNS["games"]) +
+                 ", (select coalesce(json_agg(json_build_array(" +
+                 ", ".join(f"s.{c}" for c in COLUMNS["seats"]) + ") order by s.seat), "
+                 "'[]') from seats s where s.game_id = g.id), (select coalesce(array_agg("
+                 "h.id order by h.id), '{}') from webhooks h where h.game_id = g.id and "
+                 "h.disabled_at is null) from games g where g.id = %s")
 _SEAT_SELECT = "select " + ", ".join(COLUMNS["seats"]) + " from seats"
 _HOOK_SELECT = "select " + ", ".join(COLUMNS["webhooks"]) + " from webhooks"
 _DUE_COLUMNS = ("id", *COLUMNS["due"])
@@ -419,9 +433,10 @@ def _game(row: tuple[Any, ...]) -> Game:
     return Game(**d)
 
 
-def _seat(row: tuple[Any, ...]) -> Seat:
+def _seat(row: Sequence[Any]) -> Seat:
     d = dict(zip(COLUMNS["seats"], row, strict=True))
-    d["joined_at"] = _utc(d["joined_at"])
+    joined = d["joined_at"]
+    d["joined_at"] = times.from_text(joined) if isinstance(joined, str) else _utc(joined)
     return Seat(**d)
 
 
@@ -623,14 +638,25 @@ class PostgresStore:
             finally:
                 game.version = version
             self._append(conn, game.id, 0, events,
-                         GameUpdate(game.status, game.phase, None, None))
+                         GameUpdate(game.status, game.phase, None, None, clock=game.clock))
 
     def game(self, game_id: str) -> Game:
         with self.connection() as conn:
-            row = conn.execute(_GAME_SELECT + " where id = %s", (game_id,)).fetchone()
+            row = conn.execute(_TABLE_SELECT, (game_id,)).fetchone()
         if row is None:
             raise GameNotFound(game_id)
-        return _game(row)
+        n = len(COLUMNS["games"])
+        return replace(_game(row[:n]), seats=tuple(_seat(s) for s in row[n]),
+                       hooks=tuple(row[n + 1]))
+
+    def _with_seats(self, conn: psycopg.Connection, games: list[Game]) -> list[Game]:
+        """``games`` with their seats, read in one query."""
+        seats: dict[str, list[Seat]] = {g.id: [] for g in games}
+        if games:
+            for r in conn.execute(_SEAT_SELECT + " where game_id = any(%s) order by "
+                                  "game_id, seat", (list(seats),)):
+                seats[r[0]].append(_seat(r))
+        return [replace(g, seats=tuple(seats[g.id])) for g in games]
 
     def version(self, game_id: str) -> int:
         with self.connection() as conn:
@@ -681,7 +707,7 @@ class PostgresStore:
             rows = conn.execute(_GAME_SELECT + clause +
                                 " order by created_at desc, id limit %s offset %s",
                                 [*params, limit, offset]).fetchall()
-        return [_game(r) for r in rows], total
+            return self._with_seats(conn, [_game(r) for r in rows]), total
 
     def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
                      ) -> bool:
@@ -747,6 +773,20 @@ class PostgresStore:
                update: GameUpdate, answer: Answer | None = None, due: Sequence[Due] = (),
                replaces: Sequence[str] = (), done: Claim | None = None) -> int:
         with self.connection() as conn:
+            try:
+                return self._append(conn, game_id, expected_version, events, update, answer,
+                                    due, replaces, done)
+            except psycopg.errors.UniqueViolation as exc:
+                diag = exc.diag.constraint_name or ""
+                if answer is None or not diag.startswith("idempotency"):
+                    raise
+                # the key has an answer: forget it if it is old enough, else refuse
+                forgotten = conn.execute(
+                    "delete from idempotency where game_id = %s and seat = %s and key = %s "
+                    "and created_at < %s", (game_id, answer.seat, answer.key,
+                                            answer.forgotten_before)).rowcount
+                if not forgotten:
+                    raise AnswerExists(answer.key) from None
             return self._append(conn, game_id, expected_version, events, update, answer,
                                 due, replaces, done)
 
@@ -764,7 +804,7 @@ class PostgresStore:
         moved = _row(conn.execute(APPEND, {
             "id": game_id, "expected": expected, "version": version, "stamp": stamp,
             "status": update.status, "phase": update.phase, "seat": update.current_seat,
-            "deadline": update.deadline,
+            "deadline": update.deadline, "clock": _to_db("clock", update.clock),
             "logged": bool(events), "data": codec.encode(events),
             "answer": answer is not None, "replaces": list(replaces),
             "done_id": done.id if done else None,
@@ -1153,7 +1193,8 @@ class PostgresStore:
                                 f"g.id = s.game_id where lower(s.email) = %s and {cond} "
                                 f"order by g.created_at, g.id, s.seat",
                                 (email.lower(),)).fetchall()
-        return [(_game(r[:n]), _seat(r[n:])) for r in rows]
+            games_ = {g.id: g for g in self._with_seats(conn, [_game(r[:n]) for r in rows])}
+        return [(games_[r[0]], _seat(r[n:])) for r in rows]
 
     # -- table talk ------------------------------------------------------------------------
 

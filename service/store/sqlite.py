@@ -41,6 +41,7 @@ from .base import (
     TABLES,
     TIME_COLUMNS,
     Answer,
+    AnswerExists,
     Claim,
     Due,
     DueRow,
@@ -429,10 +430,16 @@ def _v16(conn: sqlite3.Connection) -> None:
     """)
 
 
+def _v17(conn: sqlite3.Connection) -> None:
+    """Each game's clocks as a fold kept in its row (service/clock.py), carried forward
+    by each append; a game from before is folded from its log when first read."""
+    _run(conn, "alter table games add column clock text;")
+
+
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7,
                                                           _v8, _v9, _v10, _v11, _v12, _v13,
-                                                          _v14, _v15, _v16]
+                                                          _v14, _v15, _v16, _v17]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -609,7 +616,7 @@ class SqliteStore:
             self._insert_game(db, game, seats)
 
     def _insert_game(self, db: Database, game: Game, seats: list[Seat]) -> None:
-        db.table("games").insert(_to_row(asdict(game)))
+        db.table("games").insert(_to_row({c: getattr(game, c) for c in GAME_COLUMNS}))
         db.table("seats").insert_all(_to_row(asdict(s)) for s in seats)
 
     def create_finished_game(self, game: Game, seats: list[Seat], events: list[Event]
@@ -620,13 +627,26 @@ class SqliteStore:
             self._insert_game(db, game, seats)
             game.version = version
             self._append(db, game.id, 0, events, GameUpdate(game.status, game.phase, None,
-                                                            None))
+                                                            None, clock=game.clock))
 
     def game(self, game_id: str) -> Game:
         row = self._one(_GAME_SELECT + " where id = ?", (game_id,))
         if row is None:
             raise GameNotFound(game_id)
-        return _game(row)
+        hooks = tuple(r[0] for r in self.conn.execute(
+            "select id from webhooks where game_id = ? and disabled_at is null order by id",
+            (game_id,)))
+        return replace(_game(row), seats=tuple(self.seats(game_id)), hooks=hooks)
+
+    def _with_seats(self, games: list[Game]) -> list[Game]:
+        """``games`` with their seats, read in one query."""
+        if not games:
+            return games
+        seats: dict[str, list[Seat]] = {g.id: [] for g in games}
+        for r in self._query(_SEAT_SELECT + f" where game_id in ({', '.join('?' * len(seats))}) "
+                             "order by game_id, seat", list(seats)):
+            seats[r["game_id"]].append(_seat(r))
+        return [replace(g, seats=tuple(seats[g.id])) for g in games]
 
     def version(self, game_id: str) -> int:
         row = self._one("select version from games where id = ?", (game_id,))
@@ -668,7 +688,7 @@ class SqliteStore:
         rows = self._query(_GAME_SELECT + clause +
                              " order by created_at desc, id limit ? offset ?",
                              [*params, limit, offset])
-        return [_game(r) for r in rows], total
+        return self._with_seats([_game(r) for r in rows]), total
 
     def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str
                      ) -> bool:
@@ -747,12 +767,25 @@ class SqliteStore:
             if done is not None:
                 self._finish(db, done, Finish("applied"))
             if answer is not None:
-                db.execute("insert into idempotency (game_id, seat, key, fingerprint, "
-                           "status, version, from_version, created_at) values "
-                           "(?, ?, ?, ?, ?, ?, ?, ?)",
-                           (game_id, answer.seat, answer.key, answer.fingerprint,
-                            answer.status, answer.version, answer.from_version, stamp))
+                self._answer(db, game_id, answer, stamp)
         return version
+
+    @staticmethod
+    def _answer(db: Database, game_id: str, answer: Answer, stamp: str) -> None:
+        """Keep ``answer``, replacing a forgotten one of its key (AnswerExists: one is
+        kept still; the transaction is rolled back)."""
+        cur = db.execute(
+            "insert into idempotency (game_id, seat, key, fingerprint, status, version, "
+            "from_version, created_at) values (?, ?, ?, ?, ?, ?, ?, ?) on conflict "
+            "(game_id, seat, key) do update set fingerprint = excluded.fingerprint, "
+            "status = excluded.status, version = excluded.version, from_version = "
+            "excluded.from_version, created_at = excluded.created_at where "
+            "idempotency.created_at < ?",
+            (game_id, answer.seat, answer.key, answer.fingerprint, answer.status,
+             answer.version, answer.from_version, stamp,
+             _text(answer.forgotten_before) if answer.forgotten_before else ""))
+        if cur.rowcount != 1:
+            raise AnswerExists(answer.key)
 
     def _append(self, db: Database, game_id: str, expected: int,
                 events: list[Event], update: GameUpdate) -> int:
@@ -766,9 +799,9 @@ class SqliteStore:
                        "values (?, ?, ?, ?, ?)", (game_id, version, expected + 1,
                                                   codec.to_ms(at), codec.encode(events)))
         db.execute("update games set status = ?, phase = ?, current_seat = ?, deadline = ?, "
-                   "version = ?, updated_at = ? where id = ?",
+                   "version = ?, updated_at = ?, clock = ? where id = ?",
                    (update.status, update.phase, update.current_seat, _text(update.deadline),
-                    version, stamp, game_id))
+                    version, stamp, _to_db("clock", update.clock), game_id))
         return version
 
     def idempotent_answer(self, game_id: str, seat: int, key: str) -> Answer | None:
@@ -1116,7 +1149,8 @@ class SqliteStore:
         for r in rows:
             seat = {c: r.pop(f"s_{c}") for c in SEAT_COLUMNS}
             out.append((_game(r), _seat(seat)))
-        return out
+        games_ = {g.id: g for g in self._with_seats([g for g, _ in out])}
+        return [(games_[g.id], seat) for g, seat in out]
 
     # -- table talk ------------------------------------------------------------------------
 

@@ -188,7 +188,7 @@ def test_a_bug_is_a_500_problem_and_writes_nothing(app, client, game, counted, m
     def broken(*args, **kwargs):
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(service.games.engine, "decide", broken)
+    monkeypatch.setattr(service.games.engine, "decision", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     before = counted()
     doc = game.get()
@@ -196,7 +196,7 @@ def test_a_bug_is_a_500_problem_and_writes_nothing(app, client, game, counted, m
     body = check_problem(r, 500, "internal_error")
     assert "bug" not in body["detail"]
     assert counted() == before
-    assert engine.decide is broken
+    assert engine.decision is broken
 
 
 # -- every class of hostile input at every endpoint: never a 5xx -------------------------

@@ -1,7 +1,9 @@
 """The game clock (service/clock.py): examples, the checks of a time control, and its
 properties under hypothesis (never negative, never running on a day off in any zone
 across DST changes, a move never lowering a seat's time, the deadline exactly where the
-time left reaches 0)."""
+time left reaches 0), and the fold kept beside the game equal to the clock computed from
+the whole log (``clock_reference.py``) over random games with banks, days off and
+vacations."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from service import times
 from service.clock import (
     DAYS,
     ZERO,
@@ -22,8 +25,8 @@ from service.clock import (
     _zones,
     presets,
     seconds,
-    turns,
 )
+from tests.service.clock_reference import Reference, turns, vacations
 
 H = timedelta(hours=1)
 D = timedelta(days=1)
@@ -41,12 +44,23 @@ def local(*args) -> datetime:
     return datetime(*args, tzinfo=HELSINKI).astimezone(UTC)
 
 
+def fold(control: TimeControl, players: int, started: list[Turn],
+         ended_at: datetime | None = None) -> Clock:
+    """The clocks of a log whose turns start as ``started`` says (each its own batch),
+    ended at ``ended_at``."""
+    timed = [(2 * i + 1, {"type": "turn_started", "seat": t.seat}, t.start)
+             for i, t in enumerate(started)]
+    if ended_at is not None:
+        timed.append((2 * len(started) + 1, {"type": "game_over"}, ended_at))
+    return Clock.start(control, players).after(timed)
+
+
 # -- examples ------------------------------------------------------------------------------
 
 def test_a_game_without_a_time_control_has_time_per_move_as_always():
     control = TimeControl.of(3600, None)
     start = at(2026, 3, 28, 23, 30)
-    clock = Clock(control, 3, [Turn(0, start - D), Turn(1, start)])
+    clock = fold(control, 3, [Turn(0, start - D), Turn(1, start)])
     assert clock.deadline() == start + H
     assert clock.time_left(start + 20 * timedelta(minutes=1)) == [H, 40 * timedelta(
         minutes=1), H]
@@ -56,22 +70,22 @@ def test_a_game_without_a_time_control_has_time_per_move_as_always():
 def test_little_golem_bank_240_hours_plus_36_capped_at_240():
     start = at(2026, 1, 5, 12)
     moves = [Turn(0, start)]
-    clock = Clock(LITTLE_GOLEM, 2, moves)
+    clock = fold(LITTLE_GOLEM, 2, moves)
     assert clock.deadline() == start + 240 * H  # a new seat has its whole bank
     # seat 0 thinks 100 h: 140 h left, +36 h = 176 h for its next turn
     moves.append(Turn(1, start + 100 * H))
-    clock = Clock(LITTLE_GOLEM, 2, moves)
+    clock = fold(LITTLE_GOLEM, 2, moves)
     assert clock.time_left(start + 100 * H) == [176 * H, 240 * H]
     # seat 1 moves at once: 240 h + 36 h is capped at 240 h
     moves.append(Turn(0, start + 100 * H))
-    clock = Clock(LITTLE_GOLEM, 2, moves)
+    clock = fold(LITTLE_GOLEM, 2, moves)
     assert clock.time_left(start + 110 * H) == [166 * H, 240 * H]
     assert clock.deadline() == start + 276 * H
     # seat 0 lets its time run out: its bank is empty, the increment gives it 36 h
     moves.append(Turn(1, start + 300 * H))
-    clock = Clock(LITTLE_GOLEM, 2, moves)
+    clock = fold(LITTLE_GOLEM, 2, moves)
     assert clock.time_left(start + 300 * H) == [36 * H, 240 * H]
-    clock = Clock(LITTLE_GOLEM, 2, moves, ended_at=start + 301 * H)
+    clock = fold(LITTLE_GOLEM, 2, moves, ended_at=start + 301 * H)
     assert clock.deadline() is None
     assert clock.time_left(start + 400 * H) == [36 * H, 240 * H]  # the game ended
 
@@ -82,7 +96,7 @@ def test_weekends_off_in_helsinki_across_the_march_dst_change():
     control = TimeControl.parse(72 * 3600, {"days_off": ["sat", "sun"],
                                             "timezone": "Europe/Helsinki"}, 60)
     start = local(2026, 3, 27, 20)  # Friday evening: 4 hours of Friday are left
-    clock = Clock(control, 2, [Turn(0, start)])
+    clock = fold(control, 2, [Turn(0, start)])
     deadline = clock.deadline()
     # 4 h on Friday, Monday 24 h, Tuesday 24 h, Wednesday 20 h: Wednesday 20:00 (UTC+3)
     assert deadline == local(2026, 4, 1, 20)
@@ -93,7 +107,7 @@ def test_weekends_off_in_helsinki_across_the_march_dst_change():
     assert clock.time_left(local(2026, 3, 30, 1)) == [67 * H, 72 * H]  # Monday 01:00
     assert clock.time_left(deadline) == [ZERO, 72 * H]
     # a turn started on a day off starts on Monday at midnight
-    clock = Clock(control, 2, [Turn(1, local(2026, 3, 28, 15))])
+    clock = fold(control, 2, [Turn(1, local(2026, 3, 28, 15))])
     assert clock.deadline() == local(2026, 4, 2, 0)
 
 
@@ -116,7 +130,7 @@ def test_a_bank_with_days_off_reminds_at_fractions_of_what_the_seat_had():
                                        "cap": 10 * 86400, "days_off": ["sun"],
                                        "timezone": "Europe/Helsinki"}, 60)
     start = local(2026, 3, 23, 0)  # a Monday
-    clock = Clock(control, 3, [Turn(2, start)])
+    clock = fold(control, 3, [Turn(2, start)])
     # 10 days of clock from Monday: Sunday 29 is off, so the bank is empty on Thursday 2nd
     assert clock.deadline() == local(2026, 4, 3, 0)
     assert clock.reminder_times([0.9, 0.5]) == [local(2026, 3, 28, 0), local(2026, 4, 2, 0)]
@@ -127,16 +141,23 @@ def test_time_left_is_shown_in_whole_seconds_rounded_up():
     assert seconds(timedelta(seconds=60)) == 60 and seconds(ZERO) == 0
 
 
-def test_turns_come_from_the_clock_events_and_their_times():
+def test_the_tiles_of_one_market_space_are_one_turn():
+    """A-6: at the game end the tiles of one market space given to a seat in one batch
+    are one turn (one increment), the next space's tile (after it placed them) another."""
+    control = TimeControl.parse(None, {"bank": 48 * 3600, "increment": 12 * 3600,
+                                       "cap": 72 * 3600}, 60)
     t0, t1, t2, t3 = (at(2026, 1, 1, h) for h in range(4))
     timed = [(10, {"type": "turn_started", "seat": 0}, t0),
              (20, {"type": "turn_started", "seat": 1}, t1),
-             # the game end: two tiles of one space to seat 1 are one turn, the next
-             # space's tile (after it placed them) another
              (30, {"type": "tile_awarded", "seat": 1}, t2),
              (31, {"type": "tile_awarded", "seat": 1}, t2),
              (35, {"type": "tile_awarded", "seat": 1}, t3),
              (40, {"type": "game_over"}, t3)]
+    clock = Clock.start(control, 2).after(timed)
+    # seat 0: 1 h of 48, +12; seat 1: 1 h (+12), then 1 h for the two tiles (+12, once);
+    # the tile of the game-ending batch is no turn
+    assert clock.time_left(t3 + D) == [59 * H, 70 * H]
+    assert clock.deadline() is None and clock.ended_at == t3
     assert turns(timed) == ([Turn(0, t0), Turn(1, t1), Turn(1, t2), Turn(1, t3)], t3)
 
 
@@ -152,10 +173,26 @@ def test_a_tile_given_out_in_the_game_ending_batch_is_no_turn():
              (20, {"type": "turn_started", "seat": 1}, t1),
              (30, {"type": "tile_awarded", "seat": 0}, t2),
              (31, {"type": "game_over"}, t2)]
-    moves, ended = turns(timed)
-    clock = Clock(control, 2, moves, ended_at=ended)
+    clock = Clock.start(control, 2).after(timed)
     # seat 0 ran 40 h of its 48 (8 left, +12); seat 1 ran 8 h of its 48 (40 left, +12)
     assert clock.time_left(t2 + D) == [20 * H, 52 * H]
+
+
+def test_the_fold_is_kept_as_json_and_read_back_the_same():
+    control = TimeControl.parse(None, {"bank": 48 * 3600, "increment": 12 * 3600,
+                                       "cap": 72 * 3600}, 60)
+    t0 = at(2026, 1, 5, 0, 0, 0, 123000)
+    clock = Clock.start(control, 3).after([
+        (1, {"type": "turn_started", "seat": 0}, t0),
+        (2, {"type": "vacation", "seat": 1, "since": times.to_text(t0 + H),
+             "until": times.to_text(t0 + 5 * D)}, t0 + H),
+        (3, {"type": "turn_started", "seat": 1}, t0 + 2 * H)])
+    doc = clock.to_json()
+    assert Clock.from_json(control, doc) == clock
+    assert doc["turn"] == [1, "2026-01-05T02:00:00.123Z"] and doc["last"] == [3, 1]
+    assert doc["left"][0] == (48 - 2 + 12) * 3600 * 10**6
+    assert clock.vacation_until(1, t0 + 3 * H) == t0 + 5 * D
+    assert clock.deadline() == t0 + 5 * D + 48 * H  # seat 1's clock waits for its return
 
 
 @pytest.mark.parametrize("tpm, doc, field, words", [
@@ -217,6 +254,7 @@ def controls(draw) -> TimeControl:
 
 @st.composite
 def clocks(draw) -> Clock:
+    """The clocks of random turns (some in one instant), the game ended or not."""
     control = draw(controls())
     players = draw(st.integers(2, 6))
     t = draw(instants)
@@ -225,7 +263,15 @@ def clocks(draw) -> Clock:
         played.append(Turn(draw(st.integers(0, players - 1)), t))
         t += draw(durations)
     ended = t if draw(st.booleans()) and played else None
-    return Clock(control, players, played, ended)
+    return fold(control, players, played, ended)
+
+
+def since_last(clock: Clock, wait: timedelta) -> datetime:
+    """An instant ``wait`` after the clocks' latest batch (its answers hold from then)."""
+    return (clock.ended_at or (clock.turn.start if clock.turn else INSTANT_0)) + wait
+
+
+INSTANT_0 = datetime(2020, 1, 1, tzinfo=UTC)
 
 
 def off(control: TimeControl, t: datetime) -> bool:
@@ -234,11 +280,11 @@ def off(control: TimeControl, t: datetime) -> bool:
 
 
 @settings(max_examples=300, deadline=None)
-@given(clocks(), instants)
-def test_time_left_is_never_negative_nor_above_what_a_seat_can_hold(clock, t):
+@given(clocks(), durations)
+def test_time_left_is_never_negative_nor_above_what_a_seat_can_hold(clock, wait):
     c = clock.control
     most = timedelta(seconds=c.cap if c.bank is not None else c.time_per_move)
-    for left in clock.time_left(t):
+    for left in clock.time_left(since_last(clock, wait)):
         assert ZERO <= left <= most
 
 
@@ -256,19 +302,15 @@ def test_the_clock_runs_exactly_on_the_minutes_that_are_not_days_off(control, st
 
 
 @settings(max_examples=300, deadline=None)
-@given(clocks(), instants, st.timedeltas(min_value=ZERO, max_value=timedelta(days=2)))
-def test_no_clock_runs_on_a_day_off(clock, t, span):
+@given(clocks(), durations, st.timedeltas(min_value=ZERO, max_value=timedelta(days=2)))
+def test_no_clock_runs_on_a_day_off(clock, wait, span):
     c = clock.control
+    t = since_last(clock, wait)
     if not c.days_off or not off(c, t):
         return
     _, day_end = c._day(t)
     later = min(t + span, day_end - timedelta(microseconds=1))
-    before, after = clock.time_left(t), clock.time_left(later)
-    moves = [turn.start for turn in clock.turns] + [clock.ended_at or t]
-    if any(t < move <= later for move in moves):  # a move: an increment
-        assert all(a >= b for a, b in zip(after, before, strict=True))
-    else:
-        assert after == before
+    assert clock.time_left(later) == clock.time_left(t)
 
 
 @settings(max_examples=300, deadline=None)
@@ -288,11 +330,11 @@ def test_a_day_off_lasts_until_the_first_instant_the_clock_runs(control, t):
 def test_a_move_never_lowers_any_seats_time(clock, seat, wait):
     """A new turn (the move that hands it on) at instant t: every seat has at least the
     time it had just before."""
-    if clock.ended_at is not None or not clock.turns:
+    if clock.turn is None:
         return
-    t = clock.turns[-1].start + wait
-    moved = Clock(clock.control, clock.players,
-                  [*clock.turns, Turn(seat % clock.players, t)])
+    t = clock.turn.start + wait
+    players = len(clock.left)
+    moved = clock.after([(1 << 20, {"type": "turn_started", "seat": seat % players}, t)])
     for before, after in zip(clock.time_left(t), moved.time_left(t), strict=True):
         assert after >= before
 
@@ -302,10 +344,10 @@ def test_a_move_never_lowers_any_seats_time(clock, seat, wait):
 def test_the_deadline_is_exactly_when_the_time_left_reaches_zero(clock):
     deadline = clock.deadline()
     if deadline is None:
-        assert clock.ended_at is not None or not clock.turns
+        assert clock.turn is None
         return
-    turn = clock.turns[-1]
-    had = clock.time_left(turn.start)[turn.seat]
+    turn = clock.turn
+    had = clock.left[turn.seat]
     assert clock.time_left(deadline)[turn.seat] == ZERO
     if had > ZERO:
         assert deadline > turn.start
@@ -313,3 +355,79 @@ def test_the_deadline_is_exactly_when_the_time_left_reaches_zero(clock):
     for f, when in zip((0.25, 0.5, 1.0), clock.reminder_times([1.0, 0.25, 0.5]),
                        strict=True):
         assert clock.time_left(when)[turn.seat] == max(ZERO, had - had * f)
+
+
+# -- the fold against the whole log ----------------------------------------------------------
+
+@st.composite
+def logs(draw) -> tuple[TimeControl, int, list[list[tuple[int, dict, datetime]]]]:
+    """A random game's clock events in batches (one instant each, later and later): turns
+    started, tiles awarded (several to a seat in a row, or to several seats), vacations
+    set and called off, and perhaps the game's end. Mostly banks (where a turn's length
+    counts), with increments small enough that the cap hides little."""
+    control = draw(controls())
+    if draw(st.integers(0, 3)):
+        bank = draw(st.integers(3600, 6 * 86400))
+        doc = {**(control.to_json() or {}), "bank": bank,
+               "increment": draw(st.integers(0, bank // 4)),
+               "cap": draw(st.integers(bank, 2 * bank))}
+        control = TimeControl.parse(None, doc, 60)
+    players = draw(st.integers(2, 6))
+    t = draw(instants).replace(microsecond=0)
+    version, batches, acting = 1, [], 0
+    for _ in range(draw(st.integers(1, 14))):
+        t += timedelta(milliseconds=draw(st.integers(1, 4 * 86400 * 1000)))
+        kind = draw(st.sampled_from(["turn", "turn", "turn", "tiles", "vacation", "end"]))
+        batch: list[tuple[int, dict, datetime]] = []
+        if kind == "turn":
+            acting = draw(st.integers(0, players - 1))
+            batch.append((version, {"type": "turn_started", "seat": acting}, t))
+        elif kind in ("tiles", "end"):
+            for seat in draw(st.lists(st.integers(0, players - 1),
+                                      min_size=kind == "tiles", max_size=4)):
+                version += draw(st.integers(0, 1))  # a gap: another event between
+                batch.append((version, {"type": "tile_awarded", "seat": seat}, t))
+                version += 1
+                acting = seat
+            if kind == "end":
+                batch.append((version, {"type": "game_over"}, t))
+        else:  # mostly the seat to act's (its clock stops), else another's
+            seat = draw(st.sampled_from([acting, acting, draw(st.integers(0, players - 1))]))
+            if draw(st.integers(0, 3)):
+                since = t + draw(st.timedeltas(min_value=timedelta(days=-2),
+                                               max_value=timedelta(days=3)))
+                until = since + draw(st.timedeltas(min_value=ZERO,
+                                                   max_value=timedelta(days=4)))
+                span = {"since": times.to_text(since), "until": times.to_text(until)}
+            else:
+                span = {"since": None, "until": None}
+            batch.append((version, {"type": "vacation", "seat": seat, **span}, t))
+        version += 1
+        batches.append(batch)
+        if kind == "end":
+            break
+    return control, players, batches
+
+
+@settings(max_examples=400, deadline=None)
+@given(logs(), st.lists(durations, min_size=1, max_size=3))
+def test_the_fold_kept_beside_the_game_says_what_the_whole_log_says(log, waits):
+    """Issue 32: each batch carries the clocks forward from the kept JSON; after every
+    batch they give the time left, the deadline, the reminders and the vacations that
+    the clock computed from the whole log gives."""
+    control, players, batches = log
+    kept = Clock.start(control, players).to_json()
+    timed: list[tuple[int, dict, datetime]] = []
+    for batch in batches:
+        timed += batch
+        clock = Clock.from_json(control, kept).after(batch)
+        kept = clock.to_json()
+        played, ended = turns(timed)
+        whole = Reference(control, players, played, ended, vacations(timed))
+        assert clock.deadline() == whole.deadline()
+        assert clock.reminder_times([0.9, 0.5]) == whole.reminder_times([0.5, 0.9])
+        for wait in waits:
+            t = batch[0][2] + wait
+            assert clock.time_left(t) == whole.time_left(t)
+            assert [clock.vacation_until(s, t) for s in range(players)] == \
+                [whole.vacation_until(s, t) for s in range(players)]

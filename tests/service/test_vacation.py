@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from service import times
-from service.clock import Clock, TimeControl, Turn, vacations
+from service.clock import Clock, TimeControl
 from tests.service.test_players import signed_in
 from tests.support import auth, check_problem, new_game
 
@@ -16,16 +16,30 @@ H = timedelta(hours=1)
 DAY = timedelta(days=1)
 
 
+def ev(since, until, seat=0):
+    """A ``vacation`` event of ``seat`` (None, None: called off)."""
+    return {"type": "vacation", "seat": seat, "since": since and times.to_text(since),
+            "until": until and times.to_text(until)}
+
+
+def turn_with(control, start, spans=()):
+    """The clocks of seat 0's turn from ``start``, with the vacations (seat, since, until)
+    set as it began."""
+    return Clock.start(control, 2).after(
+        [(1, {"type": "turn_started", "seat": 0}, start)] +
+        [(2 + i, ev(a, b, seat), start) for i, (seat, a, b) in enumerate(spans)])
+
+
 def test_the_clock_stops_in_a_vacation():
     control = TimeControl.of(86400, None)
-    turn = [Turn(0, T0)]
-    assert Clock(control, 2, turn).deadline() == T0 + DAY
-    away = {0: [(T0 + 2 * H, T0 + 50 * H)]}  # inside the turn: out by 48 h
-    assert Clock(control, 2, turn, away=away).deadline() == T0 + DAY + 48 * H
-    assert Clock(control, 2, turn, away={1: away[0]}).deadline() == T0 + DAY  # another's
-    late = {0: [(T0 + 30 * H, T0 + 40 * H)]}  # after the deadline: nothing moves
-    assert Clock(control, 2, turn, away=late).deadline() == T0 + DAY
-    clock = Clock(control, 2, turn, away=away)
+    assert turn_with(control, T0).deadline() == T0 + DAY
+    away = [(0, T0 + 2 * H, T0 + 50 * H)]  # inside the turn: out by 48 h
+    assert turn_with(control, T0, away).deadline() == T0 + DAY + 48 * H
+    assert turn_with(control, T0, [(1, T0 + 2 * H, T0 + 50 * H)]).deadline() == \
+        T0 + DAY  # another's
+    late = [(0, T0 + 30 * H, T0 + 40 * H)]  # after the deadline: nothing moves
+    assert turn_with(control, T0, late).deadline() == T0 + DAY
+    clock = turn_with(control, T0, away)
     assert clock.time_left(T0 + 10 * H)[0] == 22 * H  # 2 h ran, then it stood still
     assert clock.reminder_times([0.5]) == [T0 + 12 * H + 48 * H]  # the reminder waits
     assert clock.vacation_until(0, T0 + 3 * H) == T0 + 50 * H
@@ -33,24 +47,24 @@ def test_the_clock_stops_in_a_vacation():
     # with weekends off (2027-03-06 is a Saturday): the days off are not counted twice
     weekends = TimeControl.of(3 * 86400, {"days_off": ["sat", "sun"], "timezone": "UTC"})
     friday = datetime(2027, 3, 5, 12, tzinfo=UTC)
-    plain = Clock(weekends, 2, [Turn(0, friday)]).deadline()
+    plain = turn_with(weekends, friday).deadline()
     assert plain == friday + 5 * DAY  # Fri noon + 12 h, Mon, Tue, Wed noon
-    off = {0: [(datetime(2027, 3, 6, tzinfo=UTC), datetime(2027, 3, 9, tzinfo=UTC))]}
-    assert Clock(weekends, 2, [Turn(0, friday)], away=off).deadline() == plain + DAY
+    off = [(0, datetime(2027, 3, 6, tzinfo=UTC), datetime(2027, 3, 9, tzinfo=UTC))]
+    assert turn_with(weekends, friday, off).deadline() == plain + DAY
 
 
 def test_vacation_events_replace_what_had_not_begun():
-    def ev(since, until):
-        return {"type": "vacation", "seat": 0,
-                "since": since and times.to_text(since), "until": until and times.to_text(until)}
-    timed = [(5, ev(T0 + DAY, T0 + 5 * DAY), T0),
-             (9, ev(T0 + 10 * DAY, T0 + 11 * DAY), T0 + 2 * DAY),  # cut short on day 2
-             (12, ev(T0 - DAY, T0 + 21 * DAY), T0 + 20 * DAY)]  # from now at the earliest
-    assert vacations(timed) == {0: [(T0 + DAY, T0 + 2 * DAY), (T0 + 10 * DAY, T0 + 11 * DAY),
-                                    (T0 + 20 * DAY, T0 + 21 * DAY)]}
-    assert vacations([*timed, (13, ev(None, None), T0 + 20 * DAY + H)]) == {
-        0: [(T0 + DAY, T0 + 2 * DAY), (T0 + 10 * DAY, T0 + 11 * DAY),
-            (T0 + 20 * DAY, T0 + 20 * DAY + H)]}
+    clock = Clock.start(TimeControl.of(86400, None), 2)
+    clock = clock.after([(5, ev(T0 + DAY, T0 + 5 * DAY), T0)])
+    assert clock.vacation_until(0, T0 + DAY + H) == T0 + 5 * DAY
+    clock = clock.after([(9, ev(T0 + 10 * DAY, T0 + 11 * DAY), T0 + 2 * DAY)])
+    assert clock.vacation_until(0, T0 + 2 * DAY) is None  # cut short on day 2
+    assert clock.vacation_until(0, T0 + 10 * DAY + H) == T0 + 11 * DAY
+    clock = clock.after([(12, ev(T0 - DAY, T0 + 21 * DAY), T0 + 20 * DAY)])
+    assert clock.vacation_until(0, T0 + 20 * DAY) == T0 + 21 * DAY  # from now at the
+    assert clock.away_until(T0 + 20 * DAY) == {0: T0 + 21 * DAY}  # earliest
+    clock = clock.after([(13, ev(None, None), T0 + 20 * DAY + H)])
+    assert clock.vacation_until(0, T0 + 20 * DAY + H) is None and clock.away == {}
 
 
 def deadline_of(client, game_id):

@@ -22,6 +22,7 @@ from service.store import (
     COLUMNS,
     TABLES,
     Answer,
+    AnswerExists,
     Claim,
     Due,
     EventStore,
@@ -366,6 +367,51 @@ def test_idempotent_answers(store):
     assert store.idempotent_answer("g1", 0, "k1") is None
     assert store.idempotent_answer("g1", 1, "k3") is None
     assert store.count("idempotency") == 2
+
+
+def test_a_kept_answer_refuses_its_key_and_a_forgotten_one_is_replaced(store):
+    """Issue 32: a submission's look-up of its key is the append's own: a key answered
+    already (and not forgotten) refuses the whole append; one answered before
+    ``forgotten_before`` is replaced by the new answer."""
+    make_game(store)
+    old = times.now() - timedelta(hours=2)
+    store.append("g1", 0, events(1), GameUpdate("active", "action", 0, None, at=old),
+                 Answer(1, "k", "fp1", 201, 1, 1))
+    with pytest.raises(AnswerExists):
+        store.append("g1", 1, events(2, 2), ACTIVE, Answer(
+            1, "k", "fp2", 201, 3, 2, forgotten_before=old - timedelta(minutes=1)),
+            due=[Due("bot", 3, times.now(), seat=0)])
+    assert store.version("g1") == 1 and store.read("g1", 1) == []  # nothing written
+    assert store.due_rows("g1") == []
+    assert store.idempotent_answer("g1", 1, "k").fingerprint == "fp1"
+    store.append("g1", 1, events(2, 2), ACTIVE, Answer(
+        1, "k", "fp2", 201, 3, 2, forgotten_before=old + timedelta(minutes=1)))
+    found = store.idempotent_answer("g1", 1, "k")
+    assert (found.fingerprint, found.version, found.from_version) == ("fp2", 3, 2)
+    assert store.version("g1") == 3 and store.count("idempotency") == 1
+
+
+def test_a_game_is_read_with_its_seats_its_hooks_and_its_clocks(store):
+    """Issue 32: the row a move needs comes in one read, with its seats (in order) and
+    the ids of its webhooks not disabled; an append keeps the clocks it is given."""
+    make_game(store, "g1", 3)
+    make_game(store, "g2")
+    a = store.add_webhook("g1", 0, "http://a.test/", "s1")
+    b = store.add_webhook("g1", None, "http://b.test/", "s2")
+    store.add_webhook("g2", None, "http://c.test/", "s3")
+    for _ in range(2):
+        store.webhook_attempt(b.id, "down", 2)  # disabled at the second failure
+    game = store.game("g1")
+    assert game.seats == tuple(store.seats("g1")) and len(game.seats) == 3
+    assert game.hooks == (a.id,) and game.clock is None
+    clock = {"left": [1, 2, 3], "turn": [1, "2026-01-01T00:00:00.000Z"], "last": [1, 1],
+             "ended": None, "away": {}}
+    store.append("g1", 0, events(1), GameUpdate("active", "action", 1, None, clock=clock))
+    assert store.game("g1").clock == clock
+    listed, _ = store.list_games(ids=["g1", "g2"])
+    assert {g.id: len(g.seats) for g in listed} == {"g1": 3, "g2": 2}
+    assert [s for _, s in store.seats_of("p2@example.org")] == [game.seats[2]]
+    assert store.seats_of("p2@example.org")[0][0].seats == game.seats
 
 
 def test_pruning_expired_answers_and_done_due_rows(store):
