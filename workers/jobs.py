@@ -33,7 +33,6 @@ from typing import Any
 
 from service import due as planned
 from service import i18n, present, times
-from service.clock import VACATION_EVENT, vacations
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.games import from_store
 from service.ratings import Ratings
@@ -98,9 +97,7 @@ def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
         return None
     seats = store.seats(game_id)
     players = {s.seat: p for s in seats if s.email and (p := store.player(s.email))}
-    now = times.now()
-    away = {seat: b for seat, spans in vacations(store.read_timed(game_id, (VACATION_EVENT,))
-                                                  ).items() for a, b in spans if a <= now < b}
+    away = ctx.games.clock(game).away_until(times.now())
     return notify.Batch(game=game, seats=seats, players=players, away=away,
                         events=store.read(game_id, since=from_version - 1, until=to_version),
                         from_version=from_version, to_version=to_version,
