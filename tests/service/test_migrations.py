@@ -11,6 +11,7 @@ import pytest
 
 from service import times
 from service.auth import seat_token
+from service.clock import TIMED_EVENTS, Clock, TimeControl
 from service.settings import Settings
 from service.store import SchemaTooNew, SqliteStore
 from service.store.sqlite import MIGRATIONS, SCHEMA_VERSION
@@ -120,6 +121,10 @@ def test_an_older_game_keeps_its_time_per_move(tmp_path):
     version, started, at = store.read_timed(GAME, ("turn_started",))[-1]
     assert version == game.version and started["seat"] == game.current_seat == 1
     assert game.deadline == at + timedelta(seconds=tpm)
+    # its clocks, folded from its log at that move (issue 32), are kept in its row now
+    control = TimeControl.of(game.time_per_move, game.time_control)
+    assert game.clock == Clock.start(control, 2).after(
+        store.read_timed(GAME, TIMED_EVENTS)).to_json()
     doc = client.get(f"/games/{GAME}").get_json()
     left = [s["time_left"] for s in doc["seats"]]
     assert left[0] == tpm and 0 <= tpm - left[1] < 60
