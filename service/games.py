@@ -22,7 +22,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -34,13 +34,14 @@ from engine.record import RecordError, export_record, import_record
 from engine.words import msg
 
 from . import due as planned
-from . import times
+from . import i18n, times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
 from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds
 from .errors import (
     DomainError,
     Forbidden,
     GameFull,
+    GameNotFound,
     GameNotStarted,
     GameOver,
     IdempotencyKeyReused,
@@ -66,8 +67,10 @@ from .results import (
     GameDocument,
     GameList,
     GameSummary,
+    HookBatch,
     Joined,
     LegalMoves,
+    MailBatch,
     Played,
     Previewed,
     Rotated,
@@ -330,6 +333,40 @@ class Games:
         version = max(game.version, items[-1].version if items else 0)
         return EventPage(game.id, version, tuple(items))
 
+    def log(self, game_id: str, since: int, until: int) -> list[engine.Event]:
+        """The game's events after version ``since`` up to ``until``, unredacted (what
+        the workers' mails read, each as its seat may see it)."""
+        return from_store(self.store.read(game_id, since, until))
+
+    def mail_batch(self, game_id: str, from_version: int, to_version: int
+                   ) -> MailBatch | None:
+        """What the mails about versions ``from_version``..``to_version`` show (None: no
+        such game, or not at that version yet): the state at ``to_version`` exactly
+        (the game may have moved on), the seats on vacation now from the kept clocks."""
+        try:
+            game = self.game(game_id)
+        except GameNotFound:
+            return None
+        if game.version < to_version:
+            return None
+        players = {s.seat: p for s in game.seats if s.email and
+                   (p := self.store.player(s.email)) is not None}
+        return MailBatch(game, players, self.clock(game).away_until(times.now()),
+                         tuple(to_store(self.log(game_id, from_version - 1, to_version))),
+                         from_version, to_version, self.state(game_id, to_version))
+
+    def hook_batch(self, game_id: str, hook_id: int, first: int, version: int
+                   ) -> HookBatch | None:
+        """A webhook's delivery of versions ``first``..``version`` (None: the hook is
+        gone, or its game): the events as its seat sees them, in its seat's language."""
+        hook = self.store.webhook(hook_id)
+        if hook is None or hook.game_id != game_id:
+            return None
+        game = self.game(game_id)
+        language = i18n.best(None, *(s.language for s in game.seats if s.seat == hook.seat))
+        return HookBatch(hook, first, version, tuple(self.event_items(
+            game, self.log(game_id, first - 1, version), first, hook.seat)), language)
+
     def event_items(self, game: Game, events: list[engine.Event], first_version: int,
                     seat: int | None) -> list[EventItem]:
         """``event_items`` of a game's events (versions from ``first_version``), as
@@ -554,10 +591,10 @@ class Games:
 
     def _record(self, game: Game, before: engine.State | None, after: engine.State,
                 events: list[engine.Event], answer: Answer | None = None,
-                done: Claim | None = None) -> None:
+                done: Claim | None = None) -> planned.Plan:
         """Append the batch ``events`` (which took ``before`` to ``after``) with its due
-        work (service/due.py), the idempotent ``answer`` and the due row it is the
-        result of (``done``)."""
+        work (service/due.py, returned), the idempotent ``answer`` and the due row it is
+        the result of (``done``)."""
         update, reminders = self._summary(game, before, after, events)
         first = after.version - len(events) + 1
         plan = planned.plan(planned.Appended(
@@ -566,6 +603,7 @@ class Games:
             addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks))
         self.store.append(game.id, first - 1, to_store(events), update, answer, plan.due,
                           plan.replaces, done)
+        return plan
 
     def plan_batch(self, game_id: str, from_version: int, to_version: int, mails: bool,
                    done: Claim | None = None) -> int:
@@ -692,14 +730,15 @@ class Games:
         """Append ``events`` (decided by the engine on ``state``, taking it to ``after``)
         for ``seat``; AnswerExists if ``idempotency_key`` has an answer (not forgotten)."""
         game_id, expected = game.id, state.version
-        played = self._played(game, seat, events, expected + 1, after)
         idem = Answer(seat, idempotency_key, fingerprint, 201, after.version, expected + 1,
                       forgotten_before=times.later(-self.idempotency_retention)) \
             if idempotency_key else None
-        self._record(game, state, after, events, idem, done)
+        plan = self._record(game, state, after, events, idem, done)
         if self.cache:
             self.cache.put(game_id, after)
-        return played
+        played = self._played(game, seat, events, expected + 1, after)
+        return replace(played, turn_mail=any(d.kind == "your_turn" and d.seat == seat
+                                             for d in plan.due))
 
     @staticmethod
     def _played(game: Game, seat: int, events: list[engine.Event], first: int,

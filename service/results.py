@@ -8,7 +8,8 @@ fields; nobody parses an API answer back.
 Typed here: a game's summary and document (``GameSummary``, ``GameDocument``), the games
 list (``GameList``), event items and pages (``EventItem``, ``EventPage``), legal moves
 (``LegalMoves``), a preview (``Previewed``), a batch played (``Played``: a submission, a
-bot's move, a resignation, a time-out's default moves; ``TimedOut``); of the table talk
+bot's move, a resignation, a time-out's default moves; ``TimedOut``); what the workers'
+mails and webhooks show of a batch (``MailBatch``, ``HookBatch``); of the table talk
 (service/talk.py), a message as its reader sees it (``MessageItem``), what a mail shows
 of the talk (``MailTalk``) and a record with its messages (``Recorded``): frozen
 dataclasses; and of the players (service/players.py), a game in a player's list
@@ -26,16 +27,17 @@ own documents (``engine.view``, a game record) stay what the engine makes of the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypedDict
 
+import engine
 from engine import Move
 from engine.overview import NoCell
 from engine.words import Msg
 
-from .store import Game, Seat
+from .store import Game, Player, Seat, Webhook
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,7 @@ class Played:
     current: int | None
     replayed: bool = False
     bot: str | None = None
+    turn_mail: bool = False  # the batch mails the seat its turn (due work written with it)
 
     def _said(self, own: bool) -> tuple[Msg, ...]:
         return tuple(i.text for i in self.items if i.text and
@@ -200,6 +203,35 @@ class Played:
     def news(self) -> tuple[Msg, ...]:
         """The words of the batch's other events, as the seat sees them."""
         return self._said(False)
+
+
+@dataclass(frozen=True)
+class MailBatch:
+    """What the mails about a batch show (the workers render them): the game as read
+    (its row, seats and clocks), its seats' signed-in players, the seats on vacation now
+    (until when), the batch's events (versions ``from_version``..``to_version``) and the
+    state at ``to_version`` exactly."""
+
+    game: Game
+    players: Mapping[int, Player]
+    away: Mapping[int, datetime]
+    events: tuple[dict[str, Any], ...]
+    from_version: int
+    to_version: int
+    state: engine.State
+
+
+@dataclass(frozen=True)
+class HookBatch:
+    """A webhook's delivery of a batch: the hook, the batch's events as its seat (None:
+    the host, the spectator's view) sees them, and the language they are said in (the
+    seat's; the host's: English)."""
+
+    hook: Webhook
+    first: int
+    version: int
+    items: tuple[EventItem, ...]
+    language: str
 
 
 @dataclass(frozen=True)

@@ -32,9 +32,9 @@ from datetime import datetime
 from typing import Any
 
 from service import due as planned
-from service import i18n, present, times
+from service import present, times
 from service.errors import GameNotFound, WebhookUrlRefused
-from service.games import from_store
+from service.games import to_store
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game, MailFailure
 
@@ -86,38 +86,32 @@ def run(ctx: Context, claim: Claim) -> str:
 
 def load_batch(ctx: Context, game_id: str, from_version: int, to_version: int,
                created_at: datetime) -> notify.Batch | None:
-    """What a mail about versions ``from_version``..``to_version`` shows: the batch's
-    events and the state at ``to_version`` exactly (the game may have moved on since)."""
-    store = ctx.store
-    try:
-        game = store.game(game_id)
-    except GameNotFound:
+    """What a mail about versions ``from_version``..``to_version`` shows (the
+    application layer's ``MailBatch``): the batch's events and the state at
+    ``to_version`` exactly (the game may have moved on since)."""
+    found = ctx.games.mail_batch(game_id, from_version, to_version)
+    if found is None:
         return None
-    if game.version < to_version:
-        return None
-    seats = store.seats(game_id)
-    players = {s.seat: p for s in seats if s.email and (p := store.player(s.email))}
-    away = ctx.games.clock(game).away_until(times.now())
-    return notify.Batch(game=game, seats=seats, players=players, away=away,
-                        events=store.read(game_id, since=from_version - 1, until=to_version),
-                        from_version=from_version, to_version=to_version,
-                        state=ctx.games.state(game_id, to_version), created_at=created_at,
+    return notify.Batch(game=found.game, seats=list(found.game.seats),
+                        players=dict(found.players), away=dict(found.away),
+                        events=list(found.events), from_version=from_version,
+                        to_version=to_version, state=found.state, created_at=created_at,
                         public_url=ctx.settings.link_url,
-                        read=lambda since, until: store.read(game_id, since, until),
+                        read=lambda since, until: to_store(ctx.games.log(game_id, since,
+                                                                         until)),
                         replies=bool(ctx.settings.mail_reply_to))
 
 
 def send(ctx: Context, mail: Mail | None, row: DueRow | None = None) -> Finish:
-    """Send one mail (None: the seat has no address), unless the seat's address is
-    marked failing. A refusal of the relay is recorded on the seat (``mail_bounces.py``):
-    for good (5xx) the row fails at once, for now (4xx) it is due again later and says
-    so in its error."""
+    """Send one mail (None: the seat has no address), unless the seat's address was
+    marked failing as it was rendered (``Mail.failing``). A refusal of the relay is
+    recorded on the seat (``mail_bounces.py``): for good (5xx) the row fails at once,
+    for now (4xx) it is due again later and says so in its error."""
     if mail is None:
         return Finish("no-address")
-    seat = next((s for s in ctx.store.seats(mail.game_id) if s.seat == mail.seat), None)
-    if seat is not None and seat.mail_failing and (seat.email or "") == mail.to_addr.lower():
+    if mail.failing:
         log.info("mail %s not sent: mails to %s fail (%s)", mail.key, mail.to_addr,
-                 seat.mail_failing)
+                 mail.failing)
         return Finish("address-failing")
     try:
         ctx.mailer.send(mail)
@@ -185,7 +179,7 @@ def reminder(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     or to a new deadline: the reminders of that turn replaced this one)."""
     assert row.seat is not None
     try:
-        game = ctx.store.game(row.game_id)
+        game = ctx.games.game(row.game_id)
     except GameNotFound:
         return Finish("missing")
     if game.status != "active" or game.current_seat != row.seat or game.deadline is None \
@@ -206,7 +200,7 @@ def answer(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     assert row.seat is not None and row.args is not None and row.reply is not None
     outcome, seat = row.args["outcome"], row.seat
     try:
-        game = ctx.store.game(row.game_id)
+        game = ctx.games.game(row.game_id)
     except GameNotFound:
         return Finish("missing")
     batch = load_batch(ctx, game.id, game.version, game.version, game.updated_at)
@@ -215,8 +209,7 @@ def answer(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     extra = dict(outcome)
     if outcome["result"] == "stale":
         extra["changes"] = notify.since(batch, outcome["answered"], seat)
-    extra["turn_mail"] = outcome["result"] == "played" and _turn_mail(ctx, game, seat,
-                                                                     outcome)
+    extra["turn_mail"] = outcome["result"] == "played" and _turn_mail(game, seat, outcome)
     talk = talk_mail.section(ctx, game.id, seat)
     mail = notify.render(batch, "answer", seat, mail_kind=answer_kind(row.reply), talk=talk,
                          **extra)
@@ -231,7 +224,7 @@ def message(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     it has not been shown yet; nothing if a mail showed it meanwhile, or it was deleted."""
     assert row.seat is not None
     try:
-        game = ctx.store.game(row.game_id)
+        game = ctx.games.game(row.game_id)
     except GameNotFound:
         return Finish("missing")
     talk = talk_mail.section(ctx, game.id, row.seat)
@@ -250,19 +243,14 @@ def answer_kind(message_id: str) -> str:
     return f"answer-{digest[:12]}"
 
 
-def _turn_mail(ctx: Context, game: Game, seat: int, outcome: dict[str, Any]) -> bool:
+def _turn_mail(game: Game, seat: int, outcome: dict[str, Any]) -> bool:
     """After a move played: does a "your turn" mail give the seat its moves (so that the
-    answer need not)? Yes when the move itself started the seat's clock again (a tile
-    received at the game's end), or when the game moved on since and it is the seat's
-    turn again."""
+    answer need not)? Yes when the batch played mailed the seat its turn (a tile
+    received at the game's end: decided as it was committed, ``Played.turn_mail``), or
+    when the game moved on since and it is the seat's turn again."""
     if game.status != "active" or game.current_seat != seat:
         return False
-    if outcome["played_version"] != game.version:
-        return True
-    first = outcome["answered"] + 1
-    events = ctx.store.read(game.id, since=first - 1, until=game.version)
-    return ("your_turn", seat) in planned.mails(first, events,
-                                                ctx.games.state(game.id, game.version))
+    return outcome["played_version"] != game.version or bool(outcome.get("turn_mail"))
 
 
 # -- webhooks ------------------------------------------------------------------------------
@@ -280,18 +268,18 @@ def webhook(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     retried."""
     assert row.hook_id is not None
     settings = ctx.settings
-    hook = ctx.store.webhook(row.hook_id)
-    if hook is None or hook.game_id != row.game_id:
+    first = row.from_version or row.version
+    try:
+        found = ctx.games.hook_batch(row.game_id, row.hook_id, first, row.version)
+    except GameNotFound:
+        found = None
+    if found is None:
         return Finish("gone")
+    hook = found.hook
     if hook.disabled_at is not None:
         return Finish("disabled")
-    first = row.from_version or row.version
-    events = from_store(ctx.store.read(row.game_id, since=first - 1, until=row.version))
-    lang = i18n.best(None, *(s.language for s in ctx.store.seats(row.game_id)
-                             if s.seat == hook.seat))  # the seat's; the host's: English
     payload = present.webhook(row.game_id, hook.id, hook.seat, first, row.version,
-                              ctx.games.event_items(ctx.store.game(row.game_id), events,
-                                                    first, hook.seat), lang)
+                              list(found.items), found.language)
     try:
         webhooks.post(hook.url, hook.secret, payload,
                       f"{row.game_id}:{first}-{row.version}:{hook.id}",

@@ -92,6 +92,7 @@ class Mail:
     in_reply_to: str | None = None  # the Message-ID of the player's mail this answers
     references: tuple[str, ...] = ()  # that mail's References
     language: str = "en"  # its words' (Content-Language)
+    failing: str | None = None  # why mails to ``to_addr`` stopped (the seat's mark): unsent
 
     @property
     def key(self) -> str:

@@ -134,7 +134,9 @@ class Gateway:
 
     def _seat(self, tag: reply_address.Tag) -> Seat | None:
         try:
-            seats = self.ctx.store.seats(tag.game_id)
+            seats = self.ctx.games.game(tag.game_id).seats
+        except GameNotFound:
+            return None
         except Exception as exc:  # noqa: BLE001 - any store failure: try again later
             raise Unavailable(f"the database: {exc}") from exc
         return next((s for s in seats if s.seat == tag.seat), None)
@@ -145,7 +147,9 @@ class Gateway:
         if tag is None:
             return None
         try:
-            seats = self.ctx.store.seats(tag.game_id)
+            seats = self.ctx.games.game(tag.game_id).seats
+        except GameNotFound:
+            return None
         except Exception as exc:  # noqa: BLE001 - any store failure: try again later
             raise Unavailable(f"the database: {exc}") from exc
         seat = next((s for s in seats if s.seat == tag.seat), None)
@@ -327,6 +331,7 @@ class Gateway:
         if played.replayed:
             log.info("mail-in: %s was delivered again: played once", message_id)
         return {**out, "result": "played", "played_version": played.version,
+                "turn_mail": played.turn_mail,  # its batch mails the seat its turn
                 # in words, as the history says them, in the seat's language
                 "played": [i18n.say(line, lang) for line in played.own],
                 "events": [i18n.say(line, lang) for line in played.news]}

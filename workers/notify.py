@@ -337,7 +337,8 @@ def render(batch: Batch, kind: str, seat: int, version: int | None = None,
     return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,
                 seat=seat, to_name=info.name or "", to_addr=info.email,
                 subject=subject(ctx), text=env.get_template(f"{kind}.txt").render(ctx),
-                html=_inline(html), token_hash=info.token_hash, language=ctx["lang"])
+                html=_inline(html), token_hash=info.token_hash, language=ctx["lang"],
+                failing=info.mail_failing)
 
 
 _INLINER = css_inline.CSSInliner(load_remote_stylesheets=False, keep_style_tags=False)

@@ -29,7 +29,7 @@ def section(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
     message id to mark once it is sent."""
     talk = TableTalk(ctx.games)
     found = talk.mail_section(game_id, seat)
-    seats = ctx.store.seats(game_id)
+    seats = ctx.games.game(game_id).seats
     others = [s for s in seats if s.seat != seat and not s.bot]
     return {
         "messages": [{"who": m.from_name if m.sender is not None else None,
@@ -58,7 +58,7 @@ def apply(ctx: Context, game_id: str, seat: int, talked: Talked, message_id: str
         return out
     talk = TableTalk(ctx.games)
     game = ctx.games.game(game_id)
-    seats = ctx.store.seats(game_id)
+    seats = game.seats
     for said in talked.said:
         entry: dict[str, Any] = {"to_name": None, "error": None}
         to = said.to
