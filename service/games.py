@@ -179,27 +179,34 @@ def read_moves(text: str | None, items: list[dict[str, Any]] | None) -> list[eng
 
 
 class StateCache:
-    """The latest State of the most recently used games (read-only: copy to change)."""
+    """The States of the most recently used games (read-only: copy to change): of each,
+    its ``depth`` latest versions seen here, so that a reader a few batches behind (a
+    worker's mail about a batch the bots have played on from) rolls forward from one."""
 
-    def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._states: OrderedDict[str, engine.State] = OrderedDict()
+    def __init__(self, size: int = 512, depth: int = 1) -> None:
+        self.size, self.depth = size, depth
+        self._states: OrderedDict[str, list[engine.State]] = OrderedDict()  # oldest first
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> engine.State | None:
+    def get(self, game_id: str, version: int | None = None) -> engine.State | None:
+        """The latest State kept of the game at or before ``version`` (None: any)."""
         with self._lock:
-            state = self._states.get(game_id)
-            if state is not None:
-                self._states.move_to_end(game_id)
-            return state
+            states = self._states.get(game_id)
+            if states is None:
+                return None
+            self._states.move_to_end(game_id)
+            return next((s for s in reversed(states)
+                         if version is None or s.version <= version), None)
 
     def put(self, game_id: str, state: engine.State) -> None:
         with self._lock:
-            old = self._states.get(game_id)
-            if old is not None and old.version > state.version:
-                return
-            self._states[game_id] = state
+            states = self._states.setdefault(game_id, [])
             self._states.move_to_end(game_id)
+            if any(s.version == state.version for s in states):
+                return
+            states.append(state)
+            states.sort(key=lambda s: s.version)
+            del states[:-self.depth]
             while len(self._states) > self.size:
                 self._states.popitem(last=False)
 
@@ -218,7 +225,7 @@ class Games:
                  min_time_per_move: int = 60, webhook_policy: WebhookPolicy | None = None,
                  takeover_bot: str = "random", bot_turns: int = 1000,
                  reminders: Sequence[float] = (0.5, 0.9), messages_per_hour: int = 30,
-                 idempotency_retention: float = 86400.0) -> None:
+                 idempotency_retention: float = 86400.0, cache_depth: int = 1) -> None:
         self.store = store
         self.messages_per_hour = messages_per_hour  # a seat's messages (service/talk.py)
         #: seconds an idempotent answer is given again (ALHAMBRA_IDEMPOTENCY_RETENTION)
@@ -227,7 +234,7 @@ class Games:
         self.webhook_policy = webhook_policy or WebhookPolicy()
         self.takeover_bot = takeover_bot  # the server's default takeover level (settings)
         self.bot_turns = bot_turns  # turns of a game its bots play at once (play_bot)
-        self.cache = StateCache(cache_size) if cache_size else None
+        self.cache = StateCache(cache_size, cache_depth) if cache_size else None
         self.secret_key = secret_key if secret_key is not None else secrets.token_bytes(32)
         self.min_time_per_move = min_time_per_move
 
@@ -264,11 +271,12 @@ class Games:
 
     def state(self, game_id: str, version: int | None = None) -> engine.State:
         """The game's State at ``version`` (None: the latest), exactly that version for
-        every caller. The cache holds each game's latest State known here: a later version
-        is rolled forward from it, an earlier one replayed. Do not modify the result."""
+        every caller. The cache holds the latest States of each game known here: the
+        version is rolled forward from the latest of them at or before it, else the log
+        replayed. Do not modify the result."""
         if version is None:
             version = self.store.version(game_id)
-        cached = self.cache.get(game_id) if self.cache else None
+        cached = self.cache.get(game_id, version) if self.cache else None
         if cached is not None and cached.version == version:
             return cached
         if cached is not None and cached.version < version:

@@ -23,7 +23,8 @@ class Context:
                            takeover_bot=settings.takeover_level,
                            bot_turns=settings.bot_turns, reminders=settings.reminders,
                            messages_per_hour=settings.messages_per_hour,
-                           idempotency_retention=settings.idempotency_retention)
+                           idempotency_retention=settings.idempotency_retention,
+                           cache_depth=8)  # a mail about a batch the bots played on from
         self.mailer = Mailer(settings)
         self.wake = threading.Event()  # set by a job that added due work (dispatch.py)
         self._redis: Redis | None = None

@@ -53,3 +53,46 @@ def test_cached_state_equals_replay_after_random_games(db_path):
             cached = games.cache.get(g.id)
             if cached is not None:
                 same_state(cached, replayed(games, g.id))
+
+
+def test_a_reader_a_few_batches_behind_rolls_forward_from_a_kept_state(tmp_path):
+    """Issue 32: a cache of depth 3 keeps each game's 3 latest States seen; a state asked
+    at an earlier version (a worker's mail about a batch the bots played on from) rolls
+    forward from the latest kept at or before it, reading only the batches between;
+    older than those, the log is read from its start."""
+    from service.games import Games
+    from service.store import SqliteStore
+
+    store = SqliteStore(tmp_path / "c.db")
+    games = Games(store, cache_size=8, cache_depth=3)
+    game_id = games.create(variant="alhambra", options={}, players=3,
+                           seats=[{"name": f"P{i}"} for i in range(3)],
+                           timeout_policy="default_move")["game_id"]
+    rng = random.Random(5)
+    versions = []
+    for _ in range(6):
+        state = games.state(game_id)
+        versions.append(state.version)
+        move = engine.legal_moves(state, state.current)
+        games.submit(games.game(game_id), state.current, [rng.choice(move)], state.version,
+                     None)
+    kept = [s.version for s in games.cache._states[game_id]]
+    assert len(kept) == 3 and kept[-1] == games.game(game_id).version
+    reads: list[tuple[int, int | None]] = []
+    read = store.read
+
+    def counted(game_id: str, since: int = 0, until: int | None = None):
+        reads.append((since, until))
+        return read(game_id, since, until)
+
+    store.read = counted  # type: ignore[method-assign]
+    assert games.state(game_id, kept[1]) is games.cache.get(game_id, kept[1])
+    between = kept[0] + 1  # a version between two kept ones: from the older
+    assert between < kept[1]
+    same_state(games.state(game_id, between), engine.replay(read(game_id, 0, between)))
+    assert reads[-1] == (kept[0], between)
+    early = versions[0]
+    assert early < kept[0]
+    same_state(games.state(game_id, early), engine.replay(read(game_id, 0, early)))
+    assert reads[-1][0] == 0  # older than every kept state: from the start
+    store.close()
