@@ -1,7 +1,7 @@
 """The cost of a move early and late in a long game (issue 32): does a submission cost
 more as the game's log grows?
 
-    .venv/bin/python benchmarks/growth.py [--games 3] [--seed 3000] [--warmup 20]
+    .venv/bin/python benchmarks/growth.py [--games 3] [--seed 3000]
                                           [--modes in_process,serve,postgres] [--json]
 
 Plays complete 6-player games of the combined game (``alhambra_granada``, about 440
@@ -19,12 +19,15 @@ capped at 10 days), so each move runs the bank clock. Every submission is timed
   (benchmarks/postgres.py; ``ALHAMBRA_BENCH_PG_URL``), dropped at the end.
 
 For each mode: the median submission time over the first fifth of every game's
-submissions and over the last fifth (all the games pooled), and the ratio last / first
-(and each game's own ratio). Goal: ratio <= 1.2. Before timing, the first ``--warmup``
-submissions of one more game are played (imports, connections, caches).
+submissions and over the last fifth (all the games pooled), and the ratio last / first.
+The fifths are timed in pairs, one submission each in turn: the last fifth of one game
+with the first fifth of the next, so that a busy machine (other jobs, CI) slows both
+alike; each pair's own ratio is shown too. So ``--games N`` plays N + 1 games: the first
+one's first four fifths lead in (imports, connections, caches), the last one stops after
+its first fifth. Goal: ratio <= 1.2.
 
 Prints one line per mode; with ``--json`` the lines go to stderr and one JSON document
-to stdout. ``python -m benchmarks`` runs it (``--smoke``: one game, no PostgreSQL).
+to stdout. ``python -m benchmarks`` runs it (``--smoke``: ``--games 1``, no PostgreSQL).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import time
+from itertools import pairwise, zip_longest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -50,32 +54,44 @@ GOAL = 1.2
 
 
 def make_games(store, args) -> list[dict]:
-    """The warm-up game, then the ``args.games`` timed ones."""
+    """The ``args.games`` timed games and one more (see play)."""
     return create_games(store, args.games + 1, args.seed, variant=VARIANT, players=PLAYERS,
                         emails=True, time_per_move=None, time_control=BANK)
 
 
-def play(post, games: list[dict], warmup: int) -> list[list[float]]:
-    """``post(path, body, token)`` each submission; the ms each took, game by game (the
-    first game only warms up)."""
-    def submissions(game):
-        return [(f"/games/{game['id']}/moves", {"move": move, "version": version},
-                 game["tokens"][seat]) for seat, move, version in game["moves"]]
+def play(post, games: list[dict]) -> tuple[list[list[float]], list[list[float]]]:
+    """``post(path, body, token)`` each submission; the ms of each one in the games'
+    first fifths and in their last fifths, each pair (the last fifth of a game, the
+    first of the next) timed in turn."""
+    subs = [[(f"/games/{g['id']}/moves", {"move": move, "version": version},
+              g["tokens"][seat]) for seat, move, version in g["moves"]] for g in games]
 
-    for item in submissions(games[0])[:warmup]:
+    def fifth(moves):
+        return max(1, len(moves) // 5)
+
+    def timed(item, into):
+        start = time.perf_counter()
         post(*item)
-    out = []
-    for game in games[1:]:
-        times = []
-        for item in submissions(game):
-            start = time.perf_counter()
-            post(*item)
-            times.append((time.perf_counter() - start) * 1000)
-        out.append(times)
-    return out
+        into.append((time.perf_counter() - start) * 1000)
+
+    for item in subs[0][:-fifth(subs[0])]:  # lead in
+        post(*item)
+    firsts, lasts = [], []
+    for n, (before, after) in enumerate(pairwise(subs)):
+        lasts.append([])
+        firsts.append([])
+        for late, early in zip_longest(before[-fifth(before):], after[:fifth(after)]):
+            if late:
+                timed(late, lasts[-1])
+            if early:
+                timed(early, firsts[-1])
+        if n + 2 < len(subs):  # the next pair needs this game's middle played
+            for item in after[fifth(after):-fifth(after)]:
+                post(*item)
+    return firsts, lasts
 
 
-def over_http(port: int, games: list[dict], warmup: int) -> list[list[float]]:
+def over_http(port: int, games: list[dict]):
     client = Client(port)
 
     def post(path, body, token):
@@ -83,10 +99,10 @@ def over_http(port: int, games: list[dict], warmup: int) -> list[list[float]]:
         if status != 201:
             raise RuntimeError(f"{path}: {status} {answer[:300]!r}")
 
-    return play(post, games, warmup)
+    return play(post, games)
 
 
-def in_process(tmp: Path, args) -> list[list[float]]:
+def in_process(tmp: Path, args):
     app = create_app(Settings(database=str(tmp / "in-process.db")))
     store = app.extensions["alhambra"].store
     try:
@@ -98,12 +114,12 @@ def in_process(tmp: Path, args) -> list[list[float]]:
             if r.status_code != 201:
                 raise RuntimeError(f"{path}: {r.status_code} {r.get_json()}")
 
-        return play(post, games, args.warmup)
+        return play(post, games)
     finally:
         store.close()
 
 
-def through_serve(tmp: Path, args) -> list[list[float]]:
+def through_serve(tmp: Path, args):
     db = tmp / "serve.db"
     store = SqliteStore(db)
     games = make_games(store, args)
@@ -111,12 +127,12 @@ def through_serve(tmp: Path, args) -> list[list[float]]:
     port = free_port()
     proc = serve(db, port)
     try:
-        return over_http(port, games, args.warmup)
+        return over_http(port, games)
     finally:
         stop(proc)
 
 
-def on_postgres(_tmp: Path, args) -> list[list[float]]:
+def on_postgres(_tmp: Path, args):
     from benchmarks import postgres
 
     db = postgres.Database()
@@ -127,7 +143,7 @@ def on_postgres(_tmp: Path, args) -> list[list[float]]:
         port = free_port()
         proc = postgres.serve(db.url, port)
         try:
-            return over_http(port, games, args.warmup)
+            return over_http(port, games)
         finally:
             stop(proc)
     finally:
@@ -137,29 +153,23 @@ def on_postgres(_tmp: Path, args) -> list[list[float]]:
 MODES = {"in_process": in_process, "serve": through_serve, "postgres": on_postgres}
 
 
-def fifths(runs: list[list[float]]) -> dict:
-    """Median ms of the games' first and last fifths (pooled), their ratio, each game's."""
-    def first(times):
-        return times[:max(1, len(times) // 5)]
-
-    def last(times):
-        return times[-max(1, len(times) // 5):]
-
-    early = statistics.median([t for times in runs for t in first(times)])
-    late = statistics.median([t for times in runs for t in last(times)])
+def fifths(firsts: list[list[float]], lasts: list[list[float]]) -> dict:
+    """Median ms of the first and of the last fifths (pooled), their ratio, each pair's."""
+    early = statistics.median([t for times in firsts for t in times])
+    late = statistics.median([t for times in lasts for t in times])
     return {"first_ms": round(early, 2), "last_ms": round(late, 2),
             "ratio": round(late / early, 2),
-            "per_game": [round(statistics.median(last(t)) / statistics.median(first(t)), 2)
-                         for t in runs]}
+            "per_pair": [round(statistics.median(b) / statistics.median(a), 2)
+                         for a, b in zip(firsts, lasts, strict=True)],
+            "submissions_per_fifth": [len(t) for t in lasts]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=3, help="games timed per mode")
-    parser.add_argument("--seed", type=int, default=3000, help="the warm-up game's seed; "
-                        "the timed games' follow")
-    parser.add_argument("--warmup", type=int, default=20,
-                        help="untimed submissions first (of one more game)")
+    parser.add_argument("--games", type=int, default=3,
+                        help="pairs of fifths timed (N + 1 games) per mode")
+    parser.add_argument("--seed", type=int, default=3000, help="the first game's seed; "
+                        "the others' follow")
     parser.add_argument("--modes", default="in_process,serve",
                         help=f"comma-separated, of: {', '.join(MODES)}")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -169,14 +179,13 @@ def main() -> None:
     lines = sys.stderr if args.json else sys.stdout
     with tempfile.TemporaryDirectory(prefix="alhambra-bench-growth-") as tmp:
         for mode in filter(None, args.modes.split(",")):
-            runs = MODES[mode](Path(tmp), args)
-            out[mode] = {**fifths(runs), "submissions": [len(t) for t in runs]}
-            f = out[mode]
+            out[mode] = f = fifths(*MODES[mode](Path(tmp), args))
             print(f"{mode}: first fifth median {f['first_ms']:.2f} ms, last fifth "
-                  f"{f['last_ms']:.2f} ms, ratio {f['ratio']:.2f} (games: "
-                  f"{', '.join(f'{r:.2f}' for r in f['per_game'])}; submissions "
-                  f"{', '.join(map(str, f['submissions']))}); goal <= {GOAL}: "
-                  f"{'met' if f['ratio'] <= GOAL else 'NOT met'}", file=lines, flush=True)
+                  f"{f['last_ms']:.2f} ms, ratio {f['ratio']:.2f} (pairs: "
+                  f"{', '.join(f'{r:.2f}' for r in f['per_pair'])}; "
+                  f"{', '.join(map(str, f['submissions_per_fifth']))} submissions a fifth)"
+                  f"; goal <= {GOAL}: {'met' if f['ratio'] <= GOAL else 'NOT met'}",
+                  file=lines, flush=True)
     if args.json:
         print(json.dumps(out))
 
