@@ -143,10 +143,12 @@ class Client:
 # -- games with known seeds, and their moves -----------------------------------------------
 
 
-def create_games(store, count: int, base_seed: int) -> list[dict]:
+def create_games(store, count: int, base_seed: int, variant: str = "alhambra",
+                 players: int = 4, emails: bool = False, time_per_move: int | None = 3600,
+                 time_control: dict | None = None) -> list[dict]:
     """Games created in ``store`` through the service's own code with known seeds (so the
     benchmark can precompute legal moves), each with its seat tokens and the moves to
-    play."""
+    play. ``emails``: each seat has an address (its mails are planned as due work)."""
     import service.games as sg
     from service.games import Games
 
@@ -157,9 +159,11 @@ def create_games(store, count: int, base_seed: int) -> list[dict]:
         for i in range(count):
             seed = base_seed + i
             sg.secrets.randbits = lambda _bits, seed=seed: seed
-            created = games.create(variant="alhambra", options={}, players=4,
-                                   seats=[{"name": f"P{j}"} for j in range(4)],
-                                   time_per_move=3600, timeout_policy="default_move")
+            seats = [{"name": f"P{j}", **({"email": f"p{j}@example.org"} if emails else {})}
+                     for j in range(players)]
+            created = games.create(variant=variant, options={}, players=players, seats=seats,
+                                   time_per_move=time_per_move, time_control=time_control,
+                                   timeout_policy="default_move")
             state = engine.replay(store.read(created["game_id"]))
             assert state.seed == seed
             rng = random.Random(seed)
