@@ -16,6 +16,7 @@ from typing import Any
 
 import engine
 
+from . import times
 from .store import Due, Game, GameUpdate
 
 #: The kinds of a game's pending rows every batch replaces: its one alarm, its bot's move.
@@ -81,14 +82,17 @@ def mails(from_version: int, events: Sequence[Mapping[str, Any]], after: engine.
 
 
 def plan(batch: Appended) -> Plan:
-    """The due work of ``batch``: its mails (to seats with an address), a call to each
+    """The due work of ``batch``: its mails (to seats with an address, each with the
+    deadline the batch set, which it tells), a call to each
     webhook, the ratings of a game it ends whose seats all have an address, and while the
     game goes on: the bot's move if a bot is to act, the game's
     one alarm (its deadline, under the ``default_move`` policy) and the reminders of a
     turn that starts. The game's pending alarm and bot move are replaced by every batch,
     its reminders by one that changes the deadline."""
     version, first, at = batch.after.version, batch.from_version, batch.at
-    due = [Due(kind, version, at, seat=seat, from_version=first)
+    deadline = batch.update.deadline
+    told = {"deadline": times.to_text(deadline)} if deadline else None  # the mails say it
+    due = [Due(kind, version, at, seat=seat, from_version=first, args=told)
            for kind, seat in mails(first, batch.events, batch.after)
            if seat in batch.addressed]
     due += [Due("webhook", version, at, hook_id=h, from_version=first) for h in batch.hooks]

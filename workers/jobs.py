@@ -158,6 +158,8 @@ def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
                        row.created_at)
     if batch is None:
         return Finish("missing")
+    told = (row.args or {}).get("deadline")
+    batch.deadline_at = times.from_text(told) if told else None
     if not wanted(batch, row.kind, row.seat):
         return Finish("not-wanted")
     if row.kind == "started" or batch.over and not batch.game.replay_public:

@@ -108,6 +108,7 @@ class Batch:
     sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
     players: dict[int, Player] = field(default_factory=dict)  # seat -> its signed-in player
     away: dict[int, datetime] = field(default_factory=dict)  # seat -> its vacation's end
+    deadline_at: datetime | None = None  # the deadline the batch set (its due row says it)
 
     @property
     def names(self) -> list[str]:
@@ -118,9 +119,13 @@ class Batch:
         return self.state.phase == "over"
 
     def deadline(self) -> datetime | None:
-        """The deadline set by (or running through) this batch."""
+        """The deadline set by (or running through) this batch: as its due row says
+        (decided with the batch), else the game row's while it is at the batch (a row
+        from before: else its time per move after the batch)."""
         if self.over:
             return None
+        if self.deadline_at is not None:
+            return self.deadline_at
         if self.game.version == self.to_version:
             return self.game.deadline
         return times.later(self.game.time_per_move, self.created_at)

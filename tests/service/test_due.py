@@ -79,6 +79,13 @@ def test_reminders_are_fractions_of_the_time_left_as_the_turn_began(app, clock):
         h.get()["deadline"])
     replaced = [d for d in store.due_rows(h.id) if d.result == "replaced"]
     assert {d.kind for d in replaced} == {"deadline", "reminder"}
+    # the batch's mails carry the deadline it set, which they tell (issue 32: decided
+    # with the batch, not worked out again by the worker from a game that moved on)
+    (turn_mail,) = [d for d in store.due_rows(h.id)
+                    if d.kind == "your_turn" and d.version == alarm.version]
+    assert turn_mail.args == {"deadline": times.to_text(alarm.due_at)}
+    assert {d.args["deadline"] for d in store.due_rows(h.id) if d.kind == "started"} == {
+        times.to_text(start + timedelta(seconds=1000))}
 
 
 def test_a_bot_to_act_is_due_at_once_and_a_finished_game_has_nothing_due(app, clock):

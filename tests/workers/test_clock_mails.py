@@ -6,7 +6,7 @@ game-over mail."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -67,6 +67,38 @@ def test_mails_say_the_time_left_in_the_bank_and_the_weekend_off(idle_stack, smt
     (nxt,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == played)
     assert nxt.rcpt == [f"p{1 - seat}@example.org"]
     assert ": 2 days left in your bank.\n" in nxt.part("plain")
+
+
+def test_a_turn_mail_sent_after_the_game_moved_on_tells_the_deadline_its_batch_set(
+        idle_stack, smtp, monkeypatch):
+    """Issue 32: the deadline a mail tells is decided with its batch (its due row says
+    it): a "your turn" mail sent once its seat has moved again still tells the deadline
+    of that turn, a bank's, not the time per move after the batch."""
+    s, ctx = idle_stack
+    now = {"t": datetime(2026, 3, 25, 12, tzinfo=UTC)}  # a Wednesday
+    monkeypatch.setattr(times, "now", lambda: now["t"])
+    h = new_game(s.client, 2, time_control={"bank": 2 * 86400, "increment": 0,
+                                            "cap": 2 * 86400})
+
+    def take(hours: int) -> dict:
+        """The seat to act takes money after ``hours``; the game after it."""
+        doc = h.get()
+        now["t"] += timedelta(hours=hours)
+        seat = doc["current_seat"]
+        move = next(n for n in h.notations(seat) if n.startswith("take"))
+        assert h.submit(seat, move, doc["version"]).status_code == 201
+        return h.get()
+
+    take(1)
+    take(30)  # the second seat keeps 18 h of its 48
+    doc = take(1)
+    played = doc["version"]
+    deadline = times.from_text(doc["deadline"])
+    assert deadline == now["t"] + timedelta(hours=18)
+    take(1)  # the second seat moves before its mail goes out
+    run_due_here(ctx, h.id, lambda r: r.kind == "your_turn" and r.version == played)
+    (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == played)
+    assert i18n.date(deadline, "en") in mail.part("plain")
 
 
 def play_to_the_end(h, rng: random.Random) -> dict:
