@@ -79,6 +79,13 @@ class Grid:
         new._lines = self._lines
         return new
 
+    def swapped(self, out: str, new: str) -> Grid:
+        """A copy with reserve tile ``new`` in the place of ``out`` (a swap, A-3.3 c),
+        as ``evolve`` makes it; the swap is not checked."""
+        trial = self.copy()
+        trial.put(new, trial.take(out))
+        return trial
+
     # -- mutation (only through evolve) ------------------------------------------------
     def put(self, tile: str, pos: Pos) -> None:
         self.cells[pos] = tile

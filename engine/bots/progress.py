@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..moves import Move
 from ..state import State
-from .evaluate import Cache, after
+from .evaluate import Cache
 
 
 def building(state: State, seat: int, cache: Cache) -> tuple[int, int]:
@@ -27,13 +27,16 @@ def building(state: State, seat: int, cache: Cache) -> tuple[int, int]:
 
 def builds(state: State, seat: int, move: Move, cache: Cache,
            result: State | None = None) -> bool:
-    """Whether ``seat`` being a bot may make ``move`` in ``state``: any move but a
+    """Whether ``seat`` being a bot may make legal ``move`` in ``state``: any move but a
     redesign, and a redesign that raises the seat's building. ``result``: the state
-    right after ``move``, if the caller has it."""
+    right after ``move``, if the caller has it (else a swap is tried on the grid alone)."""
     if move.action != "redesign":
         return True
     if move.to != "swap":  # a tile in: one more in the city; a tile out: one fewer
         return move.to == "city"
-    if result is None:
-        result = after(state, seat, move)
+    if result is None:  # a swap keeps the city's size: only its lines may grow
+        grid, variant = state.grids[seat], state.variant
+        now = cache.grid_line_points(grid, variant)
+        return cache.grid_line_points(grid.swapped(str(move.tile), str(move.other)),
+                                      variant) > now
     return building(result, seat, cache) > building(state, seat, cache)

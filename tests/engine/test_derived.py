@@ -9,6 +9,8 @@ import pytest
 
 from engine import Move, decide, evolve, legal_moves, new_game, replay
 from engine.bots import random_move
+from engine.bots.evaluate import Cache, after
+from engine.bots.progress import builds
 from engine.grid import Grid
 from engine.variants import VARIANTS
 
@@ -53,6 +55,14 @@ def test_a4_a5_c3_a_kept_frontier_and_cached_checks_agree_with_a_fresh_grid(vari
             for tile in reserve + reserve_tiles[step % 40::40]:
                 if tile not in grid.where:
                     assert grid.legal_positions(tile) == fresh.legal_positions(tile), (step, tile)
+            for out, new in grid.swaps(reserve):  # a bot's trial: the lines after a swap
+                trial, rebuilt = grid.swapped(out, new), _rebuilt(grid)
+                rebuilt.put(new, rebuilt.take(out))
+                assert trial.cells == rebuilt.cells
+                fresh = _rebuilt(rebuilt)
+                for kinds in lines:
+                    assert trial.longest_barrier(kinds) == fresh.longest_barrier(kinds), (
+                        step, out, new)
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -65,3 +75,15 @@ def test_listed_moves_are_the_moves_their_fields_make(variant):
             checked = Move(**dataclasses.asdict(move))
             assert dataclasses.astuple(checked) == dataclasses.astuple(move), move
             assert checked == move and hash(checked) == hash(move)
+
+
+@pytest.mark.parametrize("variant,players,seed", [("alhambra", 3, 9), ("alhambra_granada", 4, 10)])
+def test_a3_3_a_bots_swap_trial_on_the_grid_agrees_with_the_state_after_it(variant, players,
+                                                                          seed):
+    """A bot weighs a swap on a copy of the grid alone: the same answer as on a copy of
+    the whole state after the move (issue 20)."""
+    for state, seat, moves in _games(variant, players, seed):
+        for move in moves:
+            if move.action == "redesign" and move.to == "swap":
+                assert builds(state, seat, move, Cache()) == builds(
+                    state, seat, move, Cache(), after(state, seat, move)), move
