@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from .components import SIDES, TILES, E, N, S, W
 from .terms import SIDES as SIDE_WORDS
 from .words import Msg, msg
 
 Pos = tuple[int, int]
+Point = tuple[int, int]  # a grid point: (x, y) is the north-west corner of cell (x, y)
+Links = dict[Point, dict[Point, int]]  # barrier sides: point -> point beyond -> weight
 
 RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reach": "A-4.4",
                   "hole": "A-4.5", "split": "A-4.2"}
@@ -35,6 +38,10 @@ _PINCHED = {ring: sum(1 for i in range(0, 8, 2)
 # north-west corner: x0, y0, x1, y1).
 _SIDE_EDGES = tuple((side, dx, dy, edge) for (side, dx, dy, _), edge in zip(
     SIDES, ((0, 0, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (0, 0, 0, 1)), strict=True))
+# The same with the opposite side, which the neighbour shows along that edge.
+_SIDE_PAIRS = tuple((side, dx, dy, opp, edge)
+                    for (side, dx, dy, edge), (_, _, _, opp) in zip(_SIDE_EDGES, SIDES,
+                                                                   strict=True))
 MASK = {t.id: t.mask for t in TILES.values()}
 KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
 
@@ -50,8 +57,9 @@ class Grid:
     kept up to date as tiles come and go (a replay or a copy pays nothing until it asks).
     What does not depend on the tile being placed (where a tile of a kind could be walked
     to without closing a hole, which tiles may leave) is computed once per grid and kind,
-    and dropped when the grid changes; the longest line of some kinds of tile is kept until
-    a tile of those kinds comes or goes.
+    and dropped when the grid changes. The longest line of some kinds of tile is kept
+    piece by piece (``_Lines``); when a tile of those kinds comes or goes, only the sides
+    of its cell and the pieces at its corners are found again, when next asked for.
     """
 
     __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable",
@@ -65,7 +73,7 @@ class Grid:
         self._frontier: dict[Pos, tuple[int, int, tuple[str, ...]]] | None = None
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
-        self._lines: dict[tuple[str, ...], int] = {}  # longest_barrier by kinds
+        self._lines: dict[tuple[str, ...], _Lines] = {}  # longest_barrier by kinds
 
     def copy(self) -> Grid:
         new = Grid.__new__(Grid)
@@ -112,7 +120,9 @@ class Grid:
                 else:
                     frontier[cell] = entry
         self._slots, self._removable = {}, None
-        self._lines = {kinds: n for kinds, n in self._lines.items() if kind not in kinds}
+        self._lines = {kinds: lines if kind not in kinds else
+                       lines._replace(changed=lines.changed | {pos})
+                       for kinds, lines in self._lines.items()}
 
     def frontier(self) -> dict[Pos, tuple[int, int, tuple[str, ...]]]:
         """Each empty cell sharing a side with a tile: (its sides facing a tile, of those
@@ -500,11 +510,79 @@ class Grid:
 
     def longest_barrier(self, kinds: tuple[str, ...]) -> int:
         """Points of the longest continuous outer barrier (Decision A-5a: longest trail).
-        It depends on the tiles of ``kinds`` only: a side facing another kind is outer."""
-        got = self._lines.get(kinds)
-        if got is None:
-            got = self._lines[kinds] = longest_trail(self.barrier_edges(kinds))
-        return got
+        It depends on the tiles of ``kinds`` only: a side facing another kind is outer.
+
+        Known pieces of the line are kept: after a change only the changed cells' sides
+        are weighed again and only the pieces at their corners walked again (the other
+        pieces have none of those sides)."""
+        lines = self._lines.get(kinds)
+        if lines is None:
+            links = _links(self.barrier_edges(kinds))
+            pieces = _pieces(links, links)
+        elif lines.changed:
+            links, ends = self._relinked(lines, kinds)
+            if not ends:  # no side changed its weight: the same line
+                lines = self._lines[kinds] = lines._replace(changed=frozenset())
+                return lines.best
+            pieces = [p for p in lines.pieces if p[0].isdisjoint(ends)]
+            pieces += _pieces(links, ends)
+        else:
+            return lines.best
+        best = max((n for _, n in pieces), default=0)
+        self._lines[kinds] = _Lines(links, tuple(pieces), frozenset(), best)
+        return best
+
+    def _relinked(self, lines: _Lines, kinds: tuple[str, ...]) -> tuple[Links, set[Point]]:
+        """``lines.links`` with the sides of the changed cells weighed again (each side
+        counts the outer barriers along it, as ``barrier_edges``), and the ends of the
+        sides whose weight changed. Shared dicts are replaced, never changed."""
+        cells, old = self.cells, lines.links
+        changes: dict[tuple[Point, Point], int] = {}  # a side of two changed cells: once
+        for x, y in lines.changed:
+            tile = cells.get((x, y))
+            for side, dx, dy, opp, (ax, ay, bx, by) in _SIDE_PAIRS:
+                other = cells.get((x + dx, y + dy))
+                weight = _outer(tile, side, other, kinds) + _outer(other, opp, tile, kinds)
+                a, b = (x + ax, y + ay), (x + bx, y + by)
+                if weight != old.get(a, {}).get(b, 0):
+                    changes[a, b] = weight
+        if not changes:
+            return old, set()
+        links = dict(old)
+        ends: set[Point] = set()
+        for (a, b), weight in changes.items():
+            for p, q in ((a, b), (b, a)):
+                if p not in ends:
+                    ends.add(p)
+                    links[p] = dict(links.get(p, ()))
+                if weight:
+                    links[p][q] = weight
+                else:
+                    del links[p][q]
+        for p in ends:
+            if not links[p]:
+                del links[p]
+        return links, ends
+
+
+class _Lines(NamedTuple):
+    """A grid's line of some kinds of tile: its sides (``links``, never changed once
+    made), each connected piece of them by its points with its longest trail, and the
+    cells changed since (their sides and the pieces at their corners are out of date)."""
+
+    links: Links
+    pieces: tuple[tuple[frozenset[Point], int], ...]
+    changed: frozenset[Pos]
+    best: int  # the longest trail of all pieces, if no cell changed since
+
+
+def _outer(tile: str | None, side: int, beyond: str | None, kinds: tuple[str, ...]) -> int:
+    """1 if ``tile`` (of ``kinds``) has an outer barrier on ``side``, with ``beyond`` on the
+    other side of it (no tile or one of the other kind), else 0."""
+    if tile is None or not MASK[tile] & side:
+        return 0
+    kind = KIND[tile]
+    return int(kind in kinds and (beyond is None or KIND[beyond] != kind))
 
 
 _SIDE_KEYS = {N: "n", E: "e", S: "s", W: "w"}
@@ -560,52 +638,69 @@ def _cut_points(links: dict[Pos, list[Pos]], starts: list[Pos]) -> set[Pos]:
     return cut
 
 
-def _walk(p: Pos, adj: dict[Pos, list[tuple[Pos, int]]], weights: list[int],
-          used: list[bool]) -> int:
-    """Weight of the heaviest trail from ``p`` over edges not yet ``used``."""
+def _walk(p: Point, adj: dict[Point, list[tuple[Point, int, int]]], used: list[bool]
+          ) -> int:
+    """Weight of the heaviest trail from ``p`` over edges (other point, id, weight) not
+    yet ``used``."""
     top = 0
-    for q, i in adj[p]:
+    for q, i, weight in adj[p]:
         if not used[i]:
             used[i] = True
-            top = max(top, weights[i] + _walk(q, adj, weights, used))
+            top = max(top, weight + _walk(q, adj, used))
             used[i] = False
     return top
 
 
-def longest_trail(edges: dict[tuple[Pos, Pos], int]) -> int:
-    """Weight of the heaviest trail (no edge used twice; points may repeat).
+def _links(edges: dict[tuple[Point, Point], int]) -> Links:
+    """The edges by point: each point's neighbours with the edge's weight."""
+    links: Links = {}
+    for (a, b), weight in edges.items():
+        links.setdefault(a, {})[b] = weight
+        links.setdefault(b, {})[a] = weight
+    return links
 
-    In each connected piece: a line or a ring (no point with more than 2 edges), or a piece
-    whose every point has an even number of edges (Euler), is walked whole. Otherwise a
-    heaviest trail starts at a point of odd degree: it cannot stop where an edge is left
-    unused (it would go on), and a closed trail can be opened where an unused edge
-    touches it; so only those points are tried as starts.
+
+def _pieces(links: Links, starts: Iterable[Point]) -> list[tuple[frozenset[Point], int]]:
+    """The connected pieces of ``links`` holding any of ``starts``: the points of each,
+    with the weight of its heaviest trail (no edge used twice; points may repeat).
+
+    A line or a ring (no point with more than 2 edges), or a piece whose every point has
+    an even number of edges (Euler), is walked whole. Otherwise a heaviest trail starts
+    at a point of odd degree: it cannot stop where an edge is left unused (it would go
+    on), and a closed trail can be opened where an unused edge touches it; so only those
+    points are tried as starts.
     """
-    adj: dict[Pos, list[tuple[Pos, int]]] = {}
-    for i, (a, b) in enumerate(edges):
-        adj.setdefault(a, []).append((b, i))
-        adj.setdefault(b, []).append((a, i))
-    weights = list(edges.values())
-    best = 0
-    seen: set[Pos] = set()
-    for start in adj:
-        if start in seen:
+    out = []
+    seen: set[Point] = set()
+    for start in starts:
+        if start in seen or start not in links:
             continue
         seen.add(start)
         piece, odd, branched, total = [start], [], False, 0
         for p in piece:  # grows as it is read: every point joined to start
-            links = adj[p]
-            if len(links) % 2:
+            near = links[p]
+            if len(near) % 2:
                 odd.append(p)
-            branched = branched or len(links) > 2
-            for q, i in links:
-                total += weights[i]  # each edge twice, once from each end
+            branched = branched or len(near) > 2
+            for q, weight in near.items():
+                total += weight  # each edge twice, once from each end
                 if q not in seen:
                     seen.add(q)
                     piece.append(q)
         if odd and branched:
-            used = [False] * len(weights)
-            best = max([best] + [_walk(p, adj, weights, used) for p in odd])
+            ids: dict[tuple[Point, Point], int] = {}
+            adj = {p: [(q, ids.setdefault((p, q) if p < q else (q, p), len(ids)), weight)
+                       for q, weight in links[p].items()] for p in piece}
+            used = [False] * len(ids)
+            best = max(_walk(p, adj, used) for p in odd)
         else:
-            best = max(best, total // 2)
-    return best
+            best = total // 2
+        out.append((frozenset(piece), best))
+    return out
+
+
+def longest_trail(edges: dict[tuple[Point, Point], int]) -> int:
+    """Weight of the heaviest trail (no edge used twice; points may repeat): the heaviest
+    of its connected pieces' (``_pieces``)."""
+    links = _links(edges)
+    return max((n for _, n in _pieces(links, links)), default=0)

@@ -6,6 +6,8 @@ import dataclasses
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Move, decide, evolve, legal_moves, new_game, replay
 from engine.bots import random_move
@@ -87,3 +89,35 @@ def test_a3_3_a_bots_swap_trial_on_the_grid_agrees_with_the_state_after_it(varia
             if move.action == "redesign" and move.to == "swap":
                 assert builds(state, seat, move, Cache()) == builds(
                     state, seat, move, Cache(), after(state, seat, move)), move
+
+
+_COMBINED = VARIANTS["alhambra_granada"]
+_TILES = _COMBINED.bag("alhambra")[::3] + _COMBINED.bag("granada")[::3]
+_LINES = [kinds for _, kinds in _COMBINED.barrier_lines]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_TILES), st.integers(-2, 2), st.integers(-2, 2),
+                          st.integers(0, 3)), max_size=40))
+def test_c4_lines_kept_piece_by_piece_agree_with_a_fresh_grid(steps):
+    """Tiles of both kinds come and go anywhere (the lines do not ask whether a grid was
+    built by the rules), several between two looks, on the grid and on copies of it: its
+    longest lines are always those of the same tiles put into a new grid."""
+    grids = [_COMBINED.new_grid()]
+    for tile, x, y, look in steps:
+        grid = grids[-1]
+        if tile in grid.where:
+            grid.take(tile)
+        elif (x, y) not in grid.cells:
+            grid.put(tile, (x, y))
+        if look == 0:
+            continue
+        fresh = _rebuilt(grid)
+        for kinds in _LINES[:look]:
+            assert grid.longest_barrier(kinds) == fresh.longest_barrier(kinds)
+        if look == 3:  # go on with a copy; the grid keeps what it found
+            grids.append(grid.copy())
+    for grid in grids:
+        fresh = _rebuilt(grid)
+        for kinds in _LINES:
+            assert grid.longest_barrier(kinds) == fresh.longest_barrier(kinds)
