@@ -44,6 +44,10 @@ _SIDE_PAIRS = tuple((side, dx, dy, opp, edge)
                                                                    strict=True))
 MASK = {t.id: t.mask for t in TILES.values()}
 KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
+# For the lines: by tile kinds, each tile's barrier sides if it is of those kinds (None: no
+# tile); and each tile's kind, "" for no tile.
+_BARRIERS: dict[tuple[str, ...], dict[str | None, int]] = {}
+_KIND_OR_NONE: dict[str | None, str] = {**KIND, None: ""}
 
 
 def fmt_pos(pos: Pos) -> str:
@@ -536,13 +540,17 @@ class Grid:
         """``lines.links`` with the sides of the changed cells weighed again (each side
         counts the outer barriers along it, as ``barrier_edges``), and the ends of the
         sides whose weight changed. Shared dicts are replaced, never changed."""
-        cells, old = self.cells, lines.links
+        cells, old, kind_of = self.cells, lines.links, _KIND_OR_NONE
+        barriers = _barriers(kinds)
         changes: dict[tuple[Point, Point], int] = {}  # a side of two changed cells: once
         for x, y in lines.changed:
             tile = cells.get((x, y))
+            mine, kind = barriers[tile], kind_of[tile]
             for side, dx, dy, opp, (ax, ay, bx, by) in _SIDE_PAIRS:
                 other = cells.get((x + dx, y + dy))
-                weight = _outer(tile, side, other, kinds) + _outer(other, opp, tile, kinds)
+                # A barrier is outer unless a tile of its own kind lies beyond it.
+                weight = 0 if kind == kind_of[other] else \
+                    bool(mine & side) + bool(barriers[other] & opp)
                 a, b = (x + ax, y + ay), (x + bx, y + by)
                 if weight != old.get(a, {}).get(b, 0):
                     changes[a, b] = weight
@@ -576,13 +584,13 @@ class _Lines(NamedTuple):
     best: int  # the longest trail of all pieces, if no cell changed since
 
 
-def _outer(tile: str | None, side: int, beyond: str | None, kinds: tuple[str, ...]) -> int:
-    """1 if ``tile`` (of ``kinds``) has an outer barrier on ``side``, with ``beyond`` on the
-    other side of it (no tile or one of the other kind), else 0."""
-    if tile is None or not MASK[tile] & side:
-        return 0
-    kind = KIND[tile]
-    return int(kind in kinds and (beyond is None or KIND[beyond] != kind))
+def _barriers(kinds: tuple[str, ...]) -> dict[str | None, int]:
+    """Each tile's barrier sides if it is of ``kinds``, else 0; 0 for None (no tile)."""
+    got = _BARRIERS.get(kinds)
+    if got is None:
+        got = _BARRIERS[kinds] = {None: 0, **{t: MASK[t] if KIND[t] in kinds else 0
+                                              for t in MASK}}
+    return got
 
 
 _SIDE_KEYS = {N: "n", E: "e", S: "s", W: "w"}
@@ -665,10 +673,11 @@ def _pieces(links: Links, starts: Iterable[Point]) -> list[tuple[frozenset[Point
     with the weight of its heaviest trail (no edge used twice; points may repeat).
 
     A line or a ring (no point with more than 2 edges), or a piece whose every point has
-    an even number of edges (Euler), is walked whole. Otherwise a heaviest trail starts
-    at a point of odd degree: it cannot stop where an edge is left unused (it would go
-    on), and a closed trail can be opened where an unused edge touches it; so only those
-    points are tried as starts.
+    an even number of edges (Euler), is walked whole. In a tree a trail is a path: the
+    heaviest ends farthest from the point farthest from any point. Otherwise a heaviest
+    trail starts at a point of odd degree: it cannot stop where an edge is left unused (it
+    would go on), and a closed trail can be opened where an unused edge touches it; so
+    only those points are tried as starts.
     """
     out = []
     seen: set[Point] = set()
@@ -676,18 +685,21 @@ def _pieces(links: Links, starts: Iterable[Point]) -> list[tuple[frozenset[Point
         if start in seen or start not in links:
             continue
         seen.add(start)
-        piece, odd, branched, total = [start], [], False, 0
+        piece, odd, branched, total, ends = [start], [], False, 0, 0
         for p in piece:  # grows as it is read: every point joined to start
             near = links[p]
+            ends += len(near)  # each edge twice, once from each end
             if len(near) % 2:
                 odd.append(p)
             branched = branched or len(near) > 2
             for q, weight in near.items():
-                total += weight  # each edge twice, once from each end
+                total += weight
                 if q not in seen:
                     seen.add(q)
                     piece.append(q)
-        if odd and branched:
+        if odd and branched and ends // 2 == len(piece) - 1:  # a tree: a trail is a path
+            best = _farthest(_farthest(start, links)[1], links)[0]
+        elif odd and branched:
             ids: dict[tuple[Point, Point], int] = {}
             adj = {p: [(q, ids.setdefault((p, q) if p < q else (q, p), len(ids)), weight)
                        for q, weight in links[p].items()] for p in piece}
@@ -697,6 +709,19 @@ def _pieces(links: Links, starts: Iterable[Point]) -> list[tuple[frozenset[Point
             best = total // 2
         out.append((frozenset(piece), best))
     return out
+
+
+def _farthest(start: Point, links: Links) -> tuple[int, Point]:
+    """The weight of the heaviest path from ``start`` in a tree, and where it ends (from
+    that end, the heaviest path is the tree's heaviest)."""
+    far, end = 0, start
+    stack: list[tuple[Point, Point | None, int]] = [(start, None, 0)]
+    while stack:
+        p, came, weight = stack.pop()
+        if weight > far:
+            far, end = weight, p
+        stack.extend((q, p, weight + w) for q, w in links[p].items() if q != came)
+    return far, end
 
 
 def longest_trail(edges: dict[tuple[Point, Point], int]) -> int:
