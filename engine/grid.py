@@ -22,6 +22,7 @@ from .words import Msg, msg
 Pos = tuple[int, int]
 Point = tuple[int, int]  # a grid point: (x, y) is the north-west corner of cell (x, y)
 Links = dict[Point, dict[Point, int]]  # barrier sides: point -> point beyond -> weight
+LineKinds = tuple[tuple[str, ...], ...]  # the kinds of tile of each of some lines
 
 RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reach": "A-4.4",
                   "hole": "A-4.5", "split": "A-4.2"}
@@ -63,11 +64,12 @@ class Grid:
     to without closing a hole, which tiles may leave) is computed once per grid and kind,
     and dropped when the grid changes. The longest line of some kinds of tile is kept
     piece by piece (``_Lines``); when a tile of those kinds comes or goes, only the sides
-    of its cell and the pieces at its corners are found again, when next asked for.
+    of its cell and the pieces at its corners are found again, when next asked for. The
+    lines a swap would leave (a bot weighs them) are kept until the grid changes.
     """
 
     __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable",
-                 "_lines")
+                 "_lines", "_trials")
 
     def __init__(self, start: str, rules: dict[str, str]) -> None:
         self.cells: dict[Pos, str] = {(0, 0): start}
@@ -78,6 +80,7 @@ class Grid:
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
         self._lines: dict[tuple[str, ...], _Lines] = {}  # longest_barrier by kinds
+        self._trials: dict[tuple[str, str, LineKinds], tuple[int, ...]] = {}  # swap_lines
 
     def copy(self) -> Grid:
         new = Grid.__new__(Grid)
@@ -89,6 +92,7 @@ class Grid:
         new._slots = self._slots
         new._removable = self._removable
         new._lines = self._lines
+        new._trials = self._trials
         return new
 
     def swapped(self, out: str, new: str) -> Grid:
@@ -97,6 +101,17 @@ class Grid:
         trial = self.copy()
         trial.put(new, trial.take(out))
         return trial
+
+    def swap_lines(self, out: str, new: str, lines: LineKinds) -> tuple[int, ...]:
+        """``longest_barrier`` of each of ``lines`` (kinds of tile) with reserve tile ``new``
+        in the place of ``out`` (unchecked), as a bot weighs a swap; kept until the grid
+        changes."""
+        key = (out, new, lines)
+        got = self._trials.get(key)
+        if got is None:
+            trial = self.swapped(out, new)
+            got = self._trials[key] = tuple(trial.longest_barrier(kinds) for kinds in lines)
+        return got
 
     # -- mutation (only through evolve) ------------------------------------------------
     def put(self, tile: str, pos: Pos) -> None:
@@ -113,7 +128,8 @@ class Grid:
 
     def _changed(self, pos: Pos, kind: str) -> None:
         """Bring the frontier (if found already) up to date around ``pos``, whose tile (of
-        ``kind``) came or went, and drop the cached checks and the lines it is part of."""
+        ``kind``) came or went, drop the cached checks and mark ``pos`` changed in the
+        lines of ``kind``."""
         frontier = self._frontier
         if frontier is not None:
             x, y = pos
@@ -123,7 +139,7 @@ class Grid:
                     frontier.pop(cell, None)
                 else:
                     frontier[cell] = entry
-        self._slots, self._removable = {}, None
+        self._slots, self._removable, self._trials = {}, None, {}
         self._lines = {kinds: lines if kind not in kinds else
                        lines._replace(changed=lines.changed | {pos})
                        for kinds, lines in self._lines.items()}

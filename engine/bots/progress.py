@@ -36,7 +36,6 @@ def builds(state: State, seat: int, move: Move, cache: Cache,
         return move.to == "city"
     if result is None:  # a swap keeps the city's size: only its lines may grow
         grid, variant = state.grids[seat], state.variant
-        now = cache.grid_line_points(grid, variant)
-        return cache.grid_line_points(grid.swapped(str(move.tile), str(move.other)),
-                                      variant) > now
+        return sum(grid.swap_lines(str(move.tile), str(move.other), variant.line_kinds)) \
+            > cache.grid_line_points(grid, variant)
     return building(result, seat, cache) > building(state, seat, cache)

@@ -34,7 +34,7 @@ def _rebuilt(grid: Grid) -> Grid:
     fresh = Grid.__new__(Grid)
     fresh.cells, fresh.where, fresh.roots = dict(grid.cells), dict(grid.where), dict(grid.roots)
     fresh.rules, fresh._frontier, fresh._slots, fresh._removable = grid.rules, None, {}, None
-    fresh._lines = {}
+    fresh._lines, fresh._trials = {}, {}
     return fresh
 
 
@@ -62,9 +62,9 @@ def test_a4_a5_c3_a_kept_frontier_and_cached_checks_agree_with_a_fresh_grid(vari
                 rebuilt.put(new, rebuilt.take(out))
                 assert trial.cells == rebuilt.cells
                 fresh = _rebuilt(rebuilt)
-                for kinds in lines:
-                    assert trial.longest_barrier(kinds) == fresh.longest_barrier(kinds), (
-                        step, out, new)
+                expected = tuple(fresh.longest_barrier(kinds) for kinds in lines)
+                assert grid.swap_lines(out, new, tuple(lines)) == expected, (step, out, new)
+                assert tuple(trial.longest_barrier(kinds) for kinds in lines) == expected
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
