@@ -49,6 +49,7 @@ KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
 # tile); and each tile's kind, "" for no tile.
 _BARRIERS: dict[tuple[str, ...], dict[str | None, int]] = {}
 _KIND_OR_NONE: dict[str | None, str] = {**KIND, None: ""}
+_NONE: dict[Point, int] = {}  # no sides at a point (never changed)
 
 
 def fmt_pos(pos: Pos) -> str:
@@ -141,7 +142,7 @@ class Grid:
                     frontier[cell] = entry
         self._slots, self._removable, self._trials = {}, None, {}
         self._lines = {kinds: lines if kind not in kinds else
-                       lines._replace(changed=lines.changed | {pos})
+                       _Lines(lines.links, lines.pieces, lines.changed | {pos}, lines.best)
                        for kinds, lines in self._lines.items()}
 
     def frontier(self) -> dict[Pos, tuple[int, int, tuple[str, ...]]]:
@@ -342,7 +343,7 @@ class Grid:
                         walk.append(pos)
                 elif contacts is None:
                     contacts = {tile, other}
-                else:
+                elif contacts:  # once empty, it stays so
                     contacts &= {tile, other}
         cut = _cut_points(walks, [self.where[r] for r in self.roots.values()])
         return edge, {cells[p] for p in cut}, contacts or set()
@@ -384,7 +385,9 @@ class Grid:
 
     def swaps(self, reserve: list[str]) -> list[tuple[str, str]]:
         """Every (grid tile, reserve tile) pair that may change places now (A-3.3 c)."""
-        out = []
+        out: list[tuple[str, str]] = []
+        if not reserve:
+            return out
         roots = set(self.roots.values())
         for tile, pos in self.where.items():
             if tile in roots:
@@ -568,7 +571,7 @@ class Grid:
                 weight = 0 if kind == kind_of[other] else \
                     bool(mine & side) + bool(barriers[other] & opp)
                 a, b = (x + ax, y + ay), (x + bx, y + by)
-                if weight != old.get(a, {}).get(b, 0):
+                if weight != old.get(a, _NONE).get(b, 0):
                     changes[a, b] = weight
         if not changes:
             return old, set()

@@ -3,13 +3,14 @@ clients and tests. Payments are listed minimal (no card could be left out)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable
 
 from .components import DISPLAY_SIZE, SPACE_CURRENCY, TILES, card_value
 from .kinds import KINDS
 from .moves import Move
-from .payments import held, minimal_payments
+from .payments import holdings, minimal_payments
 from .state import State
 
 ACTIONS = ("take", "buy", "end", "redesign", "place")
@@ -25,21 +26,29 @@ _GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(ran
 
 def take_moves(state: State) -> list[Move]:
     """A-3.1: one card, or several totalling at most 5."""
-    values = [card_value(c) for c in state.display]
-    out = [_move("take", positions=(i + 1,)) for i in range(len(values))]
+    return [_move("take", positions=group)
+            for group in _takes(tuple(card_value(c) for c in state.display))]
+
+
+@functools.lru_cache(maxsize=8192)
+def _takes(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The display positions (1-based) one take may name, given the cards' values: each
+    card, then each group of cards totalling at most 5."""
+    out: list[tuple[int, ...]] = [(i + 1,) for i in range(len(values))]
     for group in _GROUPS[len(values)]:
         if sum(values[i] for i in group) <= 5:
-            out.append(_move("take", positions=tuple(i + 1 for i in group)))
-    return out
+            out.append(tuple(i + 1 for i in group))
+    return tuple(out)
 
 
 def buy_moves(state: State, seat: int) -> list[Move]:
     """A-3.2: each market tile with each minimal payment in its space's currency."""
     out = []
+    hand = holdings(state.hands[seat])
     for i, space in enumerate(state.market):
         if not space:
             continue
-        cards = held(state.hands[seat], SPACE_CURRENCY[i + 1])
+        cards = hand[SPACE_CURRENCY[i + 1]]
         for tile in space:
             out += [_move("buy", tile=tile, cards=pay)
                     for pay in minimal_payments(cards, state.face(tile).value)]

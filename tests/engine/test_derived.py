@@ -4,6 +4,7 @@ the moves ``legal_moves`` makes without Move's checks of client input."""
 
 import dataclasses
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,9 @@ from engine import Move, decide, evolve, legal_moves, new_game, replay
 from engine.bots import random_move
 from engine.bots.evaluate import Cache, after
 from engine.bots.progress import builds
+from engine.components import CURRENCIES, money_cards
 from engine.grid import Grid
+from engine.payments import held, holdings
 from engine.variants import VARIANTS
 
 
@@ -121,3 +124,11 @@ def test_c4_lines_kept_piece_by_piece_agree_with_a_fresh_grid(steps):
         fresh = _rebuilt(grid)
         for kinds in _LINES:
             assert grid.longest_barrier(kinds) == fresh.longest_barrier(kinds)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(money_cards(6)), max_size=30))
+def test_a3_2_holdings_are_the_cards_held_of_each_currency(cards):
+    """legal_moves reads a hand's cards of every currency in one pass."""
+    hand = Counter(cards)
+    assert holdings(hand) == {currency: held(hand, currency) for currency in CURRENCIES}
