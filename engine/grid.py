@@ -96,22 +96,20 @@ class Grid:
         new._trials = self._trials
         return new
 
-    def swapped(self, out: str, new: str) -> Grid:
-        """A copy with reserve tile ``new`` in the place of ``out`` (a swap, A-3.3 c),
-        as ``evolve`` makes it; the swap is not checked."""
-        trial = self.copy()
-        trial.put(new, trial.take(out))
-        return trial
-
     def swap_lines(self, out: str, new: str, lines: LineKinds) -> tuple[int, ...]:
         """``longest_barrier`` of each of ``lines`` (kinds of tile) with reserve tile ``new``
-        in the place of ``out`` (unchecked), as a bot weighs a swap; kept until the grid
-        changes."""
+        in the place of ``out`` (a swap, A-3.3 c, unchecked), as a bot weighs it: the grid's
+        lines updated at that one cell. Kept until the grid changes."""
         key = (out, new, lines)
         got = self._trials.get(key)
         if got is None:
-            trial = self.swapped(out, new)
-            got = self._trials[key] = tuple(trial.longest_barrier(kinds) for kinds in lines)
+            pos = self.where[out]
+            cells = {**self.cells, pos: new}
+            touched = (KIND[out], KIND[new])
+            got = self._trials[key] = tuple(
+                _updated(self._line(kinds), cells, kinds, (pos,)).best
+                if touched[0] in kinds or touched[1] in kinds else self.longest_barrier(kinds)
+                for kinds in lines)
         return got
 
     # -- mutation (only through evolve) ------------------------------------------------
@@ -533,64 +531,22 @@ class Grid:
 
     def longest_barrier(self, kinds: tuple[str, ...]) -> int:
         """Points of the longest continuous outer barrier (Decision A-5a: longest trail).
-        It depends on the tiles of ``kinds`` only: a side facing another kind is outer.
+        It depends on the tiles of ``kinds`` only: a side facing another kind is outer."""
+        return self._line(kinds).best
 
-        Known pieces of the line are kept: after a change only the changed cells' sides
-        are weighed again and only the pieces at their corners walked again (the other
-        pieces have none of those sides)."""
+    def _line(self, kinds: tuple[str, ...]) -> _Lines:
+        """The line of ``kinds`` as the grid is now: found whole the first time, then
+        where cells changed only (``_updated``)."""
         lines = self._lines.get(kinds)
         if lines is None:
             links = _links(self.barrier_edges(kinds))
             pieces = _pieces(links, links)
+            lines = _Lines(links, tuple(pieces), frozenset(), max((n for _, n in pieces),
+                                                                   default=0))
+            self._lines[kinds] = lines
         elif lines.changed:
-            links, ends = self._relinked(lines, kinds)
-            if not ends:  # no side changed its weight: the same line
-                lines = self._lines[kinds] = lines._replace(changed=frozenset())
-                return lines.best
-            pieces = [p for p in lines.pieces if p[0].isdisjoint(ends)]
-            pieces += _pieces(links, ends)
-        else:
-            return lines.best
-        best = max((n for _, n in pieces), default=0)
-        self._lines[kinds] = _Lines(links, tuple(pieces), frozenset(), best)
-        return best
-
-    def _relinked(self, lines: _Lines, kinds: tuple[str, ...]) -> tuple[Links, set[Point]]:
-        """``lines.links`` with the sides of the changed cells weighed again (each side
-        counts the outer barriers along it, as ``barrier_edges``), and the ends of the
-        sides whose weight changed. Shared dicts are replaced, never changed."""
-        cells, old, kind_of = self.cells, lines.links, _KIND_OR_NONE
-        barriers = _barriers(kinds)
-        changes: dict[tuple[Point, Point], int] = {}  # a side of two changed cells: once
-        for x, y in lines.changed:
-            tile = cells.get((x, y))
-            mine, kind = barriers[tile], kind_of[tile]
-            for side, dx, dy, opp, (ax, ay, bx, by) in _SIDE_PAIRS:
-                other = cells.get((x + dx, y + dy))
-                # A barrier is outer unless a tile of its own kind lies beyond it.
-                weight = 0 if kind == kind_of[other] else \
-                    bool(mine & side) + bool(barriers[other] & opp)
-                a, b = (x + ax, y + ay), (x + bx, y + by)
-                if weight != old.get(a, _NONE).get(b, 0):
-                    changes[a, b] = weight
-        if not changes:
-            return old, set()
-        links = dict(old)
-        ends: set[Point] = set()
-        for (a, b), weight in changes.items():
-            for p, q in ((a, b), (b, a)):
-                if p not in ends:
-                    ends.add(p)
-                    links[p] = dict(links.get(p, ()))
-                if weight:
-                    links[p][q] = weight
-                else:
-                    del links[p][q]
-        for p in ends:
-            if not links[p]:
-                del links[p]
-        return links, ends
-
+            lines = self._lines[kinds] = _updated(lines, self.cells, kinds, lines.changed)
+        return lines
 
 class _Lines(NamedTuple):
     """A grid's line of some kinds of tile: its sides (``links``, never changed once
@@ -601,6 +557,55 @@ class _Lines(NamedTuple):
     pieces: tuple[tuple[frozenset[Point], int], ...]
     changed: frozenset[Pos]
     best: int  # the longest trail of all pieces, if no cell changed since
+
+
+def _updated(lines: _Lines, cells: dict[Pos, str], kinds: tuple[str, ...],
+             changed: Iterable[Pos]) -> _Lines:
+    """``lines`` of ``kinds`` for ``cells``, which differ from the cells they were found in
+    at ``changed`` cells only: those cells' sides weighed again, the pieces at the ends of
+    the sides whose weight changed walked again (the other pieces have none of them)."""
+    links, ends = _relinked(lines.links, cells, kinds, changed)
+    if not ends:  # no side changed its weight: the same line
+        return _Lines(links, lines.pieces, frozenset(), lines.best)
+    pieces = [p for p in lines.pieces if p[0].isdisjoint(ends)] + _pieces(links, ends)
+    return _Lines(links, tuple(pieces), frozenset(), max((n for _, n in pieces), default=0))
+
+
+def _relinked(old: Links, cells: dict[Pos, str], kinds: tuple[str, ...],
+              changed: Iterable[Pos]) -> tuple[Links, set[Point]]:
+    """The sides ``old`` with those of the ``changed`` cells weighed again (each side
+    counts the outer barriers along it, as ``barrier_edges``), and the ends of the sides
+    whose weight changed. Shared dicts are replaced, never changed."""
+    kind_of, barriers = _KIND_OR_NONE, _barriers(kinds)
+    changes: dict[tuple[Point, Point], int] = {}  # a side of two changed cells: once
+    for x, y in changed:
+        tile = cells.get((x, y))
+        mine, kind = barriers[tile], kind_of[tile]
+        for side, dx, dy, opp, (ax, ay, bx, by) in _SIDE_PAIRS:
+            other = cells.get((x + dx, y + dy))
+            # A barrier is outer unless a tile of its own kind lies beyond it.
+            weight = 0 if kind == kind_of[other] else \
+                bool(mine & side) + bool(barriers[other] & opp)
+            a, b = (x + ax, y + ay), (x + bx, y + by)
+            if weight != old.get(a, _NONE).get(b, 0):
+                changes[a, b] = weight
+    if not changes:
+        return old, set()
+    links = dict(old)
+    ends: set[Point] = set()
+    for (a, b), weight in changes.items():
+        for p, q in ((a, b), (b, a)):
+            if p not in ends:
+                ends.add(p)
+                links[p] = dict(links.get(p, _NONE))
+            if weight:
+                links[p][q] = weight
+            else:
+                del links[p][q]
+    for p in ends:
+        if not links[p]:
+            del links[p]
+    return links, ends
 
 
 def _barriers(kinds: tuple[str, ...]) -> dict[str | None, int]:

@@ -3,7 +3,6 @@ clients and tests. Payments are listed minimal (no card could be left out)."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Iterable
 
@@ -19,26 +18,20 @@ ACTIONS = ("take", "buy", "end", "redesign", "place")
 # card first, positions ascending): they are made without Move's checks of client input.
 _move = Move.unchecked
 
-# Display positions (0-based) of every group of two or more cards, by display size.
-_GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(range(n), size)]
+# Every group of two or more cards by display size: its indices and its positions (1-based).
+_GROUPS = {n: [(c, tuple(i + 1 for i in c)) for size in range(2, n + 1)
+               for c in itertools.combinations(range(n), size)]
            for n in range(DISPLAY_SIZE + 1)}
 
 
 def take_moves(state: State) -> list[Move]:
     """A-3.1: one card, or several totalling at most 5."""
-    return [_move("take", positions=group)
-            for group in _takes(tuple(card_value(c) for c in state.display))]
-
-
-@functools.lru_cache(maxsize=8192)
-def _takes(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The display positions (1-based) one take may name, given the cards' values: each
-    card, then each group of cards totalling at most 5."""
-    out: list[tuple[int, ...]] = [(i + 1,) for i in range(len(values))]
-    for group in _GROUPS[len(values)]:
-        if sum(values[i] for i in group) <= 5:
-            out.append(tuple(i + 1 for i in group))
-    return tuple(out)
+    values = [card_value(c) for c in state.display]
+    out = [_move("take", positions=(i + 1,)) for i in range(len(values))]
+    for group, positions in _GROUPS[len(values)]:
+        if sum(map(values.__getitem__, group)) <= 5:
+            out.append(_move("take", positions=positions))
+    return out
 
 
 def buy_moves(state: State, seat: int) -> list[Move]:
