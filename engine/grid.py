@@ -105,10 +105,12 @@ class Grid:
         if got is None:
             pos = self.where[out]
             cells = {**self.cells, pos: new}
-            touched = (KIND[out], KIND[new])
+            kinds_in = (KIND[out], KIND[new])
+            same = kinds_in[0] == kinds_in[1] and MASK[out] == MASK[new]  # the same sides
             got = self._trials[key] = tuple(
+                self.longest_barrier(kinds)
+                if same or (kinds_in[0] not in kinds and kinds_in[1] not in kinds) else
                 _updated(self._line(kinds), cells, kinds, (pos,)).best
-                if touched[0] in kinds or touched[1] in kinds else self.longest_barrier(kinds)
                 for kinds in lines)
         return got
 

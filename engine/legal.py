@@ -48,15 +48,18 @@ def buy_moves(state: State, seat: int) -> list[Move]:
     return out
 
 
-def redesign_moves(state: State, seat: int) -> list[Move]:
-    """A-3.3: a reserve tile in, a city tile out, or one of each swapped."""
+def redesign_moves(state: State, seat: int, leaving: bool = True) -> list[Move]:
+    """A-3.3: a reserve tile in, a city tile out (unless not ``leaving``: a bot never takes
+    one out, ``bots.progress``), or one of each swapped."""
     grid, reserve = state.grids[seat], state.reserves[seat]
     out: list[Move] = []
     for tile in reserve:
         out.extend(_move("redesign", tile=tile, to="city", at=p)
                    for p in grid.legal_positions(tile))
-    removable = grid.removable()
-    out.extend(_move("redesign", tile=t, to="reserve") for t in grid.where if t in removable)
+    if leaving:
+        removable = grid.removable()
+        out.extend(_move("redesign", tile=t, to="reserve") for t in grid.where
+                   if t in removable)
     out.extend(_move("redesign", tile=t, to="swap", other=o) for t, o in grid.swaps(reserve))
     return out
 

@@ -15,6 +15,7 @@ to buy) does a bot make one anyway: the rules leave it nothing else.
 
 from __future__ import annotations
 
+from ..legal import redesign_moves
 from ..moves import Move
 from ..state import State
 from .evaluate import Cache
@@ -39,3 +40,12 @@ def builds(state: State, seat: int, move: Move, cache: Cache,
         return sum(grid.swap_lines(str(move.tile), str(move.other), variant.line_kinds)) \
             > cache.grid_line_points(grid, variant)
     return building(result, seat, cache) > building(state, seat, cache)
+
+
+def building_redesigns(state: State, seat: int, cache: Cache) -> list[Move]:
+    """The redesigns ``seat`` being a bot may make (``builds``), in ``legal_moves``'s order;
+    the tiles that could leave the city (that never builds) are not looked for."""
+    if state.phase != "action" or seat != state.current:  # no redesign is legal
+        return []
+    return [m for m in redesign_moves(state, seat, leaving=False)
+            if builds(state, seat, m, cache)]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine import Move, decide, evolve, legal_moves, new_game, replay
 from engine.bots import random_move
 from engine.bots.evaluate import Cache, after
-from engine.bots.progress import builds
+from engine.bots.progress import building_redesigns, builds
 from engine.components import CURRENCIES, money_cards
 from engine.grid import Grid
 from engine.payments import held, holdings
@@ -77,6 +77,18 @@ def test_listed_moves_are_the_moves_their_fields_make(variant):
             checked = Move(**dataclasses.asdict(move))
             assert dataclasses.astuple(checked) == dataclasses.astuple(move), move
             assert checked == move and hash(checked) == hash(move)
+
+
+@pytest.mark.parametrize("variant,players,seed", [("alhambra", 3, 9), ("alhambra_granada", 4, 10)])
+def test_a3_3_a_bot_lists_the_redesigns_that_build_without_those_that_take_a_tile_out(
+        variant, players, seed):
+    """The random bot looks only for the redesigns that build: the same moves, in the same
+    order, as the legal redesigns it may make."""
+    for state, _, _ in _games(variant, players, seed):
+        for seat in range(players):
+            legal = legal_moves(state, seat, kinds=("redesign",))
+            assert building_redesigns(state, seat, Cache()) == [
+                m for m in legal if builds(state, seat, m, Cache())]
 
 
 @pytest.mark.parametrize("variant,players,seed", [("alhambra", 3, 9), ("alhambra_granada", 4, 10)])
