@@ -116,10 +116,11 @@ class Grid:
 
     # -- mutation (only through evolve) ------------------------------------------------
     def put(self, tile: str, pos: Pos) -> None:
+        kind = KIND[tile]
         self.cells[pos] = tile
         self.where[tile] = pos
-        self.roots.setdefault(KIND[tile], tile)
-        self._changed(pos, KIND[tile])
+        self.roots.setdefault(kind, tile)
+        self._changed(pos, kind)
 
     def take(self, tile: str) -> Pos:
         pos = self.where.pop(tile)
@@ -143,7 +144,7 @@ class Grid:
         self._slots, self._removable, self._trials = {}, None, {}
         self._lines = {kinds: lines if kind not in kinds else
                        _Lines(lines.links, lines.pieces, lines.changed | {pos}, lines.best)
-                       for kinds, lines in self._lines.items()}
+                       for kinds, lines in self._lines.items()} if self._lines else {}
 
     def frontier(self) -> dict[Pos, tuple[int, int, tuple[str, ...]]]:
         """Each empty cell sharing a side with a tile: (its sides facing a tile, of those
@@ -151,8 +152,8 @@ class Grid:
         if self._frontier is None:
             cells = self.cells
             around = {(x + dx, y + dy) for x, y in cells for _, dx, dy, _ in SIDES}
-            self._frontier = {pos: entry for pos in around
-                              if (entry := self._frontier_entry(pos)) is not None}
+            around.difference_update(cells)  # each empty cell left touches a tile
+            self._frontier = {pos: self._neighbours(pos) for pos in around}
         return self._frontier
 
     def _frontier_entry(self, pos: Pos) -> tuple[int, int, tuple[str, ...]] | None:
