@@ -715,10 +715,12 @@ def _pieces(links: Links, starts: Iterable[Point]) -> list[tuple[frozenset[Point
         piece, odd, branched, total, ends = [start], [], False, 0, 0
         for p in piece:  # grows as it is read: every point joined to start
             near = links[p]
-            ends += len(near)  # each edge twice, once from each end
-            if len(near) % 2:
+            degree = len(near)
+            ends += degree  # each edge twice, once from each end
+            if degree % 2:
                 odd.append(p)
-            branched = branched or len(near) > 2
+            if degree > 2:
+                branched = True
             for q, weight in near.items():
                 total += weight
                 if q not in seen:
@@ -747,7 +749,9 @@ def _farthest(start: Point, links: Links) -> tuple[int, Point]:
         p, came, weight = stack.pop()
         if weight > far:
             far, end = weight, p
-        stack.extend((q, p, weight + w) for q, w in links[p].items() if q != came)
+        for q, w in links[p].items():
+            if q != came:
+                stack.append((q, p, weight + w))
     return far, end
 
 
