@@ -65,8 +65,9 @@ class Grid:
     to without closing a hole, which tiles may leave) is computed once per grid and kind,
     and dropped when the grid changes. The longest line of some kinds of tile is kept
     piece by piece (``_Lines``); when a tile of those kinds comes or goes, only the sides
-    of its cell and the pieces at its corners are found again, when next asked for. The
-    lines a swap would leave (a bot weighs them) are kept until the grid changes.
+    of its cell are weighed again and the pieces at the ends of those that changed walked
+    again, when next asked for. The lines a swap would leave (a bot weighs them) are kept
+    until the grid changes.
     """
 
     __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable",
@@ -551,10 +552,11 @@ class Grid:
             lines = self._lines[kinds] = _updated(lines, self.cells, kinds, lines.changed)
         return lines
 
+
 class _Lines(NamedTuple):
     """A grid's line of some kinds of tile: its sides (``links``, never changed once
     made), each connected piece of them by its points with its longest trail, and the
-    cells changed since (their sides and the pieces at their corners are out of date)."""
+    cells changed since (their sides, and the pieces those touch, may be out of date)."""
 
     links: Links
     pieces: tuple[tuple[frozenset[Point], int], ...]

@@ -86,7 +86,9 @@ def holdings(hand: Counter[str]) -> dict[str, tuple[str, ...]]:
     """``held`` for every currency at once: its cards in ``hand``, sorted."""
     by_code: dict[str, list[str]] = {code: [] for code in CODE_CURRENCY}
     for c in sorted(hand):
-        by_code[c[:2]] += [c] * hand[c]
+        cards = by_code.get(c[:2])
+        if cards is not None:
+            cards += [c] * hand[c]
     return {CODE_CURRENCY[code]: tuple(cards) for code, cards in by_code.items()}
 
 

@@ -521,7 +521,7 @@ def evolve(state: State, event: Event) -> State:
     """Apply one event to ``state`` (in place) and return it; LogError if the state does
     not allow it (the state is then unusable)."""
     kind = event.get("type")
-    handler = EVOLVE.get(kind) if type(kind) is str else None
+    handler = EVOLVE.get(kind) if isinstance(kind, str) else None
     try:
         if handler is None:
             raise _Damaged(f"unknown event type {kind!r}")

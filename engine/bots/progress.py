@@ -43,8 +43,8 @@ def builds(state: State, seat: int, move: Move, cache: Cache,
 
 
 def building_redesigns(state: State, seat: int, cache: Cache) -> list[Move]:
-    """The redesigns ``seat`` being a bot may make (``builds``), in ``legal_moves``'s order;
-    the tiles that could leave the city (that never builds) are not looked for."""
+    """The redesigns ``seat`` being a bot may make (``builds``), in ``legal_moves``'s order.
+    Taking a tile out never builds: the tiles that could leave are not looked for."""
     if state.phase != "action" or seat != state.current:  # no redesign is legal
         return []
     return [m for m in redesign_moves(state, seat, leaving=False)
