@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from .components import SIDES, TILES, E, N, S, W
 from .terms import SIDES as SIDE_WORDS
 from .words import Msg, msg
 
 Pos = tuple[int, int]
+Point = tuple[int, int]  # a grid point: (x, y) is the north-west corner of cell (x, y)
+Links = dict[Point, dict[Point, int]]  # barrier sides: point -> point beyond -> weight
+LineKinds = tuple[tuple[str, ...], ...]  # the kinds of tile of each of some lines
 
 RULES_ALHAMBRA = {"empty": "A-4.1", "adjacent": "A-4.2", "match": "A-4.3", "reach": "A-4.4",
                   "hole": "A-4.5", "split": "A-4.2"}
@@ -35,8 +39,17 @@ _PINCHED = {ring: sum(1 for i in range(0, 8, 2)
 # north-west corner: x0, y0, x1, y1).
 _SIDE_EDGES = tuple((side, dx, dy, edge) for (side, dx, dy, _), edge in zip(
     SIDES, ((0, 0, 1, 0), (1, 0, 1, 1), (0, 1, 1, 1), (0, 0, 0, 1)), strict=True))
+# The same with the opposite side, which the neighbour shows along that edge.
+_SIDE_PAIRS = tuple((side, dx, dy, opp, edge)
+                    for (side, dx, dy, edge), (_, _, _, opp) in zip(_SIDE_EDGES, SIDES,
+                                                                   strict=True))
 MASK = {t.id: t.mask for t in TILES.values()}
 KIND: dict[str | None, str] = {t.id: t.kind for t in TILES.values()}
+# For the lines: by tile kinds, each tile's barrier sides if it is of those kinds (None: no
+# tile); and each tile's kind, "" for no tile.
+_BARRIERS: dict[tuple[str, ...], dict[str | None, int]] = {}
+_KIND_OR_NONE: dict[str | None, str] = {**KIND, None: ""}
+_NONE: dict[Point, int] = {}  # no sides at a point (never changed)
 
 
 def fmt_pos(pos: Pos) -> str:
@@ -50,12 +63,15 @@ class Grid:
     kept up to date as tiles come and go (a replay or a copy pays nothing until it asks).
     What does not depend on the tile being placed (where a tile of a kind could be walked
     to without closing a hole, which tiles may leave) is computed once per grid and kind,
-    and dropped when the grid changes; the longest line of some kinds of tile is kept until
-    a tile of those kinds comes or goes.
+    and dropped when the grid changes. The longest line of some kinds of tile is kept
+    piece by piece (``_Lines``); when a tile of those kinds comes or goes, only the sides
+    of its cell are weighed again and the pieces at the ends of those that changed walked
+    again, when next asked for. The lines a swap would leave (a bot weighs them) are kept
+    until the grid changes.
     """
 
     __slots__ = ("cells", "where", "roots", "rules", "_frontier", "_slots", "_removable",
-                 "_lines")
+                 "_lines", "_trials")
 
     def __init__(self, start: str, rules: dict[str, str]) -> None:
         self.cells: dict[Pos, str] = {(0, 0): start}
@@ -65,7 +81,8 @@ class Grid:
         self._frontier: dict[Pos, tuple[int, int, tuple[str, ...]]] | None = None
         self._slots: dict[str, list[tuple[Pos, int, int]]] = {}
         self._removable: set[str] | None = None
-        self._lines: dict[tuple[str, ...], int] = {}  # longest_barrier by kinds
+        self._lines: dict[tuple[str, ...], _Lines] = {}  # longest_barrier by kinds
+        self._trials: dict[tuple[str, str, LineKinds], tuple[int, ...]] = {}  # swap_lines
 
     def copy(self) -> Grid:
         new = Grid.__new__(Grid)
@@ -77,14 +94,34 @@ class Grid:
         new._slots = self._slots
         new._removable = self._removable
         new._lines = self._lines
+        new._trials = self._trials
         return new
+
+    def swap_lines(self, out: str, new: str, lines: LineKinds) -> tuple[int, ...]:
+        """``longest_barrier`` of each of ``lines`` (kinds of tile) with reserve tile ``new``
+        in the place of ``out`` (a swap, A-3.3 c, unchecked), as a bot weighs it: the grid's
+        lines updated at that one cell. Kept until the grid changes."""
+        key = (out, new, lines)
+        got = self._trials.get(key)
+        if got is None:
+            pos = self.where[out]
+            cells = {**self.cells, pos: new}
+            kinds_in = (KIND[out], KIND[new])
+            same = kinds_in[0] == kinds_in[1] and MASK[out] == MASK[new]  # the same sides
+            got = self._trials[key] = tuple(
+                self.longest_barrier(kinds)
+                if same or (kinds_in[0] not in kinds and kinds_in[1] not in kinds) else
+                _updated(self._line(kinds), cells, kinds, (pos,)).best
+                for kinds in lines)
+        return got
 
     # -- mutation (only through evolve) ------------------------------------------------
     def put(self, tile: str, pos: Pos) -> None:
+        kind = KIND[tile]
         self.cells[pos] = tile
         self.where[tile] = pos
-        self.roots.setdefault(KIND[tile], tile)
-        self._changed(pos, KIND[tile])
+        self.roots.setdefault(kind, tile)
+        self._changed(pos, kind)
 
     def take(self, tile: str) -> Pos:
         pos = self.where.pop(tile)
@@ -94,7 +131,8 @@ class Grid:
 
     def _changed(self, pos: Pos, kind: str) -> None:
         """Bring the frontier (if found already) up to date around ``pos``, whose tile (of
-        ``kind``) came or went, and drop the cached checks and the lines it is part of."""
+        ``kind``) came or went, drop the cached checks and mark ``pos`` changed in the
+        lines of ``kind``."""
         frontier = self._frontier
         if frontier is not None:
             x, y = pos
@@ -104,8 +142,10 @@ class Grid:
                     frontier.pop(cell, None)
                 else:
                     frontier[cell] = entry
-        self._slots, self._removable = {}, None
-        self._lines = {kinds: n for kinds, n in self._lines.items() if kind not in kinds}
+        self._slots, self._removable, self._trials = {}, None, {}
+        self._lines = {kinds: lines if kind not in kinds else
+                       _Lines(lines.links, lines.pieces, lines.changed | {pos}, lines.best)
+                       for kinds, lines in self._lines.items()} if self._lines else {}
 
     def frontier(self) -> dict[Pos, tuple[int, int, tuple[str, ...]]]:
         """Each empty cell sharing a side with a tile: (its sides facing a tile, of those
@@ -113,8 +153,8 @@ class Grid:
         if self._frontier is None:
             cells = self.cells
             around = {(x + dx, y + dy) for x, y in cells for _, dx, dy, _ in SIDES}
-            self._frontier = {pos: entry for pos in around
-                              if (entry := self._frontier_entry(pos)) is not None}
+            around.difference_update(cells)  # each empty cell left touches a tile
+            self._frontier = {pos: self._neighbours(pos) for pos in around}
         return self._frontier
 
     def _frontier_entry(self, pos: Pos) -> tuple[int, int, tuple[str, ...]] | None:
@@ -305,7 +345,7 @@ class Grid:
                         walk.append(pos)
                 elif contacts is None:
                     contacts = {tile, other}
-                else:
+                elif contacts:  # once empty, it stays so
                     contacts &= {tile, other}
         cut = _cut_points(walks, [self.where[r] for r in self.roots.values()])
         return edge, {cells[p] for p in cut}, contacts or set()
@@ -347,7 +387,9 @@ class Grid:
 
     def swaps(self, reserve: list[str]) -> list[tuple[str, str]]:
         """Every (grid tile, reserve tile) pair that may change places now (A-3.3 c)."""
-        out = []
+        out: list[tuple[str, str]] = []
+        if not reserve:
+            return out
         roots = set(self.roots.values())
         for tile, pos in self.where.items():
             if tile in roots:
@@ -494,10 +536,90 @@ class Grid:
     def longest_barrier(self, kinds: tuple[str, ...]) -> int:
         """Points of the longest continuous outer barrier (Decision A-5a: longest trail).
         It depends on the tiles of ``kinds`` only: a side facing another kind is outer."""
-        got = self._lines.get(kinds)
-        if got is None:
-            got = self._lines[kinds] = longest_trail(self.barrier_edges(kinds))
-        return got
+        return self._line(kinds).best
+
+    def _line(self, kinds: tuple[str, ...]) -> _Lines:
+        """The line of ``kinds`` as the grid is now: found whole the first time, then
+        where cells changed only (``_updated``)."""
+        lines = self._lines.get(kinds)
+        if lines is None:
+            links = _links(self.barrier_edges(kinds))
+            pieces = _pieces(links, links)
+            lines = _Lines(links, tuple(pieces), frozenset(), max((n for _, n in pieces),
+                                                                   default=0))
+            self._lines[kinds] = lines
+        elif lines.changed:
+            lines = self._lines[kinds] = _updated(lines, self.cells, kinds, lines.changed)
+        return lines
+
+
+class _Lines(NamedTuple):
+    """A grid's line of some kinds of tile: its sides (``links``, never changed once
+    made), each connected piece of them by its points with its longest trail, and the
+    cells changed since (their sides, and the pieces those touch, may be out of date)."""
+
+    links: Links
+    pieces: tuple[tuple[frozenset[Point], int], ...]
+    changed: frozenset[Pos]
+    best: int  # the longest trail of all pieces, if no cell changed since
+
+
+def _updated(lines: _Lines, cells: dict[Pos, str], kinds: tuple[str, ...],
+             changed: Iterable[Pos]) -> _Lines:
+    """``lines`` of ``kinds`` for ``cells``, which differ from the cells they were found in
+    at ``changed`` cells only: those cells' sides weighed again, the pieces at the ends of
+    the sides whose weight changed walked again (the other pieces have none of them)."""
+    links, ends = _relinked(lines.links, cells, kinds, changed)
+    if not ends:  # no side changed its weight: the same line
+        return _Lines(links, lines.pieces, frozenset(), lines.best)
+    pieces = [p for p in lines.pieces if p[0].isdisjoint(ends)] + _pieces(links, ends)
+    return _Lines(links, tuple(pieces), frozenset(), max((n for _, n in pieces), default=0))
+
+
+def _relinked(old: Links, cells: dict[Pos, str], kinds: tuple[str, ...],
+              changed: Iterable[Pos]) -> tuple[Links, set[Point]]:
+    """The sides ``old`` with those of the ``changed`` cells weighed again (each side
+    counts the outer barriers along it, as ``barrier_edges``), and the ends of the sides
+    whose weight changed. Shared dicts are replaced, never changed."""
+    kind_of, barriers = _KIND_OR_NONE, _barriers(kinds)
+    changes: dict[tuple[Point, Point], int] = {}  # a side of two changed cells: once
+    for x, y in changed:
+        tile = cells.get((x, y))
+        mine, kind = barriers[tile], kind_of[tile]
+        for side, dx, dy, opp, (ax, ay, bx, by) in _SIDE_PAIRS:
+            other = cells.get((x + dx, y + dy))
+            # A barrier is outer unless a tile of its own kind lies beyond it.
+            weight = 0 if kind == kind_of[other] else \
+                bool(mine & side) + bool(barriers[other] & opp)
+            a, b = (x + ax, y + ay), (x + bx, y + by)
+            if weight != old.get(a, _NONE).get(b, 0):
+                changes[a, b] = weight
+    if not changes:
+        return old, set()
+    links = dict(old)
+    ends: set[Point] = set()
+    for (a, b), weight in changes.items():
+        for p, q in ((a, b), (b, a)):
+            if p not in ends:
+                ends.add(p)
+                links[p] = dict(links.get(p, _NONE))
+            if weight:
+                links[p][q] = weight
+            else:
+                del links[p][q]
+    for p in ends:
+        if not links[p]:
+            del links[p]
+    return links, ends
+
+
+def _barriers(kinds: tuple[str, ...]) -> dict[str | None, int]:
+    """Each tile's barrier sides if it is of ``kinds``, else 0; 0 for None (no tile)."""
+    got = _BARRIERS.get(kinds)
+    if got is None:
+        got = _BARRIERS[kinds] = {None: 0, **{t: MASK[t] if KIND[t] in kinds else 0
+                                              for t in MASK}}
+    return got
 
 
 _SIDE_KEYS = {N: "n", E: "e", S: "s", W: "w"}
@@ -553,52 +675,90 @@ def _cut_points(links: dict[Pos, list[Pos]], starts: list[Pos]) -> set[Pos]:
     return cut
 
 
-def _walk(p: Pos, adj: dict[Pos, list[tuple[Pos, int]]], weights: list[int],
-          used: list[bool]) -> int:
-    """Weight of the heaviest trail from ``p`` over edges not yet ``used``."""
+def _walk(p: Point, adj: dict[Point, list[tuple[Point, int, int]]], used: list[bool]
+          ) -> int:
+    """Weight of the heaviest trail from ``p`` over edges (other point, id, weight) not
+    yet ``used``."""
     top = 0
-    for q, i in adj[p]:
+    for q, i, weight in adj[p]:
         if not used[i]:
             used[i] = True
-            top = max(top, weights[i] + _walk(q, adj, weights, used))
+            top = max(top, weight + _walk(q, adj, used))
             used[i] = False
     return top
 
 
-def longest_trail(edges: dict[tuple[Pos, Pos], int]) -> int:
-    """Weight of the heaviest trail (no edge used twice; points may repeat).
+def _links(edges: dict[tuple[Point, Point], int]) -> Links:
+    """The edges by point: each point's neighbours with the edge's weight."""
+    links: Links = {}
+    for (a, b), weight in edges.items():
+        links.setdefault(a, {})[b] = weight
+        links.setdefault(b, {})[a] = weight
+    return links
 
-    In each connected piece: a line or a ring (no point with more than 2 edges), or a piece
-    whose every point has an even number of edges (Euler), is walked whole. Otherwise a
-    heaviest trail starts at a point of odd degree: it cannot stop where an edge is left
-    unused (it would go on), and a closed trail can be opened where an unused edge
-    touches it; so only those points are tried as starts.
+
+def _pieces(links: Links, starts: Iterable[Point]) -> list[tuple[frozenset[Point], int]]:
+    """The connected pieces of ``links`` holding any of ``starts``: the points of each,
+    with the weight of its heaviest trail (no edge used twice; points may repeat).
+
+    A line or a ring (no point with more than 2 edges), or a piece whose every point has
+    an even number of edges (Euler), is walked whole. In a tree a trail is a path: the
+    heaviest ends farthest from the point farthest from any point. Otherwise a heaviest
+    trail starts at a point of odd degree: it cannot stop where an edge is left unused (it
+    would go on), and a closed trail can be opened where an unused edge touches it; so
+    only those points are tried as starts.
     """
-    adj: dict[Pos, list[tuple[Pos, int]]] = {}
-    for i, (a, b) in enumerate(edges):
-        adj.setdefault(a, []).append((b, i))
-        adj.setdefault(b, []).append((a, i))
-    weights = list(edges.values())
-    best = 0
-    seen: set[Pos] = set()
-    for start in adj:
-        if start in seen:
+    out = []
+    seen: set[Point] = set()
+    for start in starts:
+        if start in seen or start not in links:
             continue
         seen.add(start)
-        piece, odd, branched, total = [start], [], False, 0
+        piece, odd, branched, total, ends = [start], [], False, 0, 0
         for p in piece:  # grows as it is read: every point joined to start
-            links = adj[p]
-            if len(links) % 2:
+            near = links[p]
+            degree = len(near)
+            ends += degree  # each edge twice, once from each end
+            if degree % 2:
                 odd.append(p)
-            branched = branched or len(links) > 2
-            for q, i in links:
-                total += weights[i]  # each edge twice, once from each end
+            if degree > 2:
+                branched = True
+            for q, weight in near.items():
+                total += weight
                 if q not in seen:
                     seen.add(q)
                     piece.append(q)
-        if odd and branched:
-            used = [False] * len(weights)
-            best = max([best] + [_walk(p, adj, weights, used) for p in odd])
+        if odd and branched and ends // 2 == len(piece) - 1:  # a tree: a trail is a path
+            best = _farthest(_farthest(start, links)[1], links)[0]
+        elif odd and branched:
+            ids: dict[tuple[Point, Point], int] = {}
+            adj = {p: [(q, ids.setdefault((p, q) if p < q else (q, p), len(ids)), weight)
+                       for q, weight in links[p].items()] for p in piece}
+            used = [False] * len(ids)
+            best = max(_walk(p, adj, used) for p in odd)
         else:
-            best = max(best, total // 2)
-    return best
+            best = total // 2
+        out.append((frozenset(piece), best))
+    return out
+
+
+def _farthest(start: Point, links: Links) -> tuple[int, Point]:
+    """The weight of the heaviest path from ``start`` in a tree, and where it ends (from
+    that end, the heaviest path is the tree's heaviest)."""
+    far, end = 0, start
+    stack: list[tuple[Point, Point | None, int]] = [(start, None, 0)]
+    while stack:
+        p, came, weight = stack.pop()
+        if weight > far:
+            far, end = weight, p
+        for q, w in links[p].items():
+            if q != came:
+                stack.append((q, p, weight + w))
+    return far, end
+
+
+def longest_trail(edges: dict[tuple[Point, Point], int]) -> int:
+    """Weight of the heaviest trail (no edge used twice; points may repeat): the heaviest
+    of its connected pieces' (``_pieces``)."""
+    links = _links(edges)
+    return max((n for _, n in _pieces(links, links)), default=0)

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from .components import DISPLAY_SIZE, SPACE_CURRENCY, TILES, card_value
 from .kinds import KINDS
 from .moves import Move
-from .payments import held, minimal_payments
+from .payments import holdings, minimal_payments
 from .state import State
 
 ACTIONS = ("take", "buy", "end", "redesign", "place")
@@ -18,8 +18,9 @@ ACTIONS = ("take", "buy", "end", "redesign", "place")
 # card first, positions ascending): they are made without Move's checks of client input.
 _move = Move.unchecked
 
-# Display positions (0-based) of every group of two or more cards, by display size.
-_GROUPS = {n: [c for size in range(2, n + 1) for c in itertools.combinations(range(n), size)]
+# Every group of two or more cards by display size: its indices and its positions (1-based).
+_GROUPS = {n: [(c, tuple(i + 1 for i in c)) for size in range(2, n + 1)
+               for c in itertools.combinations(range(n), size)]
            for n in range(DISPLAY_SIZE + 1)}
 
 
@@ -27,34 +28,38 @@ def take_moves(state: State) -> list[Move]:
     """A-3.1: one card, or several totalling at most 5."""
     values = [card_value(c) for c in state.display]
     out = [_move("take", positions=(i + 1,)) for i in range(len(values))]
-    for group in _GROUPS[len(values)]:
-        if sum(values[i] for i in group) <= 5:
-            out.append(_move("take", positions=tuple(i + 1 for i in group)))
+    for group, positions in _GROUPS[len(values)]:
+        if sum(map(values.__getitem__, group)) <= 5:
+            out.append(_move("take", positions=positions))
     return out
 
 
 def buy_moves(state: State, seat: int) -> list[Move]:
     """A-3.2: each market tile with each minimal payment in its space's currency."""
     out = []
+    hand = holdings(state.hands[seat])
     for i, space in enumerate(state.market):
         if not space:
             continue
-        cards = held(state.hands[seat], SPACE_CURRENCY[i + 1])
+        cards = hand[SPACE_CURRENCY[i + 1]]
         for tile in space:
             out += [_move("buy", tile=tile, cards=pay)
                     for pay in minimal_payments(cards, state.face(tile).value)]
     return out
 
 
-def redesign_moves(state: State, seat: int) -> list[Move]:
-    """A-3.3: a reserve tile in, a city tile out, or one of each swapped."""
+def redesign_moves(state: State, seat: int, leaving: bool = True) -> list[Move]:
+    """A-3.3: a reserve tile in, a city tile out (unless not ``leaving``: a bot never takes
+    one out, ``bots.progress``), or one of each swapped."""
     grid, reserve = state.grids[seat], state.reserves[seat]
     out: list[Move] = []
     for tile in reserve:
         out.extend(_move("redesign", tile=tile, to="city", at=p)
                    for p in grid.legal_positions(tile))
-    removable = grid.removable()
-    out.extend(_move("redesign", tile=t, to="reserve") for t in grid.where if t in removable)
+    if leaving:
+        removable = grid.removable()
+        out.extend(_move("redesign", tile=t, to="reserve") for t in grid.where
+                   if t in removable)
     out.extend(_move("redesign", tile=t, to="swap", other=o) for t, o in grid.swaps(reserve))
     return out
 

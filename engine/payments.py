@@ -10,7 +10,7 @@ import functools
 from collections import Counter
 from collections.abc import Iterable
 
-from .components import CURRENCIES, CURRENCY_CODES, card_currency, card_value
+from .components import CODE_CURRENCY, CURRENCIES, CURRENCY_CODES, card_currency, card_value
 from .errors import RuleViolation
 from .terms import CURRENCY_NAMES
 from .words import msg
@@ -82,7 +82,18 @@ def held(hand: Counter[str], currency: str) -> tuple[str, ...]:
     return tuple(sorted(c for c, n in hand.items() if c[:2] == code for _ in range(n)))
 
 
+def holdings(hand: Counter[str]) -> dict[str, tuple[str, ...]]:
+    """``held`` for every currency at once: its cards in ``hand``, sorted."""
+    by_code: dict[str, list[str]] = {code: [] for code in CODE_CURRENCY}
+    for c in sorted(hand):
+        cards = by_code.get(c[:2])
+        if cards is not None:
+            cards += [c] * hand[c]
+    return {CODE_CURRENCY[code]: tuple(cards) for code, cards in by_code.items()}
+
+
 def flip_payments(hand: Counter[str]) -> list[tuple[str, ...]]:
     """Every minimal payment of at least 3 in one currency from ``hand`` (G-3)."""
+    cards = holdings(hand)
     return [pay for currency in CURRENCIES
-            for pay in minimal_payments(held(hand, currency), FLIP_PRICE)]
+            for pay in minimal_payments(cards[currency], FLIP_PRICE)]

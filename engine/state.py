@@ -321,7 +321,7 @@ def _scoring_card_drawn(s: State, e: ev.ScoringCardDrawn) -> None:
 
 
 def _turn_started(s: State, e: ev.TurnStarted) -> None:
-    if not 0 <= e["seat"] < s.players:
+    if not 0 <= e["seat"] < len(s.seats):
         raise _Damaged(f"there is no seat {e['seat']}")
     s.current = e["seat"]
     s.turn += 1
@@ -358,10 +358,11 @@ def _end_actions(s: State) -> None:
 
 
 def _money_taken(s: State, e: ev.MoneyTaken) -> None:
-    positions = e["positions"]
-    if not all(1 <= p <= len(s.display) for p in positions):
+    positions, display = e["positions"], s.display
+    size = len(display)
+    if not all(1 <= p <= size for p in positions):
         raise _Damaged("no card at a position taken")
-    cards = [s.display[p - 1] for p in positions]
+    cards = [display[p - 1] for p in positions]
     if e["cards"] != cards:
         raise _Damaged(f"the display holds {cards} there, not {e['cards']}")
     for pos in sorted(positions, reverse=True):
@@ -520,7 +521,7 @@ def evolve(state: State, event: Event) -> State:
     """Apply one event to ``state`` (in place) and return it; LogError if the state does
     not allow it (the state is then unusable)."""
     kind = event.get("type")
-    handler = EVOLVE.get(str(kind))
+    handler = EVOLVE.get(kind) if isinstance(kind, str) else None
     try:
         if handler is None:
             raise _Damaged(f"unknown event type {kind!r}")

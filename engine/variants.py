@@ -50,6 +50,11 @@ class Alhambra:
     setup_needs_barrier: frozenset[str] = frozenset()
 
     @property
+    def line_kinds(self) -> tuple[tuple[str, ...], ...]:
+        """The tile kinds of each barrier line."""
+        return tuple(kinds for _, kinds in self.barrier_lines)
+
+    @property
     def neutral_name(self) -> str:
         """Dirk or Juan: the collector of the variant's (last) kind of tile."""
         return KINDS[self.kinds[-1]].neutral_name

@@ -24,7 +24,7 @@ from ..moves import Move
 from ..state import State
 from .evaluate import Cache
 from .greedy import greedy_move
-from .progress import builds
+from .progress import building_redesigns
 from .strong import strong_move
 from .worlds import knowledge
 
@@ -41,14 +41,14 @@ def random_move(state: State, seat: int, rng: random.Random) -> Move:
     kinds = list(ACTIONS)
     rng.shuffle(kinds)
     cache = Cache()
-    anyway: list[Move] = []
     for kind in kinds:
-        moves = legal_moves(state, seat, kinds=(kind,))
         if kind == "redesign":
-            anyway = moves
-            moves = [m for m in moves if builds(state, seat, m, cache)]
+            moves = building_redesigns(state, seat, cache)
+        else:
+            moves = legal_moves(state, seat, kinds=(kind,))
         if moves:
             return rng.choice(moves)
+    anyway = legal_moves(state, seat, kinds=("redesign",))  # nothing else to do
     if anyway:
         return rng.choice(anyway)
     raise ValueError(f"seat {seat} has no legal move")

@@ -17,10 +17,12 @@ from collections.abc import Iterable
 
 from ..components import SPACE_CURRENCY, TILES, Face, card_currency, card_value
 from ..events import Participant
+from ..grid import Grid
 from ..moves import Move
 from ..payments import held, minimal_payments
 from ..rules import move_events
 from ..state import State, evolve
+from ..variants import Alhambra
 
 #: Weight of a scoring by how many scorings away it is (0: the next one).
 SCORING_WEIGHTS = (1.0, 0.7, 0.5)
@@ -71,12 +73,15 @@ class Cache:
         self.money: dict[tuple[object, ...], float] = {}
 
     def line_points(self, state: State, seat: int) -> int:
-        grid = state.grids[seat]
+        return self.grid_line_points(state.grids[seat], state.variant)
+
+    def grid_line_points(self, grid: Grid, variant: Alhambra) -> int:
+        """The points of ``grid``'s longest lines, every barrier line of ``variant``."""
         key = frozenset(grid.cells.items())
         got = self.lines.get(key)
         if got is None:
             got = self.lines[key] = sum(grid.longest_barrier(kinds)
-                                        for _, kinds in state.variant.barrier_lines)
+                                        for _, kinds in variant.barrier_lines)
         return got
 
     def standing(self, state: State, who: Participant) -> Summary:

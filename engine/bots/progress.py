@@ -15,9 +15,10 @@ to buy) does a bot make one anyway: the rules leave it nothing else.
 
 from __future__ import annotations
 
+from ..legal import redesign_moves
 from ..moves import Move
 from ..state import State
-from .evaluate import Cache, after
+from .evaluate import Cache
 
 
 def building(state: State, seat: int, cache: Cache) -> tuple[int, int]:
@@ -27,13 +28,24 @@ def building(state: State, seat: int, cache: Cache) -> tuple[int, int]:
 
 def builds(state: State, seat: int, move: Move, cache: Cache,
            result: State | None = None) -> bool:
-    """Whether ``seat`` being a bot may make ``move`` in ``state``: any move but a
+    """Whether ``seat`` being a bot may make legal ``move`` in ``state``: any move but a
     redesign, and a redesign that raises the seat's building. ``result``: the state
-    right after ``move``, if the caller has it."""
+    right after ``move``, if the caller has it (else a swap is tried on the grid alone)."""
     if move.action != "redesign":
         return True
     if move.to != "swap":  # a tile in: one more in the city; a tile out: one fewer
         return move.to == "city"
-    if result is None:
-        result = after(state, seat, move)
+    if result is None:  # a swap keeps the city's size: only its lines may grow
+        grid, variant = state.grids[seat], state.variant
+        return sum(grid.swap_lines(str(move.tile), str(move.other), variant.line_kinds)) \
+            > cache.grid_line_points(grid, variant)
     return building(result, seat, cache) > building(state, seat, cache)
+
+
+def building_redesigns(state: State, seat: int, cache: Cache) -> list[Move]:
+    """The redesigns ``seat`` being a bot may make (``builds``), in ``legal_moves``'s order.
+    Taking a tile out never builds: the tiles that could leave are not looked for."""
+    if state.phase != "action" or seat != state.current:  # no redesign is legal
+        return []
+    return [m for m in redesign_moves(state, seat, leaving=False)
+            if builds(state, seat, m, cache)]
