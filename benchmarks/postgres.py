@@ -192,7 +192,9 @@ def main() -> None:
                                {"FLOOR_DB": floor_db.url}, port))
 
         # the service's games: each client plays its own, enough for every round
-        per_client = max(2, round(args.rounds * args.seconds * 800 / args.clients / 250))
+        # moves enough for the warm-up and every round at up to 2,000 moves a second
+        per_client = max(2, round((args.rounds * args.seconds + 1) * 2000 / args.clients
+                                  / 250))
         store = service_db.store()
         t = time.perf_counter()
         games = create_games(store, 2 * args.clients * per_client, base_seed=1000)

@@ -19,34 +19,67 @@ _SIDE_KEYS = {1: "n", 2: "e", 4: "s", 8: "w"}
 
 def tile_info(state: State, tile: str) -> dict[str, Any]:
     """A tile as clients see it: id, type, value, barrier sides (and faces if two)."""
+    return _info(tile, state.faces.get(tile, 0))
+
+
+def _info(tile: str, index: int) -> dict[str, Any]:
+    """``tile_info`` of ``tile`` with face ``index`` up: a copy of the one kept, its
+    lists new."""
+    info, barrier, sides = _KEPT[tile][index]
+    out = info.copy()
+    out[barrier] = list(sides)
+    if "other_side" in out:
+        out["other_side"] = out["other_side"].copy()
+    return out
+
+
+def _kept(tile: str, index: int) -> tuple[dict[str, Any], str, tuple[str, ...]]:
     t = TILES[tile]
-    face = state.face(tile)
+    face = t.faces[index]
+    barrier = BARRIERS[t.kind] + "s"
+    sides = tuple(_SIDE_KEYS[b] for b in SIDE_NAMES if t.mask & b)
     info: dict[str, Any] = {"id": tile, "type": face.type, "value": face.value,
-                            BARRIERS[t.kind] + "s":
-                            [_SIDE_KEYS[b] for b in SIDE_NAMES if t.mask & b]}
+                            barrier: None}
     if len(t.faces) == 2:
-        index = state.faces.get(tile, 0)
         other = t.faces[1 - index]
         info["face"] = "back" if index else "front"
         info["other_side"] = {"type": other.type, "value": other.value}
-    return info
+    return info, barrier, sides
+
+
+#: Each tile as ``tile_info`` shows it, by the index of its face up: a view shows every
+#: tile of every city, and making each anew was most of its time late in a game.
+_KEPT = {tile: tuple(_kept(tile, i) for i in range(len(t.faces)))
+         for tile, t in TILES.items()}
 
 
 def _hand(hand: Counter[str]) -> list[str]:
     return sorted(c for c, n in hand.items() for _ in range(n))
 
 
+def _row_major(cell: tuple[tuple[int, int], str]) -> tuple[int, int]:
+    return cell[0][1], cell[0][0]
+
+
+def _placed(tile: str, index: int, at: tuple[int, int]) -> dict[str, Any]:
+    """``tile_info`` of a tile in a city, with its place."""
+    out = _info(tile, index)
+    out["x"], out["y"] = at
+    return out
+
+
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
     """A JSON-safe picture of the game for ``seat`` (None: a spectator)."""
     v = state.variant
+    faces = state.faces
     seats = []
     for i, name in enumerate(state.seats):
         grid = state.grids[i]
         entry: dict[str, Any] = {
             "seat": i, "name": name, "score": state.scores[i],
             "hand_size": sum(state.hands[i].values()),
-            "city": [dict(tile_info(state, t), x=p[0], y=p[1])
-                     for p, t in sorted(grid.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+            "city": [_placed(t, faces.get(t, 0), p)
+                     for p, t in sorted(grid.cells.items(), key=_row_major)],
             "reserve": [tile_info(state, t) for t in state.reserves[i]],
             "bot": state.bots.get(i),  # S-2: the level of the bot playing the seat
             "left": state.left.get(i),  # S-2: resigned, abandoned (then a bot plays)

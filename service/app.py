@@ -14,6 +14,7 @@ from flask_smorest.utils import prepare_response
 
 from .blueprints import BLUEPRINTS, web
 from .games import Games, WebhookPolicy
+from .json_provider import JsonProvider
 from .languages import init_languages
 from .players import Players, rq_sender
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
@@ -109,7 +110,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     # A copy: apispec merges the document into its options, which must not be shared.
     app.config.update(copy.deepcopy(API_CONFIG),
                       MAX_CONTENT_LENGTH=settings.max_body)
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # (DefaultJSONProvider's)
+    app.json = JsonProvider(app)
     app.extensions["alhambra_settings"] = settings
     app.extensions["alhambra"] = Games(open_store(settings),
                                        settings.state_cache_size, settings.secret_key,
