@@ -328,8 +328,13 @@ create table rated_games (game_id text primary key references games(id),
 """
 
 #: Each game's clocks as a fold kept in its row (service/clock.py), carried forward by each
-#: append; a game from before is folded from its log when first read.
-V14 = "alter table games add column clock jsonb;"
+#: append; a game from before is folded from its log when first read. A game's pending due
+#: rows found by an index of their own (an append replaces them: looking for them among
+#: the game's done rows cost more the longer the game).
+V14 = """
+alter table games add column clock jsonb;
+create index due_game_pending on due (game_id, kind) where state = 'pending';
+"""
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1: a script, or a function
 #: where Python must convert rows.

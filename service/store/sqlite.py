@@ -433,8 +433,13 @@ def _v16(conn: sqlite3.Connection) -> None:
 
 def _v17(conn: sqlite3.Connection) -> None:
     """Each game's clocks as a fold kept in its row (service/clock.py), carried forward
-    by each append; a game from before is folded from its log when first read."""
-    _run(conn, "alter table games add column clock text;")
+    by each append; a game from before is folded from its log when first read. A game's
+    pending due rows found by an index of their own: an append replaces them, and
+    looking for them among the game's done rows cost more the longer the game."""
+    _run(conn, """
+        alter table games add column clock text;
+        create index idx_due_game_pending on due (game_id, kind) where state = 'pending';
+    """)
 
 
 #: MIGRATIONS[i] takes a database from schema version i to i + 1.
