@@ -64,8 +64,12 @@ class Said(fields.String):
 
 def _headers(resp: Response) -> Response:
     if not request.path.startswith("/assets/"):
-        resp.headers.setdefault("Content-Language", request_language())
-        resp.vary.add("Accept-Language")
+        headers = resp.headers
+        headers.setdefault("Content-Language", request_language())
+        if "Vary" in headers:
+            resp.vary.add("Accept-Language")
+        else:  # most answers: no need to parse a Vary header that is not there
+            headers["Vary"] = "Accept-Language"
     return resp
 
 
