@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 import engine  # noqa: E402
 from engine.bots import random_move  # noqa: E402
 from engine.rules import play  # noqa: E402
-from service.store import SqliteStore, codec  # noqa: E402
+from service.store import codec, sqlite_store  # noqa: E402
 
 # -- the floor ---------------------------------------------------------------------------
 
@@ -183,7 +183,7 @@ def create_games(store, count: int, base_seed: int, variant: str = "alhambra",
 
 def fill(db: Path, count: int) -> None:
     """``count`` more games with real setup logs, inserted in bulk (for index size)."""
-    SqliteStore(db).close()
+    sqlite_store(str(db)).close()
     template = engine.new_game("alhambra", ["a", "b", "c"], 1)
     data = codec.encode(template)  # the setup: one batch (service/store/codec.py)
     c = sqlite3.connect(db)
@@ -310,7 +310,7 @@ def main() -> None:
         for stored in (100, args.games):
             db = tmp / f"service-{stored}.db"
             t = time.perf_counter()
-            store = SqliteStore(db)
+            store = sqlite_store(str(db))
             games = create_games(store, args.clients * per_client + 4, base_seed=1000)
             store.close()
             fill(db, stored - len(games))

@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.api import Client, create_games, free_port, serve, stop  # noqa: E402
 from service import create_app  # noqa: E402
 from service.settings import Settings  # noqa: E402
-from service.store import SqliteStore  # noqa: E402
+from service.store import sqlite_store  # noqa: E402
 
 VARIANT, PLAYERS = "alhambra_granada", 6
 BANK = {"bank": 864000, "increment": 86400, "cap": 864000}
@@ -121,7 +121,7 @@ def in_process(tmp: Path, args):
 
 def through_serve(tmp: Path, args):
     db = tmp / "serve.db"
-    store = SqliteStore(db)
+    store = sqlite_store(str(db))
     games = make_games(store, args)
     store.close()
     port = free_port()

@@ -55,6 +55,7 @@ from .errors import (
     SeatNotRemovable,
     SeatPlayedByBot,
     SeatTaken,
+    TooManyWebhooks,
     VersionConflict,
     WebhookNotFound,
 )
@@ -242,7 +243,7 @@ class Games:
         """The seat's secret token at ``generation`` (None: its current one); derived,
         never stored (auth.py)."""
         if generation is None:
-            generation = next(s.token_generation for s in self.store.seats(game_id)
+            generation = next(s.token_generation for s in self.game(game_id).seats
                               if s.seat == seat)
         return seat_token(self.secret_key, game_id, seat, generation)
 
@@ -259,10 +260,6 @@ class Games:
             return Caller(token_hash=h, hosted=tuple(hosted))
         raise InvalidToken()
 
-    def health(self) -> None:
-        """Raises if the store cannot be read."""
-        self.store.count("games")
-
     # -- reading -------------------------------------------------------------------------
 
     def game(self, game_id: str) -> Game:
@@ -275,7 +272,7 @@ class Games:
         version is rolled forward from the latest of them at or before it, else the log
         replayed. Do not modify the result."""
         if version is None:
-            version = self.store.version(game_id)
+            version = self.game(game_id).version
         cached = self.cache.get(game_id, version) if self.cache else None
         if cached is not None and cached.version == version:
             return cached
@@ -358,7 +355,7 @@ class Games:
         if game.version < to_version:
             return None
         players = {s.seat: p for s in game.seats if s.email and
-                   (p := self.store.player(s.email)) is not None}
+                   (p := self.store.players.player(s.email)) is not None}
         return MailBatch(game, players, self.clock(game).away_until(times.now()),
                          tuple(to_store(self.log(game_id, from_version - 1, to_version))),
                          from_version, to_version, self.state(game_id, to_version))
@@ -367,7 +364,7 @@ class Games:
                    ) -> HookBatch | None:
         """A webhook's delivery of versions ``first``..``version`` (None: the hook is
         gone, or its game): the events as its seat sees them, in its seat's language."""
-        hook = self.store.webhook(hook_id)
+        hook = self.store.hooks.get(hook_id)
         if hook is None or hook.game_id != game_id:
             return None
         game = self.game(game_id)
@@ -472,7 +469,7 @@ class Games:
                 invite_code is not None and not same_hash(invite_code, game.invite_hash):
             raise InvalidInvite()
         for _ in range(game.players):
-            open_seats = [s for s in self.store.seats(game_id)
+            open_seats = [s for s in self.game(game_id).seats
                           if s.token_hash is None and s.bot is None]
             if not open_seats:
                 break
@@ -498,7 +495,7 @@ class Games:
         if not 0 <= seat < game.players or not self.store.seat_bot(game_id, seat, name,
                                                                     level):
             raise SeatTaken(seat)
-        if not any(s.token_hash is None and s.bot is None for s in self.store.seats(game_id)):
+        if not any(s.token_hash is None and s.bot is None for s in self.game(game_id).seats):
             self._start(game_id)
         return BotSeated(game_id=game_id, seat=seat, name=name, bot=level)
 
@@ -529,9 +526,9 @@ class Games:
         to it go again (a failing mark is cleared)."""
         if caller.own_seat(game) != seat:
             raise Forbidden(msg("only a seat's own token can do this"))
-        current = next(s for s in self.store.seats(game.id) if s.seat == seat)
+        current = next(s for s in game.seats if s.seat == seat)
         address = email.lower() if email else current.email
-        self.store.set_mail_address(game.id, seat, address)
+        self.store.mail.set_address(game.id, seat, address)
         return {"game_id": game.id, "seat": seat, "email": address, "mail_failing": None}
 
     def mail_failures(self, game: Game, caller: Caller) -> dict[str, Any]:
@@ -539,16 +536,16 @@ class Games:
         if not caller.hosts(game):
             raise Forbidden(msg("only the game's host can do this"))
         return {"game_id": game.id,
-                "failing": {str(s.seat): s.mail_failing for s in self.store.seats(game.id)
+                "failing": {str(s.seat): s.mail_failing for s in game.seats
                             if s.mail_failing},
                 "failures": [{"seat": f.seat, "address": f.address, "reason": f.reason,
                               "permanent": f.permanent, "at": f.at}
-                             for f in self.store.mail_failures(game.id)]}
+                             for f in self.store.mail.failures(game.id)]}
 
     def rotate_token(self, game: Game, caller: Caller) -> Rotated:
         """A new token for the caller's seat; its old token (the caller's) stops working."""
         seat = caller.own_seat(game)
-        current = next(s for s in self.store.seats(game.id) if s.seat == seat)
+        current = next(s for s in game.seats if s.seat == seat)
         generation = current.token_generation + 1
         token = self.seat_token(game.id, seat, generation)
         if current.token_hash != caller.token_hash or \
@@ -559,7 +556,7 @@ class Games:
     def _start(self, game_id: str) -> None:
         """All seats are filled: record the setup events with a secret seed."""
         game = self.store.game(game_id)
-        seats = self.store.seats(game_id)
+        seats = game.seats
         names = [s.name for s in seats if s.name is not None]
         if game.version or len(names) < len(seats):  # a seat is open
             return
@@ -835,7 +832,7 @@ class Games:
                 return self._append(game, seat, state, events, after)
             except VersionConflict:
                 continue
-        raise VersionConflict(self.store.version(game.id))
+        raise VersionConflict(self.game(game.id).version)
 
     def record_vacation(self, game_id: str, seat: int, since: datetime | None,
                         until: datetime | None) -> int | None:
@@ -869,7 +866,7 @@ class Games:
             if self.cache:
                 self.cache.put(game_id, after)
             return after.version
-        raise VersionConflict(self.store.version(game_id))
+        raise VersionConflict(self.game(game_id).version)
 
     def _earlier(self, game: Game, seat: int, key: str, fingerprint: str
                  ) -> Played | None:
@@ -941,24 +938,28 @@ class Games:
         owner = caller.owner(game)
         policy = self.webhook_policy
         check_url(url, policy.allow_private)
-        return self.store.add_webhook(game.id, owner, url, secret or secrets.token_urlsafe(24),
-                                      (policy.per_game, policy.per_seat))
+        with self.store.transaction() as tx:  # registrations at once cannot pass the limits
+            tx.lock_game(game.id)
+            on_game, mine = tx.hooks.counts(game.id, owner)
+            if on_game >= policy.per_game:
+                raise TooManyWebhooks(policy.per_game, "game")
+            if mine >= policy.per_seat:
+                raise TooManyWebhooks(policy.per_seat, "host" if owner is None else "seat")
+            return tx.hooks.add(game.id, owner, url, secret or secrets.token_urlsafe(24))
 
     def webhooks(self, game: Game, caller: Caller) -> list[Webhook]:
         owner = caller.owner(game)
-        return [h for h in self.store.webhooks(game.id) if h.seat == owner]
+        return [h for h in self.store.hooks.of_game(game.id) if h.seat == owner]
 
     def webhook(self, game: Game, caller: Caller, hook_id: int) -> Webhook:
         """One of the caller's webhooks on the game (WebhookNotFound)."""
         owner = caller.owner(game)
-        hook = self.store.webhook(hook_id)
+        hook = self.store.hooks.get(hook_id)
         if hook is None or hook.game_id != game.id or hook.seat != owner:
             raise WebhookNotFound(hook_id)
         return hook
 
     def delete_webhook(self, game: Game, caller: Caller, hook_id: int) -> None:
-        owner = caller.owner(game)
-        hook = self.store.webhook(hook_id)
-        if hook is None or hook.game_id != game.id or hook.seat != owner or \
-                not self.store.delete_webhook(game.id, hook_id):
+        self.webhook(game, caller, hook_id)
+        if not self.store.hooks.delete(game.id, hook_id):
             raise WebhookNotFound(hook_id)

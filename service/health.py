@@ -56,7 +56,7 @@ def check(settings: Settings, store: EventStore, client: redis.Redis | None
         parts["due"] = {"status": "ok" if lag <= settings.health_max_lag else "down",
                         "lag_seconds": round(lag, 3)}
         # refused at sending or bounced (a seat's failing address is its own matter)
-        parts["mail"] = {"status": "ok", "failed_last_hour": store.count_mail_failures(
+        parts["mail"] = {"status": "ok", "failed_last_hour": store.mail.count_failures(
             times.later(-3600))}
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         parts["database"] = {"status": "down", "error": _error(exc)}

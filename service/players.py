@@ -82,43 +82,43 @@ class Players:
         code = sign_in_code(self.games.secret_key, sign_in_id)
         sign_in = SignIn(sign_in_id, email.strip().lower(), hash_token(normal_code(code)),
                          now, now + timedelta(minutes=SIGN_IN_MINUTES), language)
-        self.store.add_sign_in(sign_in)
+        self.store.players.add_sign_in(sign_in)
         self.send(sign_in_id)
         return sign_in
 
     def open_session(self, code: str, now: datetime | None = None) -> dict[str, Any]:
         """A player token for the request of ``code`` (used now); InvalidSignInCode."""
         now = now or times.now()
-        email = self.store.use_sign_in(hash_token(normal_code(code)), now)
+        email = self.store.players.use_sign_in(hash_token(normal_code(code)), now)
         if email is None:
             raise InvalidSignInCode()
         token = PLAYER_PREFIX + new_token()
-        self.store.add_session(hash_token(token), email, now)
+        self.store.players.add_session(hash_token(token), email, now)
         return {"token": token, "email": email}
 
     def player(self, token: str | None) -> Player:
         """The player of a player token; InvalidPlayerToken."""
-        player = self.store.session_player(hash_token(token)) if token else None
+        player = self.store.players.session_player(hash_token(token)) if token else None
         if player is None:
             raise InvalidPlayerToken()
         return player
 
     def end_session(self, token: str | None) -> None:
         """Sign out: the token stops working; InvalidPlayerToken if it was no session."""
-        if not token or not self.store.delete_session(hash_token(token)):
+        if not token or not self.store.players.delete_session(hash_token(token)):
             raise InvalidPlayerToken()
 
     # -- preferences ---------------------------------------------------------------------
 
     def update(self, player: Player, changes: dict[str, Any]) -> Player:
         """Set ``language``, ``notify`` and ``digest_hour`` (the schema checked them)."""
-        return self.store.update_player(player.email, changes)
+        return self.store.players.update_player(player.email, changes)
 
     def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
         """The player as ``GET /me`` shows it: preferences, the vacation going on or to
         come, and the days of this year's allowance left."""
         now = now or times.now()
-        spans = self.store.vacations(player.email)
+        spans = self.store.players.vacations(player.email)
         coming = next(({"from": a, "until": b} for a, b in spans if b > now), None)
         return {"email": player.email, "language": player.language,
                 "notify": player.notify, "digest_hour": player.digest_hour,
@@ -140,7 +140,7 @@ class Players:
             if until <= since:
                 raise VacationRefused(msg("a vacation ends after it begins, and in the "
                                           "future"))
-            kept = [(a, min(b, now)) for a, b in self.store.vacations(player.email)
+            kept = [(a, min(b, now)) for a, b in self.store.players.vacations(player.email)
                     if a < now]
             spans = [*kept, (since, until)]
             for year in range(since.year, until.year + 1):
@@ -153,7 +153,7 @@ class Players:
                             left=self.vacation_days - used_days(kept, year)),
                         allowance=self.vacation_days, year=year,
                         days_left=self.vacation_days - used_days(kept, year))
-        self.store.set_vacation(player.email, since, until, now)
+        self.store.players.set_vacation(player.email, since, until, now)
         changed = []
         for game, seat in self.store.seats_of(player.email):
             if game.status == "active" and not seat.bot and \
@@ -175,7 +175,7 @@ class Players:
         return items
 
     def _item(self, game: Game, seat: Seat) -> MyGame:
-        seats = self.store.seats(game.id)
+        seats = game.seats
         active = game.status == "active"
         current = next((s for s in seats if s.seat == game.current_seat), None)
         mine = active and game.current_seat == seat.seat and not seat.bot

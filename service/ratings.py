@@ -61,19 +61,19 @@ class Ratings:
         game = self.store.game(game_id)
         if game.status != "over":
             return "unrated"
-        places = standings(self.state(game_id), self.store.seats(game_id))
+        places = standings(self.state(game_id), list(game.seats))
         if places is None:
             return "unrated"
         emails = [e for e, _, _ in places]
         for _ in range(10):
-            known = self.store.ratings(game.variant, emails)
+            known = self.store.players.ratings(game.variant, emails)
             before = [known.get(e) or Rating(e, game.variant, n, MODEL.mu, MODEL.sigma, 0)
                       for e, n, _ in places]
             teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
             new = MODEL.rate(teams, ranks=[rank for _, _, rank in places])
             after = [Rating(e, game.variant, n, t[0].mu, t[0].sigma, b.games + 1)
                      for (e, n, _), t, b in zip(places, new, before, strict=True)]
-            result = self.store.rate(game_id, before, after)
+            result = self.store.players.rate(game_id, before, after)
             if result != "conflict":
                 return result
         return "conflict"
@@ -89,7 +89,7 @@ class Ratings:
 
     def leaderboard(self, variant: str, limit: int = 50) -> list[dict[str, Any]]:
         """The best first, by ordinal (no addresses: names only)."""
-        return [self.document(r) for r in self.store.leaderboard(variant, limit)]
+        return [self.document(r) for r in self.store.players.leaderboard(variant, limit)]
 
     def of(self, email: str) -> list[dict[str, Any]]:
-        return [self.document(r) for r in self.store.ratings_of(email)]
+        return [self.document(r) for r in self.store.players.ratings_of(email)]

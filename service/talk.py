@@ -2,7 +2,7 @@
 notes. The application layer, without HTTP, like ``games.py``.
 
 Messages are not game events: they live in the store's ``messages`` table beside the
-log (``store.add_message``), never pass through ``engine.decide`` and never change the
+log (``store.talk``), never pass through ``engine.decide`` and never change the
 game's version, so a replay of the moves is the same with or without them. They are
 part of the game's record all the same (export and import carry the table).
 
@@ -34,15 +34,22 @@ from .errors import (
     MessageNotFound,
     MessageRefused,
     MessageTooLong,
+    TooManyMessages,
     UnknownSeat,
 )
 from .games import Games
 from .results import MailTalk, MessageItem, Recorded
-from .store import MAIL_MESSAGES, Game, Message, Seat, Talk
+from .store import MAIL_MESSAGES, Due, Game, Message, Seat, Talk
 
 MAX_MESSAGE = 1000  # characters of a message
 MAX_NOTES = 10_000  # characters of a seat's notes
 WINDOW = 3600.0  # seconds of the rate limit (Settings.messages_per_hour)
+
+
+def mailed_at_once(message: Message, seats: Sequence[int]) -> list[Due]:
+    """The due rows that mail ``message`` at once to ``seats`` (kind ``message``)."""
+    return [Due("message", message.version, message.created_at, seat=s,
+                reply=f"message-{message.id}", args={"message": message.id}) for s in seats]
 ALLOWED_CONTROLS = "\n\t"
 #: Bidirectional embeddings, overrides and isolates: they would turn the text shown.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -107,7 +114,7 @@ class TableTalk:
 
     def settings(self, game_id: str) -> dict[int, Talk]:
         """Every seat's talk settings (the defaults for a seat that set none)."""
-        rows = {t.seat: t for t in self.store.talk(game_id)}
+        rows = {t.seat: t for t in self.store.talk.settings(game_id)}
         players = self.games.game(game_id).players
         return {s: rows.get(s, Talk(game_id, s)) for s in range(players)}
 
@@ -137,7 +144,7 @@ class TableTalk:
         """Keep a message of ``sender`` (None: the host); the seats that asked for it at
         once get a mail (a due row written with it)."""
         text = clean(text, MAX_MESSAGE)
-        seats = self.store.seats(game.id)
+        seats = list(self.games.game(game.id).seats)
         if to is not None:
             if not 0 <= to < len(seats):
                 raise UnknownSeat(to)
@@ -147,8 +154,14 @@ class TableTalk:
             raise Forbidden(msg("the host writes to the table only"))
         message = Message(game.id, 0, sender, to, text, game.version, times.now())
         notify = self._at_once(game, seats, message)
-        kept = self.store.add_message(message, (self.games.messages_per_hour, WINDOW),
-                                      notify)
+        limit = self.games.messages_per_hour
+        with self.store.transaction() as tx:  # messages at once cannot pass the limit
+            tx.lock_game(game.id)
+            if tx.talk.sent_since(game.id, sender,
+                                  times.later(-WINDOW, message.created_at)) >= limit:
+                raise TooManyMessages(limit)
+            kept = tx.talk.add(message)
+            tx.add_due(game.id, mailed_at_once(kept, notify), kept.created_at)
         return item(kept, [s.name for s in seats])
 
     def _at_once(self, game: Game, seats: list[Seat], message: Message) -> list[int]:
@@ -169,8 +182,8 @@ class TableTalk:
 
     def items(self, game: Game, reader: Reader, since: int = 0,
               messages: Iterable[Message] | None = None) -> list[MessageItem]:
-        names = [s.name for s in self.store.seats(game.id)]
-        found = self.store.messages(game.id, since) if messages is None else messages
+        names = [s.name for s in self.games.game(game.id).seats]
+        found = self.store.talk.messages(game.id, since) if messages is None else messages
         return [item(m, names) for m in found if visible(m, reader, game)]
 
     def delete(self, game: Game, caller: Caller, message_id: int) -> None:
@@ -178,7 +191,7 @@ class TableTalk:
         if not caller.hosts(game):
             caller.viewer(game)  # 403 for another game's token first
             raise Forbidden(msg("only the game's host can delete a message"))
-        if not self.store.delete_message(game.id, message_id, times.now()):
+        if not self.store.talk.delete(game.id, message_id, times.now()):
             raise MessageNotFound(message_id)
 
     def mark(self, game_id: str) -> tuple[int, int]:
@@ -187,7 +200,7 @@ class TableTalk:
 
     def marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
         """``mark`` of each game, in one query."""
-        found = self.store.message_marks(game_ids)
+        found = self.store.talk.marks(game_ids)
         return {g: found.get(g, (0, 0)) for g in game_ids}
 
     def changes(self, game: Game, caller: Caller, sent: tuple[int, int]
@@ -195,7 +208,7 @@ class TableTalk:
         """For a live stream that has told its reader of the talk up to the mark ``sent``:
         the caller's messages written since, and the deleted ones again if any was
         deleted since (a page blanks them); with the new mark."""
-        found = self.store.messages(game.id)
+        found = self.store.talk.messages(game.id)
         mark = _mark(found)
         if mark == sent:
             return [], mark
@@ -216,10 +229,9 @@ class TableTalk:
         messages = self._record_messages(doc)
         game = self.games.import_record(doc, spectators_read_chat=bool(messages))
         for m in messages:
-            self.store.add_message(replace(m, game_id=game.id))
+            kept = self.store.talk.add(replace(m, game_id=game.id))
             if m.deleted_at:
-                self.store.delete_message(game.id, self.store.messages(game.id)[-1].id,
-                                          m.deleted_at)
+                self.store.talk.delete(game.id, kept.id, m.deleted_at)
         return game
 
     def _record_messages(self, doc: dict[str, Any]) -> list[Message]:
@@ -269,7 +281,7 @@ class TableTalk:
             talk = replace(talk, mail_messages=changes["mail_messages"])
         if "notes_in_mail" in changes:
             talk = replace(talk, notes_in_mail=bool(changes["notes_in_mail"]))
-        self.store.set_talk(talk)
+        self.store.talk.set(talk)
         return self.talk_settings(game, caller)
 
     def _mutes(self, game: Game, seat: int, seats: Iterable[int]) -> tuple[int, ...]:
@@ -294,13 +306,13 @@ class TableTalk:
 
     def set_notes(self, game: Game, caller: Caller, text: str) -> dict[str, Any]:
         talk = self.own(game, caller)
-        self.store.set_talk(replace(talk, notes=clean(text, MAX_NOTES, empty_ok=True)))
+        self.store.talk.set(replace(talk, notes=clean(text, MAX_NOTES, empty_ok=True)))
         return self.notes(game, caller)
 
     def set_seat_notes(self, game_id: str, seat: int, text: str) -> None:
         """A seat's notes replaced (a ``note:`` line of its mail)."""
         talk = self.settings(game_id)[seat]
-        self.store.set_talk(replace(talk, notes=clean(text, MAX_NOTES, empty_ok=True)))
+        self.store.talk.set(replace(talk, notes=clean(text, MAX_NOTES, empty_ok=True)))
 
     # -- mail ----------------------------------------------------------------------------
 
@@ -323,4 +335,4 @@ class TableTalk:
 
     def mailed(self, game_id: str, seat: int, last: int) -> None:
         if last:
-            self.store.mailed_through(game_id, seat, last)
+            self.store.talk.mailed_through(game_id, seat, last)

@@ -509,3 +509,12 @@ def start_serve(tmp: Path, *args: str, env: dict[str, str] | None = None,
                             stdin=subprocess.DEVNULL, start_new_session=session)
     host = f"[{host.strip('[]')}]" if ":" in host else host
     return proc, f"http://{host}:{port}", log
+
+
+def stored(store, table: str) -> int:
+    """How many rows ``table`` of ``store``'s database holds (``events``: the events of
+    every batch): what a test checks was written, or was not."""
+    with store.d.reading() as db:
+        if table == "events":
+            return db.scalar("select coalesce(sum(version - first + 1), 0) from event_batches")
+        return db.scalar(f"select count(*) from {table}")

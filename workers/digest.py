@@ -76,8 +76,8 @@ def send_digests(ctx: Context, now: datetime | None = None, every_hour: bool = F
     now = now or times.now()
     players = Players(ctx.games)
     out = {}
-    for player in ctx.store.digest_players(None if every_hour else now.hour):
-        if not ctx.store.mark_digest(player.email, now.strftime("%Y-%m-%d")):
+    for player in ctx.store.players.digest_players(None if every_hour else now.hour):
+        if not ctx.store.players.mark_digest(player.email, now.strftime("%Y-%m-%d")):
             out[player.email] = "done"
             continue
         waiting = [g for g in players.my_games(player) if g.your_turn]

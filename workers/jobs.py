@@ -117,7 +117,7 @@ def send(ctx: Context, mail: Mail | None, row: DueRow | None = None) -> Finish:
         ctx.mailer.send(mail)
     except Refused as exc:
         settings = ctx.settings
-        failing = ctx.store.record_mail_failure(MailFailure(
+        failing = ctx.store.mail.record_failure(MailFailure(
             mail.game_id, mail.seat, mail.to_addr, exc.reason, exc.permanent, times.now()),
             settings.mail_hard_failures)
         log.warning("mail %s to %s refused: %s%s", mail.key, mail.to_addr, exc.reason,

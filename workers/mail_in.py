@@ -75,7 +75,7 @@ from service.errors import (
     VersionConflict,
 )
 from service.settings import Settings
-from service.store import Due, MailFailure, Seat
+from service.store import Due, EventStore, MailFailure, Seat
 
 from . import mail_auth, mail_bounces, replies, reply_address, talk_mail
 from .context import Context, context
@@ -214,7 +214,7 @@ class Gateway:
         assert seat.email is not None
         settings = self.ctx.settings
         try:
-            failing = self.ctx.store.record_mail_failure(MailFailure(
+            failing = self.ctx.store.mail.record_failure(MailFailure(
                 tag.game_id, seat.seat, seat.email, failure.reason, failure.permanent,
                 times.now()), settings.mail_hard_failures)
         except Exception as exc:  # noqa: BLE001 - the store: try again later
@@ -232,7 +232,7 @@ class Gateway:
                         "address: dropped", message_id, tag.game_id, seat.seat, sender)
             return False
         if seat.mail_failing and seat.email:  # the seat's own mail: it confirms the address
-            self.ctx.store.set_mail_address(tag.game_id, seat.seat, seat.email)
+            self.ctx.store.mail.set_address(tag.game_id, seat.seat, seat.email)
             log.info("mail-in: game %s seat %s wrote from %s: mails to it go again",
                      tag.game_id, seat.seat, seat.email)
         talked = replies.split_talk(replies.latest_lines(replies.body_text(msg)))
@@ -269,9 +269,8 @@ class Gateway:
     def may_answer(self, address: str, message_id: str) -> bool:
         """Is the answer to ``message_id`` within the address's answers of the last hour
         (the last guard against mail loops)?"""
-        return self.ctx.store.claim_mail_answer(
-            address.lower(), _digest(message_id)[:32],
-            self.ctx.settings.mail_in_answers_per_hour, 3600)
+        return answer_allowed(self.ctx.store, address.lower(), _digest(message_id)[:32],
+                              self.ctx.settings.mail_in_answers_per_hour, 3600)
 
     def outcome(self, target: Target, reading: replies.Reading, message_id: str
                 ) -> dict[str, Any] | None:
@@ -335,6 +334,23 @@ class Gateway:
                 # in words, as the history says them, in the seat's language
                 "played": [i18n.say(line, lang) for line in played.own],
                 "events": [i18n.say(line, lang) for line in played.news]}
+
+
+def answer_allowed(store: EventStore, address: str, key: str, limit: int,
+                   window_seconds: float) -> bool:
+    """May the reply ``key`` from ``address`` be answered? Yes if it was before (a reply
+    delivered again), or if fewer than ``limit`` answers to the address were allowed in
+    the last ``window_seconds`` (this one counts then); older answers are forgotten. The
+    address's replies are counted one at a time, across processes."""
+    now = times.now()
+    with store.transaction() as tx:
+        allowed, count = tx.mail.answers(address, key, times.later(-window_seconds, now))
+        if allowed:
+            return True
+        if count >= limit:
+            return False
+        tx.mail.allow_answer(address, key, now)
+        return True
 
 
 # -- the answer: due work of the workers --------------------------------------------------

@@ -46,7 +46,7 @@ def sign_in_mail(sign_in: SignIn, code: str, public_url: str) -> Mail:
 
 def send(ctx: Context, sign_in_id: str) -> str:
     """Mail the code of the request ``sign_in_id``, unless it was used or has ended."""
-    sign_in = ctx.store.sign_in(sign_in_id)
+    sign_in = ctx.store.players.sign_in(sign_in_id)
     if sign_in is None:
         return "missing"
     if sign_in.used_at is not None or sign_in.expires_at <= times.now():

@@ -1,6 +1,6 @@
-"""Where games are kept: the ``EventStore`` protocol (base.py) and its two
-implementations, SQLite (sqlite.py, the embedded default) and PostgreSQL (postgres.py),
-one of which ``open_store`` opens as the settings say."""
+"""The store: every game's log and rows, in SQLite (the embedded default) or PostgreSQL
+(``DATABASE_URL``), through one implementation (sql.py) and a seam for what differs
+(dialect.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,12 @@ from .base import (
     DUE_KINDS,
     MAIL_KINDS,
     MAIL_MESSAGES,
-    TABLES,
     Answer,
     AnswerExists,
     Claim,
     Due,
     DueRow,
     Event,
-    EventStore,
     Finish,
     Game,
     GameRows,
@@ -35,13 +33,15 @@ from .base import (
     Talk,
     Webhook,
 )
-from .sqlite import SqliteStore
+from .dialect import Postgres, Sqlite
+from .protocol import EventStore
+from .sql import SqlStore
 
 if TYPE_CHECKING:
     from ..settings import Settings
 
 
-def open_store(settings: Settings, *, check_schema: bool = True) -> EventStore:
+def open_store(settings: Settings, *, check_schema: bool = True) -> SqlStore:
     """The store the settings name: PostgreSQL at ``DATABASE_URL`` if it is set, else
     the SQLite file ``settings.database``.
 
@@ -51,27 +51,27 @@ def open_store(settings: Settings, *, check_schema: bool = True) -> EventStore:
     a newer schema (SchemaTooNew). ``check_schema=False`` leaves the schema to the
     caller's ``store.migrate()``."""
     if settings.database_url:
-        from .postgres import PostgresStore  # psycopg only where PostgreSQL is used
+        return SqlStore(Postgres(settings.database_url, settings.db_pool_size,
+                                 settings.db_pool_timeout), check_schema=check_schema)
+    return SqlStore(Sqlite(settings.database), migrate=check_schema, check_schema=False)
 
-        return PostgresStore(settings.database_url, pool_size=settings.db_pool_size,
-                             pool_timeout=settings.db_pool_timeout,
-                             check_schema=check_schema)
-    return SqliteStore(settings.database, check_schema=check_schema)
+
+def sqlite_store(path: str) -> SqlStore:
+    """The SQLite store of the file at ``path``, its schema brought up to date."""
+    return SqlStore(Sqlite(path), migrate=True)
 
 
 def describe(settings: Settings) -> str:
     """The store in words, for messages (no password)."""
     if settings.database_url:
-        from .postgres import safe_url
-
-        return f"PostgreSQL database {safe_url(settings.database_url)}"
-    return f"SQLite database {settings.database}"
+        return Postgres(settings.database_url).where
+    return Sqlite(settings.database).where
 
 
 __all__ = [
-    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "TABLES", "Answer", "AnswerExists", "Claim", "Due",
+    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Claim", "Due",
     "DueRow", "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows",
     "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "Rating",
-    "SchemaTooNew", "SchemaTooOld", "Seat", "SignIn", "SqliteStore", "Talk",
-    "VersionConflict", "Webhook", "describe", "open_store",
+    "SchemaTooNew", "SchemaTooOld", "Seat", "SignIn", "SqlStore", "Talk",
+    "VersionConflict", "Webhook", "describe", "open_store", "sqlite_store",
 ]

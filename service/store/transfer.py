@@ -23,7 +23,9 @@ from typing import IO, Any
 
 from .. import times
 from ..errors import GameNotFound
-from .base import COLUMNS, TIME_COLUMNS, EventStore, GameRows
+from . import codec
+from .access import Access
+from .base import COLUMNS, DEFAULTS, TIME_COLUMNS, GameRows
 
 FORMAT = "alhambra-pbem-export"
 FORMAT_VERSION = 1
@@ -59,14 +61,114 @@ def decode(line: str) -> GameRows:
             for table, records in doc.items()}
 
 
-def export_games(store: EventStore, out: IO[str]) -> int:
-    """Write every game of ``store`` to ``out``; returns how many."""
-    out.write(json.dumps({"format": FORMAT, "version": FORMAT_VERSION}) + "\n")
-    n = 0
-    for game_id in store.game_ids():
-        out.write(encode(store.dump_game(game_id)) + "\n")
-        n += 1
-    return n
+#: The order of a game's rows of each table in a dump.
+ORDER = {"due": " order by id", "webhooks": " order by id", "seats": " order by seat",
+         "messages": " order by id", "talk": " order by seat"}
+
+
+class TransferRecords:
+    """Every row of a game, out of a store and into one (``store.transfer``)."""
+
+    def __init__(self, access: Access) -> None:
+        self.a, self.d = access, access.d
+
+    def game_ids(self) -> list[str]:
+        """Every game's id, oldest first."""
+        with self.a.read() as db:
+            return [r["id"] for r in db.query("select id from games order by created_at, id")]
+
+    def dump(self, game_id: str) -> GameRows:
+        """Every row of one game in each table of ``COLUMNS`` (due rows by id, events by
+        version), from one snapshot; GameNotFound."""
+        out: GameRows = {}
+        with self.a.write() as db:  # one snapshot of the game
+            rows = db.cursor("select first, data, at from event_batches where game_id = ? "
+                             "order by version", (game_id,)).fetchall()
+            out["events"] = [{"game_id": game_id, "version": v, "type": e["type"],
+                              "payload": e, "created_at": self.d.batch_time(at)}
+                             for first, data, at in rows
+                             for v, e in enumerate(codec.decode(data), start=first)]
+            for table, columns in COLUMNS.items():
+                if table != "events":
+                    key = "id" if table == "games" else "game_id"
+                    out[table] = db.query(f"select {', '.join(columns)} from {table} where "
+                                          f"{key} = ?{ORDER.get(table, '')}", (game_id,))
+        if not out["games"]:
+            raise GameNotFound(game_id)
+        return out
+
+    def load(self, rows: GameRows) -> None:
+        """Insert a game's rows as ``dump`` gives them, all or nothing; webhooks keep
+        their ids (new ones are numbered after them)."""
+        with self.a.write() as db:
+            for table, columns in COLUMNS.items():
+                records = rows.get(table, [])
+                if table == "events":
+                    db.executemany("insert into event_batches (game_id, version, first, at, "
+                                   "data) values (?, ?, ?, ?, ?)",
+                                   [self._batch(run) for run in codec.batches(records)])
+                    continue
+                db.executemany(f"insert into {table} ({', '.join(columns)}) values "
+                               f"({', '.join('?' * len(columns))})",
+                               [[self.d.encode(c, r.get(c, DEFAULTS.get(c))) for c in columns]
+                                for r in records])
+            if rows.get("webhooks") and self.d.name == "postgres":
+                db.cursor("select setval(pg_get_serial_sequence('webhooks', 'id'), "
+                          "greatest((select max(id) from webhooks), "
+                          "nextval(pg_get_serial_sequence('webhooks', 'id'))))")
+
+    def export(self, out: IO[str]) -> int:
+        """Write every game to ``out``; how many."""
+        out.write(json.dumps({"format": FORMAT, "version": FORMAT_VERSION}) + "\n")
+        n = 0
+        for game_id in self.game_ids():
+            out.write(encode(self.dump(game_id)) + "\n")
+            n += 1
+        return n
+
+    def import_lines(self, lines: Iterable[str]) -> Imported:
+        """Add the games of an export (a game already here is skipped)."""
+        result = Imported()
+        it = iter(lines)
+        header: dict[str, Any] = {}
+        try:
+            header = json.loads(next(it))
+        except (StopIteration, ValueError):
+            pass
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise TransferError(f"line 1: not an {FORMAT} file")
+        if header.get("version") != FORMAT_VERSION:
+            raise TransferError(f"line 1: format version {header.get('version')}, this "
+                                f"alhambra-pbem reads {FORMAT_VERSION}")
+        for number, line in enumerate(it, start=2):
+            if not line.strip():
+                continue
+            try:
+                rows = decode(line)
+            except (ValueError, TypeError, AttributeError) as exc:
+                raise TransferError(f"line {number}: {exc}") from None
+            game_id = rows["games"][0]["id"]
+            with self.a.read() as db:
+                there = db.scalar("select 1 from games where id = ?", (game_id,))
+            if there:
+                result.skipped.append(game_id)
+                continue
+            try:
+                self.load(rearm(rows))
+            except Exception as exc:  # the database's own error (a webhook id taken)
+                raise TransferError(f"line {number}: game {game_id} was not added "
+                                    f"({len(result.added)} before it were): {exc}") from exc
+            result.added.append(game_id)
+        return result
+
+    def _batch(self, run: list[dict[str, Any]]) -> tuple[str, int, int, Any, bytes]:
+        """A stored batch of event rows (payloads as JSON text or documents)."""
+        events = [json.loads(r["payload"]) if isinstance(r["payload"], str) else r["payload"]
+                  for r in run]
+        at = run[0]["created_at"]
+        return (run[0]["game_id"], run[-1]["version"], run[0]["version"],
+                self.d.batch_at(times.from_text(at) if isinstance(at, str) else at),
+                codec.encode(events))
 
 
 @dataclass
@@ -89,39 +191,3 @@ def rearm(rows: GameRows) -> GameRows:
                 "due_at": times.now(), "state": "pending", "attempts": 0,
                 "created_at": times.now()}]
     return {**{t: r for t, r in rows.items() if t not in LEGACY_TABLES}, "due": due}
-
-
-def import_games(store: EventStore, lines: Iterable[str]) -> Imported:
-    """Add the games of an export to ``store``."""
-    result = Imported()
-    it = iter(lines)
-    header: dict[str, Any] = {}
-    try:
-        header = json.loads(next(it))
-    except (StopIteration, ValueError):
-        pass
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise TransferError(f"line 1: not an {FORMAT} file")
-    if header.get("version") != FORMAT_VERSION:
-        raise TransferError(f"line 1: format version {header.get('version')}, this "
-                            f"alhambra-pbem reads {FORMAT_VERSION}")
-    for number, line in enumerate(it, start=2):
-        if not line.strip():
-            continue
-        try:
-            rows = decode(line)
-        except (ValueError, TypeError, AttributeError) as exc:
-            raise TransferError(f"line {number}: {exc}") from None
-        game_id = rows["games"][0]["id"]
-        try:
-            store.version(game_id)
-        except GameNotFound:
-            try:
-                store.load_game(rearm(rows))
-            except Exception as exc:  # the store's own error (a webhook id taken, say)
-                raise TransferError(f"line {number}: game {game_id} was not added "
-                                    f"({len(result.added)} before it were): {exc}") from exc
-            result.added.append(game_id)
-        else:
-            result.skipped.append(game_id)
-    return result

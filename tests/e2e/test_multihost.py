@@ -215,7 +215,7 @@ def expected_mails(store, game_id: str) -> set[tuple]:
     """(game, version, kind, seat) of every mail the plan of each batch calls for (the
     pure ``due.mails`` of the replayed log), to the seats with an address."""
     log = store.read(game_id)
-    seats = store.seats(game_id)
+    seats = store.game(game_id).seats
     out = set()
     for lo, hi in batches(store, game_id):
         out |= {(game_id, hi, kind, seat) for kind, seat in due.mails(

@@ -224,7 +224,7 @@ def test_moves_by_reply_through_postfix_pipe_and_listener_and_a_bounce(world):
 
     # Bob's address bounces: Postfix's DSN goes to the mail's VERP sender, routed to
     # mail-in; three of them mark it failing, and mails to it stop.
-    wait_until(lambda: s.store.seats(h.id)[1].mail_failing, 60,
+    wait_until(lambda: s.store.game(h.id).seats[1].mail_failing, 60,
                what=f"Bob's address marked failing\n{postfix.log()[-3000:]}")
     failures = s.client.get(f"/games/{h.id}/mail-failures",
                             headers=auth(h.host_token)).get_json()

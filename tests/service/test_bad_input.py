@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.support import auth, check_problem, new_game, play_random
+from tests.support import auth, check_problem, new_game, play_random, stored
 
 
 @pytest.fixture
@@ -14,7 +14,7 @@ def counted(games):
     store = games.store
 
     def snapshot():
-        return {t: store.count(t) for t in ("games", "seats", "events", "due",
+        return {t: stored(store, t) for t in ("games", "seats", "events", "due",
                                              "idempotency")}
     return snapshot
 

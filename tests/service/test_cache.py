@@ -63,10 +63,10 @@ def test_a_reader_a_few_batches_behind_rolls_forward_from_a_kept_state(tmp_path,
     older than those, the log is read from its start."""
     import service.games
     from service.games import Games
-    from service.store import SqliteStore
+    from service.store import sqlite_store
 
     monkeypatch.setattr(service.games.secrets, "randbits", lambda bits: 12345)  # the seed
-    store = SqliteStore(tmp_path / "c.db")
+    store = sqlite_store(str(tmp_path / "c.db"))
     games = Games(store, cache_size=8, cache_depth=3)
     game_id = games.create(variant="alhambra", options={}, players=3,
                            seats=[{"name": f"P{i}"} for i in range(3)],

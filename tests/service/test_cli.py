@@ -28,7 +28,7 @@ def test_cli_create_game_and_openapi(tmp_path):
 def test_migrate_says_where_the_schema_stands(tmp_path):
     import sqlite3
 
-    from service.store.sqlite import SCHEMA_VERSION
+    from service.store.schema import SCHEMA_VERSION
 
     env = {"ALHAMBRA_DATA": str(tmp_path), "PATH": ""}
 

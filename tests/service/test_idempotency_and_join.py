@@ -7,7 +7,7 @@ import time
 
 from service import create_app
 from service.settings import Settings
-from tests.support import auth, new_game
+from tests.support import auth, new_game, stored
 
 
 def test_a_retry_with_the_same_key_returns_the_first_answer(client, game, games):
@@ -16,19 +16,19 @@ def test_a_retry_with_the_same_key_returns_the_first_answer(client, game, games)
     key = {"Idempotency-Key": "k-1"}
     first = game.submit(seat, "take 1", v, headers=key)
     assert first.status_code == 201
-    due = games.store.count("due")
-    events = games.store.count("events")
+    due = stored(games.store, "due")
+    events = stored(games.store, "events")
     again = game.submit(seat, "take 1", v, headers=key)
     assert again.status_code == 201
     assert again.get_json() == first.get_json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    assert (games.store.count("due"), games.store.count("events")) == (due, events)
+    assert (stored(games.store, "due"), stored(games.store, "events")) == (due, events)
     # the same key for another submission is an error, and writes nothing
     other = game.submit(seat, "take 2", v, headers=key)
     assert other.status_code == 422 and other.get_json()["code"] == "idempotency_key_reused"
     # without the key, the same request is stale
     assert game.submit(seat, "take 1", v).status_code == 409
-    assert games.store.count("events") == events
+    assert stored(games.store, "events") == events
 
 
 def test_concurrent_retries_with_one_key_write_once(db_path):
@@ -56,7 +56,7 @@ def test_concurrent_retries_with_one_key_write_once(db_path):
     store = apps[0].extensions["alhambra"].store
     # the due work of two batches: the setup and this one (each has its deadline)
     assert {d.version for d in store.due_rows(handle.id)} == {v, out[0].get_json()["version"]}
-    assert store.count("idempotency") == 1
+    assert stored(store, "idempotency") == 1
 
 
 def test_open_seats_are_joined_with_the_invite_code(client, games):
@@ -69,7 +69,7 @@ def test_open_seats_are_joined_with_the_invite_code(client, games):
     assert created["game"]["status"] == "open" and created["game"]["view"] is None
     assert created["seats"][0]["join_url"].endswith(f"/play/{gid}#token="
                                                     f"{created['seats'][0]['token']}")
-    assert games.store.count("events") == 0
+    assert stored(games.store, "events") == 0
     j1 = client.post(f"/games/{gid}/join", json={"invite_code": invite, "name": "Bob",
                                                  "email": "Bob@Example.org"})
     assert j1.status_code == 201 and j1.get_json()["seat"] == 1
@@ -129,16 +129,16 @@ def test_an_answer_is_kept_for_the_retention_window_then_pruned_by_the_workers(d
     again = game.submit(seat, "take 1", v, headers={"Idempotency-Key": "k"})
     assert again.status_code == 201 and again.get_json() == first.get_json()
     assert again.headers["Idempotent-Replayed"] == "true"
-    events = games.store.count("events")
+    events = stored(games.store, "events")
     time.sleep(0.35)
     late = game.submit(seat, "take 1", v, headers={"Idempotency-Key": "k"})
     assert late.status_code == 409 and late.get_json()["code"] == "version_conflict"
-    assert games.store.count("events") == events and games.store.count("idempotency") == 1
+    assert stored(games.store, "events") == events and stored(games.store, "idempotency") == 1
     ctx = Context(settings)
     try:
         assert prune(ctx)["idempotency"] == 1
     finally:
         ctx.store.close()
-    assert games.store.count("idempotency") == 0
+    assert stored(games.store, "idempotency") == 0
     late = game.submit(seat, "take 1", v, headers={"Idempotency-Key": "k"})
-    assert late.status_code == 409 and games.store.count("events") == events
+    assert late.status_code == 409 and stored(games.store, "events") == events

@@ -11,7 +11,7 @@ import redis
 
 from service import create_app
 from service.settings import Settings
-from tests.support import auth, check_problem, new_game, play_random
+from tests.support import auth, check_problem, new_game, play_random, stored
 from workers.redis_server import EmbeddedRedis
 
 SMALL = {"limit_create": "3/minute", "limit_join": "2/minute", "limit_bad_token": "3/minute",
@@ -40,7 +40,7 @@ def test_each_limit_per_client_address(tmp_path):
     assert [r.status_code for r in created] == [201] * 3
     _refused(client.post("/games", json=body, environ_base=ann))
     assert client.post("/games", json=body, environ_base=bob).status_code == 201  # Bob's own
-    assert app.extensions["alhambra"].store.count("games") == 4
+    assert stored(app.extensions["alhambra"].store, "games") == 4
 
     game = created[0].get_json()
     url = f"/games/{game['game_id']}/join"

@@ -1,5 +1,7 @@
-"""Schema migrations: a database of the previous schema is upgraded step by step on
-opening and plays on; a database of a newer schema is refused untouched."""
+"""Schema migrations of SQLite (service/store/schema.py): a database of schema 16 (the last
+of SQLite's own numbering) is brought to the one list's baseline on opening and plays on,
+with the same schema as a new one; an older one is refused untouched, naming the release
+that migrates it; a database of a newer schema is refused untouched."""
 
 from __future__ import annotations
 
@@ -9,16 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from service import times
 from service.auth import seat_token
 from service.clock import TIMED_EVENTS, Clock, TimeControl
 from service.settings import Settings
-from service.store import SchemaTooNew, SqliteStore
-from service.store.sqlite import MIGRATIONS, SCHEMA_VERSION
+from service.store import SchemaTooNew, SchemaTooOld, sqlite_store
+from service.store.schema import BASELINE, LAST_LEGACY, SCHEMA_VERSION
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema_v2.sql"
-GAME = "e575a26fa3c52151"  # the fixture's active game
-KEY = b"k" * 32  # the fixture's secret key
+FIXTURES = Path(__file__).parent / "fixtures"
+GAME = "e575a26fa3c52151"  # the fixtures' active game
+KEY = b"k" * 32  # the fixtures' secret key
 
 
 def schema(path: Path) -> dict:
@@ -41,9 +42,9 @@ def schema(path: Path) -> dict:
     return out
 
 
-def load_fixture(path: Path) -> None:
+def load_fixture(path: Path, version: int = 16) -> None:
     conn = sqlite3.connect(path)
-    conn.executescript(FIXTURE.read_text())
+    conn.executescript((FIXTURES / f"schema_v{version}.sql").read_text())
     conn.close()
 
 
@@ -55,18 +56,18 @@ def user_version(path: Path) -> int:
         conn.close()
 
 
-def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
+def test_a_schema_16_database_is_brought_to_the_baseline_and_plays_on(tmp_path):
     from service import create_app
 
     old = tmp_path / "old.db"
     load_fixture(old)
-    assert user_version(old) == 2 < SCHEMA_VERSION
+    assert user_version(old) == 16
     fresh = tmp_path / "fresh.db"
-    SqliteStore(fresh).close()
+    sqlite_store(str(fresh)).close()
 
     (tmp_path / "secret.key").write_text(KEY.hex() + "\n")  # the key it was made with
     app = create_app(Settings(database=str(old)))
-    assert user_version(old) == SCHEMA_VERSION
+    assert user_version(old) == SCHEMA_VERSION == user_version(fresh) >= BASELINE
     assert schema(old) == schema(fresh)
     client = app.test_client()
     token = {"Authorization": f"Bearer {seat_token(KEY, GAME, 0)}"}
@@ -76,26 +77,36 @@ def test_a_schema_2_database_is_upgraded_and_plays_on(tmp_path):
     r = client.post(f"/games/{GAME}/moves", headers=token,
                     json={"version": 22, "move": legal["moves"][0]["notation"]})
     assert r.status_code == 201, r.get_json()
-    # the idempotent answers and webhooks of before are still there; its notification and
-    # the batches not yet relayed are due work (the batches to plan: the sent mail done)
+    # the idempotent answers, webhooks and due work of before are still there
     store = app.extensions["alhambra"].store
     first = store.idempotent_answer(GAME, 1, "k0")
     assert first is not None and (first.status, first.from_version, first.version) == \
-        (201, 14, 16)  # what the stored document said, kept as the batch's versions
+        (201, 14, 16)
     reused = client.post(f"/games/{GAME}/moves", headers={
         "Authorization": f"Bearer {seat_token(KEY, GAME, 1)}", "Idempotency-Key": "k0"},
         json={"version": 0, "move": "take 1"})
     assert reused.status_code == 422 and reused.get_json()["code"] == "idempotency_key_reused"
-    assert [h.url for h in store.webhooks(GAME)] == ["http://hook.test/x"]
+    assert [h.url for h in store.hooks.of_game(GAME)] == ["http://hook.test/x"]
     assert [(d.kind, d.from_version, d.version, d.seat, d.state, d.args)
             for d in store.due_rows(GAME)[:4]] == [
         ("plan", 14, 16, None, "pending", {"mails": True}),
         ("plan", 17, 19, None, "pending", {"mails": True}),
         ("plan", 20, 22, None, "pending", {"mails": True}),
         ("started", None, 1, 0, "done", None)]
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        store.conn.execute("delete from event_batches where game_id = ?", (GAME,))
+    with store.d.writing() as db, pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("delete from event_batches where game_id = ?", (GAME,))
     store.close()
+
+
+def test_an_older_database_is_refused_untouched_naming_the_release_that_migrates_it(
+        tmp_path):
+    old = tmp_path / "v2.db"
+    load_fixture(old, 2)
+    before = schema(old)
+    with pytest.raises(SchemaTooOld, match=f"schema version 2, from before.*commit "
+                                           f"{LAST_LEGACY}"):
+        sqlite_store(str(old))
+    assert user_version(old) == 2 and schema(old) == before
 
 
 def test_an_older_game_keeps_its_time_per_move(tmp_path):
@@ -131,49 +142,25 @@ def test_an_older_game_keeps_its_time_per_move(tmp_path):
     store.close()
 
 
-def test_times_are_one_form_after_the_upgrade_and_compare_as_times(tmp_path):
-    """Schema 2 wrote deadlines to the second ('…:43Z'), other times to the millisecond;
-    as text, '…:43Z' sorts after '…:43.001Z', so a game a millisecond overdue was not."""
-    path = tmp_path / "old.db"
+def test_migrating_again_changes_nothing(tmp_path):
+    path = tmp_path / "again.db"
     load_fixture(path)
-    conn = sqlite3.connect(path)
-    (deadline,) = conn.execute("select deadline from games where id = ?", (GAME,)).fetchone()
-    conn.close()
-    assert deadline == "2026-11-30T12:01:43Z"
-    store = SqliteStore(path)
-    game = store.game(GAME)
-    assert game.deadline == times.from_text(deadline)
-    texts = store.conn.execute(
-        "select deadline from games where deadline is not null union "
-        "select created_at from games union select updated_at from games union "
-        "select joined_at from seats where joined_at is not null union "
-        "select due_at from due union select created_at from webhooks").fetchall()
-    assert texts and all(times.to_text(times.from_text(t)) == t for (t,) in texts)
+    sqlite_store(str(path)).close()
+    before = schema(path)
+    store = sqlite_store(str(path))  # opening again changes nothing
+    assert store.migrate() == (SCHEMA_VERSION, SCHEMA_VERSION)
     store.close()
-
-
-def test_each_step_runs_once_from_any_older_version(tmp_path):
-    path = tmp_path / "v1.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    MIGRATIONS[0](conn)
-    conn.execute("pragma user_version = 1")
-    conn.close()
-    SqliteStore(path).close()
-    SqliteStore(path).close()  # opening again changes nothing
-    assert user_version(path) == SCHEMA_VERSION
-    fresh = tmp_path / "fresh.db"
-    SqliteStore(fresh).close()
-    assert schema(path) == schema(fresh)
+    assert user_version(path) == SCHEMA_VERSION and schema(path) == before
 
 
 def test_a_newer_schema_is_refused_untouched(tmp_path):
     path = tmp_path / "new.db"
-    SqliteStore(path).close()
+    sqlite_store(str(path)).close()
     conn = sqlite3.connect(path)
     conn.execute(f"pragma user_version = {SCHEMA_VERSION + 1}")
     conn.close()
     before = schema(path)
     with pytest.raises(SchemaTooNew, match=f"schema version {SCHEMA_VERSION + 1}.*"
                                            "upgrade alhambra-pbem"):
-        SqliteStore(path)
+        sqlite_store(str(path))
     assert user_version(path) == SCHEMA_VERSION + 1 and schema(path) == before

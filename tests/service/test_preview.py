@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 
-from tests.support import auth, check_problem, new_game
+from tests.support import auth, check_problem, new_game, stored
 
 DRAWS = {"card_drawn", "scoring_card_drawn", "deck_reshuffled", "market_refilled",
          "marker_switched", "neutral_received", "tile_returned"}
@@ -21,7 +21,7 @@ def preview(g, seat: int, moves: list[str], **body):
 
 
 def counts(games) -> list[int]:
-    return [games.store.count(t) for t in ("events", "due", "idempotency")]
+    return [stored(games.store, t) for t in ("events", "due", "idempotency")]
 
 
 def test_turns_planned_move_by_move_then_sent_show_nothing_drawn(client, games):

@@ -8,7 +8,7 @@ import threading
 
 import engine
 from service import present
-from tests.support import auth, check_problem, new_game
+from tests.support import auth, check_problem, new_game, stored
 
 
 def test_a_seat_created_as_a_bot_needs_no_token_and_the_game_starts(client, games):
@@ -41,7 +41,7 @@ def test_bad_bot_seats_are_refused_and_nothing_is_created(client, games):
         problem = check_problem(client.post("/games", json=body), 422, code)
         if field:
             assert problem["field"] == field and "random" in problem["detail"]
-    assert games.store.count("games") == 0
+    assert stored(games.store, "games") == 0
 
 
 def test_the_host_fills_an_open_seat_with_a_bot_and_the_game_starts(client):
@@ -107,7 +107,7 @@ def test_resigning_hands_the_seat_to_a_bot_and_its_token_can_no_longer_move(clie
 def test_two_workers_racing_for_one_bot_move_play_it_once(client, games):
     r = client.post("/games", json={"seats": [{"bot": "random"}, {"bot": "random"}]})
     gid = r.get_json()["game_id"]
-    version = games.store.version(gid)
+    version = games.store.game(gid).version
     answers: list = []
     start = threading.Barrier(4)
 
@@ -125,7 +125,7 @@ def test_two_workers_racing_for_one_bot_move_play_it_once(client, games):
     assert moved and all(present.played(a) == present.played(moved[0]) for a in moved)
     log = games.store.read(gid)
     assert len([e for e in log if "move" in e]) == 1
-    assert games.store.version(gid) == moved[0].version
+    assert games.store.game(gid).version == moved[0].version
 
 
 def test_past_bot_turns_a_bot_plays_no_more_but_its_deadline_still_moves_it(client, games):
@@ -134,7 +134,7 @@ def test_past_bot_turns_a_bot_plays_no_more_but_its_deadline_still_moves_it(clie
     games.bot_turns = 3
     gid = client.post("/games", json={"seats": [{"bot": "greedy"}, {"bot": "random"}]}
                       ).get_json()["game_id"]
-    version = games.store.version(gid)
+    version = games.store.game(gid).version
     while (played := games.play_bot(gid, version)) is not None:
         version = played.version
     state = games.state(gid)

@@ -11,7 +11,7 @@ import pytest
 from service import create_app
 from service.settings import Settings
 from tests.service.test_replay_access import finish
-from tests.support import auth, check_problem, new_game
+from tests.support import auth, check_problem, new_game, stored
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_each_reader_sees_what_it_may(client, games):
     assert texts(client, g, g.tokens[1], since=2) == [table[1]]
     # not events: the version and the log are as they were
     assert g.get()["version"] == version
-    assert games.store.version(g.id) == version
+    assert games.store.game(g.id).version == version
 
 
 def test_spectators_read_the_table_where_the_game_allows_it(client):
@@ -83,7 +83,7 @@ def test_bad_input_is_refused_and_nothing_written(client, games):
     check_problem(client.post(url, json={"text": "hi"}), 401)
     check_problem(client.post(url, json={"text": "hi", "to": 0},
                               headers=auth(doc["host_token"])), 403)
-    assert games.store.messages(gid) == []
+    assert games.store.talk.messages(gid) == []
     ok = client.post(url, json={"text": "x" * 990 + "\n\tend 👨\u200d👩"},
                      headers=auth(ann))
     assert ok.status_code == 201
@@ -187,11 +187,11 @@ def test_records_carry_what_their_reader_may_see_and_imports_keep_it(client, gam
     assert [(m["from"], m["text"], m["deleted"]) for m in shown] == [
         (0, "gl hf", False), (2, "", True), (1, "gg", False)]
     # a record whose messages cannot be is refused whole
-    before = games.store.count("games")
+    before = stored(games.store, "games")
     for bad in ({"from": 5, "text": "x", "created_at": "2026-01-01T00:00:00Z"},
                 {"from": 0, "text": "\x00", "created_at": "2026-01-01T00:00:00Z"},
                 {"from": 0, "text": "x"}):
         body = check_problem(client.post("/records", json={**doc, "messages": [bad]}), 422,
                              "invalid_record")
         assert "messages[0]" in body["detail"]
-    assert games.store.count("games") == before
+    assert stored(games.store, "games") == before

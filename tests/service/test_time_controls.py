@@ -15,7 +15,7 @@ import engine
 from service import create_app, present, times
 from service.clock import TimeControl, seconds
 from service.store import open_store
-from tests.support import StoreSpec, auth, check_problem, new_game, random_api_move
+from tests.support import StoreSpec, auth, check_problem, new_game, random_api_move, stored
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
 H = timedelta(hours=1)
@@ -133,7 +133,7 @@ def test_a_bad_time_control_is_refused_and_creates_nothing(app):
     assert problem["field"] == "time_per_move"
     check_problem(client.post("/games", json={**body, "time_control": {"bank": "x"}}), 422,
                   "validation_error")
-    assert app.extensions["alhambra"].store.count("games") == 0
+    assert stored(app.extensions["alhambra"].store, "games") == 0
 
 
 def test_presets_create_games(app):

@@ -16,31 +16,31 @@ def request(store, sid: str, email: str = "ann@example.org", minutes: int = 15,
     now = times.now()
     sign_in = SignIn(sid, email, code_hash or f"hash-{sid}", now,
                      now + timedelta(minutes=minutes), "fi")
-    store.add_sign_in(sign_in)
+    store.players.add_sign_in(sign_in)
     return sign_in
 
 
 def test_a_sign_in_is_kept_and_used_once(store):
     request(store, "s1")
-    kept = store.sign_in("s1")
+    kept = store.players.sign_in("s1")
     assert kept is not None and kept.email == "ann@example.org" and kept.language == "fi"
-    assert kept.used_at is None and store.sign_in("nope") is None
-    assert store.use_sign_in("hash-s1", times.now()) == "ann@example.org"
-    assert store.use_sign_in("hash-s1", times.now()) is None  # single use
-    assert store.sign_in("s1").used_at is not None
-    assert store.use_sign_in("hash-unknown", times.now()) is None
+    assert kept.used_at is None and store.players.sign_in("nope") is None
+    assert store.players.use_sign_in("hash-s1", times.now()) == "ann@example.org"
+    assert store.players.use_sign_in("hash-s1", times.now()) is None  # single use
+    assert store.players.sign_in("s1").used_at is not None
+    assert store.players.use_sign_in("hash-unknown", times.now()) is None
 
 
 def test_an_expired_sign_in_is_refused(store):
     request(store, "s2")
-    assert store.use_sign_in("hash-s2", times.now() + timedelta(minutes=16)) is None
-    assert store.use_sign_in("hash-s2", times.now()) == "ann@example.org"
+    assert store.players.use_sign_in("hash-s2", times.now() + timedelta(minutes=16)) is None
+    assert store.players.use_sign_in("hash-s2", times.now()) == "ann@example.org"
 
 
 def test_sign_ins_ended_a_day_ago_are_forgotten(store):
     request(store, "old", minutes=-(24 * 60 + 1))
     request(store, "new")
-    assert store.sign_in("old") is None and store.sign_in("new") is not None
+    assert store.players.sign_in("old") is None and store.players.sign_in("new") is not None
 
 
 def test_one_code_used_at_once_by_many_is_used_once(store, spec):
@@ -51,7 +51,7 @@ def test_one_code_used_at_once_by_many_is_used_once(store, spec):
         s = spec.open()
         try:
             barrier.wait()
-            got.append(s.use_sign_in("hash-race", times.now()))
+            got.append(s.players.use_sign_in("hash-race", times.now()))
         finally:
             s.close()
 
@@ -64,24 +64,25 @@ def test_one_code_used_at_once_by_many_is_used_once(store, spec):
 
 
 def test_sessions_make_the_player_and_end(store):
-    assert store.player("ann@example.org") is None
-    player = store.add_session("tok1", "ann@example.org", times.now())
+    assert store.players.player("ann@example.org") is None
+    player = store.players.add_session("tok1", "ann@example.org", times.now())
     assert player.email == "ann@example.org" and player.notify == "turn"
     assert player.language is None
-    store.add_session("tok2", "ann@example.org", times.now())  # a second device
-    assert store.session_player("tok1") == store.session_player("tok2") == player
-    assert store.delete_session("tok1") is True
-    assert store.delete_session("tok1") is False
-    assert store.session_player("tok1") is None and store.session_player("tok2") == player
+    store.players.add_session("tok2", "ann@example.org", times.now())  # a second device
+    assert store.players.session_player("tok1") == store.players.session_player("tok2") == player
+    assert store.players.delete_session("tok1") is True
+    assert store.players.delete_session("tok1") is False
+    assert store.players.session_player("tok1") is None
+    assert store.players.session_player("tok2") == player
 
 
 def test_preferences_change(store):
-    store.add_session("tok", "bo@example.org", times.now())
-    p = store.update_player("bo@example.org", {"language": "da", "notify": "none"})
+    store.players.add_session("tok", "bo@example.org", times.now())
+    p = store.players.update_player("bo@example.org", {"language": "da", "notify": "none"})
     assert (p.language, p.notify) == ("da", "none")
-    p = store.update_player("bo@example.org", {"notify": "digest"})
+    p = store.players.update_player("bo@example.org", {"notify": "digest"})
     assert (p.language, p.notify) == ("da", "digest")
-    assert store.player("bo@example.org") == p
+    assert store.players.player("bo@example.org") == p
 
 
 def test_a_players_seats_across_games(store):
@@ -104,9 +105,9 @@ def test_public_games_and_a_seat_opened_again(store):
     assert store.game("pub2").public is True
     assert [g.id for g in store.list_games(public=True)[0]] == ["pub2"]
     assert [g.id for g in store.list_games(public=False, status="open")[0]] == ["pub"]
-    seat = store.seats("pub")[1]
+    seat = store.game("pub").seats[1]
     assert store.unseat("pub", 1) is True
-    opened = store.seats("pub")[1]
+    opened = store.game("pub").seats[1]
     assert (opened.name, opened.email, opened.token_hash, opened.bot) == (None,) * 4
     assert opened.token_generation == seat.token_generation + 1
     assert store.seat_by_token_hash(seat.token_hash) is None
@@ -119,17 +120,17 @@ def test_public_games_and_a_seat_opened_again(store):
 def test_vacations_change_without_rewriting_the_past(store):
     t0 = times.now()
     day = timedelta(days=1)
-    store.add_session("tv", "away@example.org", t0)
-    store.set_vacation("away@example.org", t0 + day, t0 + 5 * day, t0)
-    assert store.vacations("away@example.org") == [(t0 + day, t0 + 5 * day)]
+    store.players.add_session("tv", "away@example.org", t0)
+    store.players.set_vacation("away@example.org", t0 + day, t0 + 5 * day, t0)
+    assert store.players.vacations("away@example.org") == [(t0 + day, t0 + 5 * day)]
     # two days in, it is cut short and a later one is planned
-    store.set_vacation("away@example.org", t0 + 10 * day, t0 + 12 * day, t0 + 3 * day)
-    assert store.vacations("away@example.org") == [(t0 + day, t0 + 3 * day),
+    store.players.set_vacation("away@example.org", t0 + 10 * day, t0 + 12 * day, t0 + 3 * day)
+    assert store.players.vacations("away@example.org") == [(t0 + day, t0 + 3 * day),
                                                    (t0 + 10 * day, t0 + 12 * day)]
     # called off before it begins: gone; the past one stays
-    store.set_vacation("away@example.org", None, None, t0 + 4 * day)
-    assert store.vacations("away@example.org") == [(t0 + day, t0 + 3 * day)]
-    assert store.vacations("nobody@example.org") == []
+    store.players.set_vacation("away@example.org", None, None, t0 + 4 * day)
+    assert store.players.vacations("away@example.org") == [(t0 + day, t0 + 3 * day)]
+    assert store.players.vacations("nobody@example.org") == []
 
 
 def test_ratings_are_written_once_per_game_and_never_over_a_newer_one(store):
@@ -137,32 +138,32 @@ def test_ratings_are_written_once_per_game_and_never_over_a_newer_one(store):
 
     for gid in ("r1", "r2"):
         make_game(store, gid)
-    assert store.ratings("alhambra", ["a@x.org", "b@x.org"]) == {}
+    assert store.players.ratings("alhambra", ["a@x.org", "b@x.org"]) == {}
     before = [Rating("a@x.org", "alhambra", "A", 25, 8.3, 0),
               Rating("b@x.org", "alhambra", "B", 25, 8.3, 0)]
     after = [Rating("a@x.org", "alhambra", "A", 27, 7.8, 1),
              Rating("b@x.org", "alhambra", "B", 23, 7.8, 1)]
-    assert store.rate("r1", before, after) == "rated"
-    assert store.rate("r1", before, after) == "already"
-    assert store.rate("r2", before, after) == "conflict"  # read before r1 was rated
-    got = store.ratings("alhambra", ["a@x.org", "b@x.org", "c@x.org"])
+    assert store.players.rate("r1", before, after) == "rated"
+    assert store.players.rate("r1", before, after) == "already"
+    assert store.players.rate("r2", before, after) == "conflict"  # read before r1 was rated
+    got = store.players.ratings("alhambra", ["a@x.org", "b@x.org", "c@x.org"])
     assert {e: (r.mu, r.sigma, r.games, r.name) for e, r in got.items()} == {
         "a@x.org": (27, 7.8, 1, "A"), "b@x.org": (23, 7.8, 1, "B")}
-    assert [r.email for r in store.leaderboard("alhambra")] == ["a@x.org", "b@x.org"]
-    assert store.leaderboard("granada") == []
-    assert [r.variant for r in store.ratings_of("a@x.org")] == ["alhambra"]
-    assert store.rate("r2", list(got.values()), [Rating("a@x.org", "alhambra", "A", 28, 7,
+    assert [r.email for r in store.players.leaderboard("alhambra")] == ["a@x.org", "b@x.org"]
+    assert store.players.leaderboard("granada") == []
+    assert [r.variant for r in store.players.ratings_of("a@x.org")] == ["alhambra"]
+    assert store.players.rate("r2", list(got.values()), [Rating("a@x.org", "alhambra", "A", 28, 7,
                                                         2)]) == "rated"
 
 
 def test_digest_players_and_one_digest_a_day(store):
     for email, hour in (("d1@x.org", 7), ("d2@x.org", 18), ("t@x.org", 7)):
-        store.add_session(f"tok-{email}", email, times.now())
-        store.update_player(email, {"notify": "digest" if email != "t@x.org" else "turn",
+        store.players.add_session(f"tok-{email}", email, times.now())
+        store.players.update_player(email, {"notify": "digest" if email != "t@x.org" else "turn",
                                     "digest_hour": hour})
-    assert store.player("d2@x.org").digest_hour == 18
-    assert [p.email for p in store.digest_players(7)] == ["d1@x.org"]
-    assert [p.email for p in store.digest_players(None)] == ["d1@x.org", "d2@x.org"]
-    assert store.mark_digest("d1@x.org", "2027-01-01") is True
-    assert store.mark_digest("d1@x.org", "2027-01-01") is False
-    assert store.mark_digest("d1@x.org", "2027-01-02") is True
+    assert store.players.player("d2@x.org").digest_hour == 18
+    assert [p.email for p in store.players.digest_players(7)] == ["d1@x.org"]
+    assert [p.email for p in store.players.digest_players(None)] == ["d1@x.org", "d2@x.org"]
+    assert store.players.mark_digest("d1@x.org", "2027-01-01") is True
+    assert store.players.mark_digest("d1@x.org", "2027-01-01") is False
+    assert store.players.mark_digest("d1@x.org", "2027-01-02") is True

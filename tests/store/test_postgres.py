@@ -5,13 +5,18 @@ process after a fork."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
+import engine
 from service.store import GameUpdate, SchemaTooNew, SchemaTooOld, open_store
-from service.store.postgres import SCHEMA_VERSION, safe_url
+from service.store.dialect import safe_url
+from service.store.schema import BASELINE, LAST_LEGACY, SCHEMA_VERSION
 from tests.store.test_contract import events, forked, make_game
 from tests.support import StoreSpec
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture
@@ -75,7 +80,7 @@ def test_processes_migrating_at_once_migrate_once(fresh):
     # each step ran once (one process may take the lock between another's steps)
     assert done[0] == (0, SCHEMA_VERSION) and all(after == SCHEMA_VERSION for _, after in done)
     assert fresh.raw("select version from schema_migrations order by 1") == \
-        [(v,) for v in range(1, SCHEMA_VERSION + 1)]
+        [(v,) for v in range(BASELINE, SCHEMA_VERSION + 1)]
 
 
 def test_a_forked_process_makes_its_own_pool(fresh):
@@ -88,13 +93,62 @@ def test_a_forked_process_makes_its_own_pool(fresh):
         code = 1
         try:
             store.append("g1", 0, events(1), GameUpdate("active", "action", 0, None))
-            code = 0 if store.version("g1") == 1 else 1
+            code = 0 if store.game("g1").version == 1 else 1
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
-    assert store.version("g1") == 1 and store.read("g1") == events(1)
+    assert store.game("g1").version == 1 and store.read("g1") == events(1)
     store.close()
+
+
+def shape(spec: StoreSpec) -> tuple[list, list]:
+    """A schema's tables and columns (name, type, null, default, identity) and indexes."""
+    columns = spec.raw("select table_name, column_name, data_type, is_nullable, "
+                       "column_default, is_identity, identity_generation from "
+                       "information_schema.columns where table_schema = current_schema() "
+                       "and table_name <> 'schema_migrations' order by 1, 2")
+    indexes = spec.raw("select indexname, regexp_replace(indexdef, ' ON [^ ]+ ', ' ON ') "
+                       "from pg_indexes where schemaname = current_schema() order by 1")
+    return columns, indexes
+
+
+def test_a_schema_13_database_is_brought_to_the_baseline_and_plays_on(fresh, pg_database):
+    """The last of PostgreSQL's own numbering (a game made and played by the alhambra-pbem
+    of that schema): ``migrate`` brings it to the one list's baseline, with the schema of
+    a new database, and its game plays on."""
+    import psycopg
+
+    from service.games import Games
+
+    with psycopg.connect(fresh.where, autocommit=True) as conn:
+        conn.execute((FIXTURES / "postgres_v13.sql").read_text())
+    store = open_store(fresh.settings(), check_schema=False)
+    assert store.migrate() == (13, SCHEMA_VERSION)
+    new = StoreSpec("postgres", pg_database.schema())
+    open_store(new.settings(), check_schema=False).migrate()
+    assert shape(fresh) == shape(new)
+    games = Games(store, cache_size=0, secret_key=b"k" * 32)
+    game = games.game("565e3327459bc48d")
+    assert game.version > 6 and game.clock is None  # its clocks: folded at its next batch
+    assert [s.name for s in game.seats] == ["Ann", "Bob"] and len(game.hooks) == 1
+    state = games.state(game.id)
+    played = games.submit(game, state.current, [engine.legal_moves(state, state.current)[0]],
+                          state.version, None)
+    assert played.version > game.version and store.game(game.id).clock is not None
+    store.close()
+
+
+def test_an_older_database_is_refused_naming_the_release_that_migrates_it(fresh):
+    fresh.raw("create table schema_migrations (version integer primary key, applied_at "
+              "timestamptz not null default now())")
+    fresh.raw("insert into schema_migrations (version) values (12)")
+    store = open_store(fresh.settings(), check_schema=False)
+    with pytest.raises(SchemaTooOld, match=f"schema version 12, from before.*commit "
+                                           f"{LAST_LEGACY}"):
+        store.migrate()
+    store.close()
+    assert fresh.raw("select max(version) from schema_migrations") == [(12,)]
 
 
 def test_the_url_in_messages_has_no_password():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,12 +14,13 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.bots import random_move
 from service import create_app, times
 from service.settings import Settings
-from service.store import Claim, Finish, SqliteStore, open_store
-from service.store.postgres import SCHEMA_VERSION as PG_SCHEMA
-from service.store.transfer import TransferError, export_games, import_games, rearm
-from tests.support import ROOT, auth, new_game
+from service.store import Claim, Finish, open_store, sqlite_store
+from service.store.schema import SCHEMA_VERSION
+from service.store.transfer import TransferError, rearm
+from tests.support import ROOT, StoreSpec, auth, new_game
 
 GOLDEN = ROOT / "tests" / "golden" / "v2" / "alhambra-2p.json"
 
@@ -68,7 +70,7 @@ def views(store, game_id: str) -> list:
 def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
     old_app, games = an_old_host(tmp_path / "old")
     old = old_app.extensions["alhambra"].store
-    ids = old.game_ids()
+    ids = old.transfer.game_ids()
     assert len(ids) == 3
     running = games["running"]
 
@@ -86,7 +88,7 @@ def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
     migrated = cli("migrate", env=new_env)
     assert migrated.returncode == 0, migrated.stderr
     assert "PostgreSQL database postgresql://postgres@127.0.0.1:5432/" in migrated.stdout
-    assert f"schema version from 0 to {PG_SCHEMA}" in migrated.stdout
+    assert f"schema version from 0 to {SCHEMA_VERSION}" in migrated.stdout
     imported = cli("import", str(tmp_path / "games.jsonl"), env=new_env)
     assert imported.returncode == 0, imported.stderr
     assert "imported 3 games into the PostgreSQL database" in imported.stderr
@@ -96,10 +98,10 @@ def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
     new_settings = Settings.from_env(new_env)
     new_app = create_app(new_settings)
     new = new_app.extensions["alhambra"].store
-    assert new.game_ids() == ids
+    assert new.transfer.game_ids() == ids
     for game_id in ids:
-        rows = old.dump_game(game_id)
-        assert new.dump_game(game_id) == rearm(rows)
+        rows = old.transfer.dump(game_id)
+        assert new.transfer.dump(game_id) == rearm(rows)
         assert new.read(game_id) == old.read(game_id)
         assert views(new, game_id) == views(old, game_id)
     # the running game's due work goes on at the new host: what the old host's worker
@@ -132,12 +134,12 @@ def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
 
     # ... and back to a new SQLite file, in the process this time.
     buffer = io.StringIO()
-    assert export_games(new, buffer) == 3
-    back = SqliteStore(tmp_path / "back" / "alhambra.db")
-    result = import_games(back, io.StringIO(buffer.getvalue()))
+    assert new.transfer.export(buffer) == 3
+    back = sqlite_store(str(tmp_path / "back" / "alhambra.db"))
+    result = back.transfer.import_lines(io.StringIO(buffer.getvalue()))
     assert result.added == ids and result.skipped == []
     for game_id in ids:
-        assert back.dump_game(game_id) == rearm(new.dump_game(game_id))
+        assert back.transfer.dump(game_id) == rearm(new.transfer.dump(game_id))
     for s in (old, new, back):
         s.close()
 
@@ -150,8 +152,8 @@ def test_a_file_that_is_not_an_export_is_refused(tmp_path):
                           ('{"format": "alhambra-pbem-export", "version": 1}\n{"x": 1}\n',
                            r"line 2: not a game's rows \(tables \['x'\]\)")]:
         with pytest.raises(TransferError, match=message):
-            import_games(store, io.StringIO(text))
-    assert store.game_ids() == []
+            store.transfer.import_lines(io.StringIO(text))
+    assert store.transfer.game_ids() == []
     store.close()
 
 
@@ -169,7 +171,7 @@ def test_an_export_from_before_due_work_plans_a_running_games_clock(tmp_path):
                                       seats=[{"name": "A"}, {"name": "B"}],
                                       time_per_move=3600, timeout_policy="default_move")
         game_id = created["game_id"]
-        rows = store.dump_game(game_id)
+        rows = store.transfer.dump(game_id)
         version = rows["games"][0]["version"]
         del rows["due"]
         rows["outbox"] = [{"game_id": game_id, "from_version": 1, "to_version": version,
@@ -177,7 +179,7 @@ def test_an_export_from_before_due_work_plans_a_running_games_clock(tmp_path):
                            "delivered_at": times.to_text(times.now())}]
         rows["notifications"] = []
         header = '{"format": "alhambra-pbem-export", "version": 1}\n'
-        assert import_games(target, io.StringIO(header + encode(rows))).added == [game_id]
+        assert target.transfer.import_lines(io.StringIO(header + encode(rows))).added == [game_id]
         (plan,) = target.due_rows(game_id)
         assert (plan.kind, plan.from_version, plan.version, plan.args, plan.state) == \
             ("plan", 1, version, {"mails": False}, "pending")
@@ -197,9 +199,50 @@ def test_an_export_from_before_token_rotation_imports(tmp_path):
         created = Games(store).create(variant="alhambra", options={}, players=2,
                                       seats=[{"name": "A"}, {"name": "B"}],
                                       time_per_move=3600, timeout_policy="default_move")
-        rows = store.dump_game(created["game_id"])
+        rows = store.transfer.dump(created["game_id"])
         for seat in rows["seats"]:
             del seat["token_generation"]
         assert [s["token_generation"] for s in decode(encode(rows))["seats"]] == [0, 0]
+    finally:
+        store.close()
+
+
+STAMPS = ["2026-11-30T10:00:00.000Z", "2026-11-30T10:05:00.250Z", "2026-11-30T11:00:00.999Z"]
+
+
+def _log() -> tuple[list[dict], list[int]]:
+    """A real game's first events and where its three batches end."""
+    events = engine.new_game("alhambra", ["a", "b", "c"], 3)
+    setup = len(events)
+    state, rng = engine.replay(events), random.Random(3)
+    while len(events) < setup + 6:
+        events += engine.play(state, state.current, random_move(state, state.current, rng))
+    return events, [setup, setup + 3, len(events)]
+
+
+def test_an_export_from_before_the_change_imports(tmp_path):
+    """An export line of before (idempotent answers as documents) imports: its answer
+    keeps its batch's versions."""
+    events, ends = _log()
+    rows = {"games": [{"id": "x", "variant": "alhambra", "options": {}, "players": 3,
+                       "status": "active", "phase": "action", "version": len(events),
+                       "current_seat": 1, "time_per_move": 3600,
+                       "timeout_policy": "default_move", "deadline": None,
+                       "imported": False, "takeover_after_timeouts": 0,
+                       "created_at": STAMPS[0],
+                       "updated_at": STAMPS[0]}],
+            "seats": [], "events": [{"game_id": "x", "version": v, "type": e["type"],
+                                     "payload": e, "created_at": STAMPS[0]}
+                                    for v, e in enumerate(events, start=1)],
+            "idempotency": [{"game_id": "x", "seat": 0, "key": "k", "fingerprint": "f",
+                             "status": 201, "created_at": STAMPS[0], "response": {
+                                 "version": 9, "events": [{}, {}], "view": {}}}]}
+    store = open_store(StoreSpec("sqlite", str(tmp_path / "a.db")).settings())
+    try:
+        header = json.dumps({"format": "alhambra-pbem-export", "version": 1})
+        assert store.transfer.import_lines([header, json.dumps(rows)]).added == ["x"]
+        assert store.read("x") == events
+        answer = store.idempotent_answer("x", 0, "k")
+        assert answer is not None and (answer.from_version, answer.version) == (8, 9)
     finally:
         store.close()

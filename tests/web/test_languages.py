@@ -127,7 +127,7 @@ def test_a_seat_whose_mails_fail_is_told_on_its_page_and_confirms_its_address(
         {"name": "Bob", "email": "bob@example.org"}]})
     gid = created["game_id"]
     store = server.app.extensions["alhambra"].store
-    store.record_mail_failure(MailFailure(gid, 0, "ann@example.org", "550 5.1.1 User unknown",
+    store.mail.record_failure(MailFailure(gid, 0, "ann@example.org", "550 5.1.1 User unknown",
                                           True, times.now()), 1)
     page = new_context(locale="en-US").new_page()
     errors = watch_errors(page)
@@ -141,5 +141,5 @@ def test_a_seat_whose_mails_fail_is_told_on_its_page_and_confirms_its_address(
     assert other.locator("#mail-failing").inner_text() == ""
     page.click("#mail-failing button")
     page.wait_for_selector("#mail-failing:empty", state="attached")
-    assert store.seats(gid)[0].mail_failing is None
+    assert store.game(gid).seats[0].mail_failing is None
     assert errors == []

@@ -116,7 +116,7 @@ def test_typing_the_code_then_signing_out(server, new_context):
     page.wait_for_selector("#signin:not([hidden])")
     assert page.evaluate("() => localStorage.getItem('alhambra-player-token')") is None
     players = server.app.extensions["alhambra_players"]
-    assert players.store.session_player(hash_token(token)) is None
+    assert players.store.players.session_player(hash_token(token)) is None
     assert errors == []
 
 
@@ -127,7 +127,7 @@ def test_my_rating_is_on_my_page(server, new_context):
     store = server.app.extensions["alhambra"].store
     game = server.call("/games", {"seats": [{"name": "R", "email": email},
                                             {"name": "S", "email": "s.web@example.org"}]})
-    store.rate(game["game_id"], [], [Rating(email, "granada", "R", 28.0, 7.0, 1)])
+    store.players.rate(game["game_id"], [], [Rating(email, "granada", "R", 28.0, 7.0, 1)])
     request = server.app.extensions["alhambra_players"].request_sign_in(email)
     code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
     page = new_context().new_page()

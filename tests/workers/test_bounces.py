@@ -129,7 +129,7 @@ def test_refusals_at_send_time_and_bounces_mark_an_address_failing(bstack, relay
     assert (tag.game_id, tag.seat, tag.version) == (h.id, 0, version)
     assert mail_bounces.verify(ctx.settings.secret_key, tag, "ann@example.org")
     assert not mail_bounces.verify(ctx.settings.secret_key, tag, "other@example.org")
-    seats = s.store.seats(h.id)
+    seats = s.store.game(h.id).seats
     assert [x.mail_failures for x in seats] == [0, 1, 0]  # one hard failure, one soft
     assert all(x.mail_failing is None for x in seats)
 
@@ -138,15 +138,15 @@ def test_refusals_at_send_time_and_bounces_mark_an_address_failing(bstack, relay
     before = len(s.store.due_rows(h.id))
     assert gateway.deliver(dsn(sender, "ann@example.org", "delayed", "4.4.1",
                                "smtp; 451 4.4.1 try later"), [sender], "") == HANDLED
-    assert s.store.seats(h.id)[0].mail_failures == 0  # a delay is no hard failure
+    assert s.store.game(h.id).seats[0].mail_failures == 0  # a delay is no hard failure
     assert deliver_stdin(ctx.settings, dsn(sender, "ann@example.org"), [sender],
                          "MAILER-DAEMON") == 0
     forged = sender[:-len("@play.example.org")][:-4] + "aaaa@play.example.org"
     assert gateway.deliver(dsn(forged, "ann@example.org"), [forged], "") == NOT_OURS
-    assert s.store.seats(h.id)[0].mail_failing is None
+    assert s.store.game(h.id).seats[0].mail_failing is None
     assert gateway.deliver(dsn(sender, "ann@example.org", diagnostic="smtp; 550 5.2.1 "
                                "mailbox disabled"), [sender], "") == HANDLED
-    ann = s.store.seats(h.id)[0]
+    ann = s.store.game(h.id).seats[0]
     assert ann.mail_failing == "550 5.2.1 mailbox disabled" and ann.mail_failures == 2
     assert len(s.store.due_rows(h.id)) == before  # no answer to any of them
     not_a_dsn = b"From: someone@example.net\r\nSubject: hi\r\n\r\nout of office\r\n"
@@ -183,7 +183,7 @@ def test_refusals_at_send_time_and_bounces_mark_an_address_failing(bstack, relay
                       headers={"Authorization": f"Bearer {h.tokens[0]}"})
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["mail_failing"] is None
-    assert s.store.seats(h.id)[0].mail_failing is None
+    assert s.store.game(h.id).seats[0].mail_failing is None
 
 
 def test_a_new_address_clears_the_mark_and_old_bounces_do_not_count(bstack, relay):
@@ -194,7 +194,7 @@ def test_a_new_address_clears_the_mark_and_old_bounces_do_not_count(bstack, rela
     gateway = Gateway(ctx)
     for _ in range(2):
         assert gateway.deliver(dsn(sender, "ann@example.org"), [sender], "") == HANDLED
-    assert s.store.seats(h.id)[0].mail_failing == "550 5.1.1 User unknown"
+    assert s.store.game(h.id).seats[0].mail_failing == "550 5.1.1 User unknown"
     r = s.client.post(f"/games/{h.id}/seats/0/mail-address",
                       json={"email": "Ann@Example.com"},
                       headers={"Authorization": f"Bearer {h.tokens[1]}"})
@@ -203,12 +203,12 @@ def test_a_new_address_clears_the_mark_and_old_bounces_do_not_count(bstack, rela
                       json={"email": "Ann@Example.com"},
                       headers={"Authorization": f"Bearer {h.tokens[0]}"})
     assert r.status_code == 200, r.get_json()
-    seat = s.store.seats(h.id)[0]
+    seat = s.store.game(h.id).seats[0]
     assert (seat.email, seat.mail_failing, seat.mail_failures) == ("ann@example.com", None, 0)
     # A late bounce of a mail to the old address is not the new address's.
     assert gateway.deliver(dsn(sender, "ann@example.org"), [sender], "") == NOT_OURS
-    assert s.store.seats(h.id)[0].mail_failures == 0
-    assert s.store.count_mail_failures(times.now() - timedelta(minutes=5)) == 3
+    assert s.store.game(h.id).seats[0].mail_failures == 0
+    assert s.store.mail.count_failures(times.now() - timedelta(minutes=5)) == 3
 
 
 def test_the_listener_takes_bounces_and_the_relay_connection_is_not_held_open(bstack, relay):
@@ -231,7 +231,7 @@ def test_the_listener_takes_bounces_and_the_relay_connection_is_not_held_open(bs
         forged = sender.replace(".0.", ".1.", 1)
         with pytest.raises(smtplib.SMTPRecipientsRefused, match="550"):
             smtp_send(listener.port, dsn(forged, "bob@example.org"), [forged], sender="")
-    assert s.store.seats(h.id)[0].mail_failures == 1  # recorded before DATA's 250
+    assert s.store.game(h.id).seats[0].mail_failures == 1  # recorded before DATA's 250
 
 
 def test_a_reply_from_the_seat_confirms_its_failing_address(bstack, relay):
@@ -242,13 +242,13 @@ def test_a_reply_from_the_seat_confirms_its_failing_address(bstack, relay):
     gateway = Gateway(ctx)
     for _ in range(2):
         gateway.deliver(dsn(sender, "ann@example.org"), [sender], "")
-    assert s.store.seats(h.id)[0].mail_failing is not None
+    assert s.store.game(h.id).seats[0].mail_failing is not None
     reply_address = msg["Reply-To"].addresses[0].addr_spec
     reply = (f"From: Ann <ann@example.org>\r\nTo: {reply_address}\r\nSubject: Re: x\r\n"
              f"Message-ID: <confirm@example.org>\r\n\r\nstatus\r\n").encode()
     assert gateway.deliver(reply, [reply_address], "ann@example.org") == HANDLED
-    assert s.store.seats(h.id)[0].mail_failing is None
-    assert s.store.seats(h.id)[0].mail_failures == 0
+    assert s.store.game(h.id).seats[0].mail_failing is None
+    assert s.store.game(h.id).seats[0].mail_failures == 0
 
 
 def test_the_bounce_settings_are_checked():

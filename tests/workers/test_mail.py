@@ -118,7 +118,8 @@ def test_started_mail_carries_each_seat_working_link(stack, smtp):
         assert "1 hour per move" in text
         assert link.group(0) in mail.part("html")
     # the tokens themselves are nowhere in the database
-    dump = "\n".join(stack.store.conn.iterdump())
+    with stack.store.d.reading() as db:
+        dump = "\n".join(db.raw.iterdump())
     assert not any(t in dump for t in h.tokens)
 
 

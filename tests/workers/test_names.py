@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import email.header
 
-from tests.support import check_problem
+from tests.support import check_problem, stored
 
 
 def test_a_name_with_a_line_break_or_control_is_refused_and_nothing_is_written(stack):
-    before = stack.store.count("games")
+    before = stored(stack.store, "games")
     for name in ("Eve\r\nBcc: spy@example.org", "Eve\nX", "Eve\x00", "Eve\t", "\u202eEve",
                  "Eve\u2066", "   ", "E" * 41):
         r = stack.client.post("/games", json={"seats": [
             {"name": name, "email": "eve@example.org"}, {"name": "Bob"}]})
         body = check_problem(r, 422, "validation_error")
         assert "printable" in str(body["errors"]), body  # the rule, in the message
-    assert stack.store.count("games") == before
+    assert stored(stack.store, "games") == before
     created = stack.client.post("/games", json={"players": 2, "seats": [{"name": "Ann"}]})
     join = f"/games/{created.get_json()['game_id']}/join"
     check_problem(stack.client.post(join, json={

@@ -15,7 +15,8 @@ from collections import Counter
 
 import psutil
 
-from service.store import SqliteStore
+from service.store import SqlStore
+from service.store.dialect import Sqlite
 from tests.support import ROOT, stop_serve, wait_until
 from workers.redis_server import free_port
 
@@ -59,7 +60,7 @@ def test_serve_restarts_a_killed_worker_and_redis_and_health_says_what_is_down(t
                              "--workers", "1"], env=env, cwd=ROOT, stdout=log,
                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    store = SqliteStore(tmp_path / "data" / "alhambra.db", check_schema=False)
+    store = SqlStore(Sqlite(str(tmp_path / "data" / "alhambra.db")), check_schema=False)
     seen: set[psutil.Process] = set()
     games: list[str] = []
 

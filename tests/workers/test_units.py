@@ -86,7 +86,7 @@ def test_addresses_are_normalised(stack):
     r = stack.client.post("/games", json={"seats": [{"name": "A", "email": "Ann@Example.ORG"},
                                                     {"name": "B"}]})
     assert r.status_code == 201
-    seats = stack.store.seats(r.get_json()["game_id"])
+    seats = stack.store.game(r.get_json()["game_id"]).seats
     assert seats[0].email == "ann@example.org"
 
 

@@ -193,18 +193,18 @@ def test_a_name_resolving_to_loopback_is_refused_at_delivery(game_ctx):
     try:
         h, ctx = game_ctx()  # private targets refused
         # registered before the rules (an old database) or by a name that changed address
-        hook = ctx.store.add_webhook(h.id, 0, f"http://localhost:{receiver.port}/x", "s" * 16)
+        hook = ctx.store.hooks.add(h.id, 0, f"http://localhost:{receiver.port}/x", "s" * 16)
         assert deliver(ctx, hook.id, h.id) == "refused"
         time.sleep(0.2)
         assert receiver.calls == []  # nothing was sent
-        got = ctx.store.webhook(hook.id)
+        got = ctx.store.hooks.get(hook.id)
         assert got.failures == 1 and "loopback" in got.last_error or \
             "private network" in got.last_error
         (row,) = [d for d in ctx.store.due_rows(h.id) if d.kind == "webhook"]
         assert (row.state, row.last_error) == ("failed", got.last_error)  # not again
         # the same receiver, allowed on a closed network
         h2, open_ctx = game_ctx(webhook_allow_private=True)
-        hook2 = open_ctx.store.add_webhook(h2.id, 0, f"http://localhost:{receiver.port}/y",
+        hook2 = open_ctx.store.hooks.add(h2.id, 0, f"http://localhost:{receiver.port}/y",
                                            "s" * 16)
         assert deliver(open_ctx, hook2.id, h2.id) == "sent"
         assert receiver.calls == ["/y"]
@@ -217,13 +217,13 @@ def test_a_redirect_is_not_followed(game_ctx):
     first = Server(status=302, headers={"Location": second.url + "/internal"})
     try:
         h, ctx = game_ctx(webhook_allow_private=True)
-        hook = ctx.store.add_webhook(h.id, 0, first.url + "/hook", "s" * 16)
+        hook = ctx.store.hooks.add(h.id, 0, first.url + "/hook", "s" * 16)
         assert deliver(ctx, hook.id, h.id) == "failed"
         assert "DeliveryFailed" in last_error(ctx, h.id, hook.id)
         assert "redirect" in last_error(ctx, h.id, hook.id)
         time.sleep(0.3)
         assert first.calls == ["/hook"] and second.calls == []
-        assert "302" in ctx.store.webhook(hook.id).last_error
+        assert "302" in ctx.store.hooks.get(hook.id).last_error
     finally:
         first.close()
         second.close()
@@ -258,7 +258,7 @@ def test_a_slow_receiver_is_cut_off_by_the_read_timeout(game_ctx):
     slow = Server(delay=5)
     try:
         h, ctx = game_ctx(webhook_allow_private=True, webhook_read_timeout=0.5)
-        hook = ctx.store.add_webhook(h.id, 0, slow.url, "s" * 16)
+        hook = ctx.store.hooks.add(h.id, 0, slow.url, "s" * 16)
         started = time.monotonic()
         assert deliver(ctx, hook.id, h.id) == "failed"
         assert "timed out" in last_error(ctx, h.id, hook.id)
