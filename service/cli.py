@@ -45,7 +45,7 @@ from .app import create_app, openapi_document
 from .process import host_port, wait_for_port
 from .settings import Settings, SettingsError
 from .store import SchemaTooNew, SchemaTooOld, describe, open_store
-from .store.transfer import TransferError
+from .transfer import TransferError, export_games, import_games
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -204,9 +204,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         if args.output and args.output != "-":
             with open(args.output, "w", encoding="utf-8") as out:
-                n = store.transfer.export(out)
+                n = export_games(store, out)
         else:
-            n = store.transfer.export(sys.stdout)
+            n = export_games(store, sys.stdout)
     finally:
         store.close()
     print(f"exported {n} games from the {describe(settings)}", file=sys.stderr)
@@ -219,9 +219,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         if args.file and args.file != "-":
             with open(args.file, encoding="utf-8") as lines:
-                result = store.transfer.import_lines(lines)
+                result = import_games(store, lines)
         else:
-            result = store.transfer.import_lines(sys.stdin)
+            result = import_games(store, sys.stdin)
     finally:
         store.close()
     print(f"imported {len(result.added)} games into the {describe(settings)}"

@@ -15,8 +15,9 @@ import json
 import os
 import sqlite3
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
@@ -103,55 +104,64 @@ class Conn:
         return self.dialect.executemany(self, sql, rows)
 
 
-class Dialect:
+class Dialect(ABC):
     """The seam: the two databases' differences (see the module)."""
 
     name: str
     where: str  # the database, in words for messages (no password)
 
-    # -- connections -------------------------------------------------------------------
-
-    @contextmanager
-    def reading(self) -> Iterator[Conn]:
+    @abstractmethod
+    def reading(self) -> AbstractContextManager[Conn]:
         """A connection for reads (each statement sees committed data)."""
-        raise NotImplementedError
 
-    @contextmanager
-    def writing(self) -> Iterator[Conn]:
-        """One transaction, one writer of the game at a time; rolled back on any
-        exception."""
-        raise NotImplementedError
+    @abstractmethod
+    def writing(self) -> AbstractContextManager[Conn]:
+        """One transaction, rolled back on any exception."""
 
-    def close(self) -> None:
-        """Release this process's (or thread's) connections."""
+    @abstractmethod
+    def migrating(self) -> AbstractContextManager[Conn]:
+        """A connection no other process migrates on meanwhile."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+    @abstractmethod
+    def executemany(self, conn: Conn, sql: str, rows: list[Sequence[Any]]) -> int: ...
+    @abstractmethod
+    def doc(self, value: Any) -> Any: ...  # a JSON document as a parameter
+    @abstractmethod
+    def batch_time(self, value: Any) -> datetime: ...  # event_batches.at as a time
+    @abstractmethod
+    def decode(self, row: dict[str, Any]) -> dict[str, Any]: ...  # a row, by its columns
+    @abstractmethod
+    def schema_version(self, conn: Conn) -> int: ...
+    @abstractmethod
+    def set_schema_version(self, conn: Conn, version: int) -> None: ...
+    @abstractmethod
+    def run(self, conn: Conn, script: str) -> None: ...  # each statement, in its transaction
+
+    @abstractmethod
+    def rows_json(self, columns: Sequence[str], source: str, order: str) -> str:
+        """An expression: the rows of the subquery ``source`` (its ``columns``) as one
+        JSON array of arrays, in ``order`` (``json_rows`` reads it back)."""
+
+    @abstractmethod
+    def claim(self, claimable: str, params: Sequence[Any], limit: int,
+              set_claimed: str, set_params: Sequence[Any], columns: str
+              ) -> list[dict[str, Any]]:
+        """Claim up to ``limit`` rows of ``due`` matching ``claimable`` (its ``params``)
+        in due order, setting ``set_claimed``; the rows (``columns``) as claimed.
+        Claimers at once take disjoint rows."""
 
     def statement(self, sql: str) -> str:
         return sql
-
-    def executemany(self, conn: Conn, sql: str, rows: list[Sequence[Any]]) -> int:
-        raise NotImplementedError
-
-    # -- values ------------------------------------------------------------------------
 
     def time(self, t: datetime | None) -> Any:
         """A time as a statement's parameter."""
         return t
 
-    def doc(self, value: Any) -> Any:
-        """A JSON document as a statement's parameter."""
-        raise NotImplementedError
-
     def batch_at(self, t: datetime) -> Any:
         """A batch's time as ``event_batches.at`` keeps it."""
         return t
-
-    def batch_time(self, value: Any) -> datetime:
-        """``event_batches.at`` as a time."""
-        raise NotImplementedError
-
-    def decode(self, row: dict[str, Any]) -> dict[str, Any]:
-        """A row as read, in the store's values (by its columns' names)."""
-        raise NotImplementedError
 
     def encode(self, column: str, value: Any) -> Any:
         """A value of ``column`` as a statement's parameter."""
@@ -159,36 +169,18 @@ class Dialect:
             return None
         if column in JSON_COLUMNS:
             return self.doc(value)
-        if column in TIME_COLUMNS:
-            return self.time(value)
-        return value
-
-    # -- SQL fragments and locks -------------------------------------------------------
-
-    def rows_json(self, columns: Sequence[str], source: str, order: str) -> str:
-        """An expression: the rows of the subquery ``source`` (its ``columns``) as one
-        JSON array of arrays, in ``order``."""
-        raise NotImplementedError
+        return self.time(value) if column in TIME_COLUMNS else value
 
     def json_rows(self, value: Any) -> list[list[Any]]:
-        """What ``rows_json`` gives, read back."""
         return json.loads(value) if isinstance(value, str) else list(value)
 
+    @abstractmethod
     def lock_game(self, conn: Conn, game_id: str) -> None:
         """Inside ``writing``: no other writer of the game until the commit."""
 
+    @abstractmethod
     def lock_name(self, conn: Conn, name: str) -> None:
         """Inside ``writing``: no other writer holding ``name`` until the commit."""
-
-    # -- due work ----------------------------------------------------------------------
-
-    def claim(self, claimable: str, params: Sequence[Any], limit: int,
-              set_claimed: str, set_params: Sequence[Any], columns: str
-              ) -> list[dict[str, Any]]:
-        """Claim up to ``limit`` rows of ``due`` matching ``claimable`` (its ``params``)
-        in due order, setting ``set_claimed``; the rows (``columns``) as claimed.
-        Claimers at once take disjoint rows."""
-        raise NotImplementedError
 
     def wait_for_due(self, timeout: float) -> bool:
         """Wait up to ``timeout`` for due work another process adds: False at once where
@@ -202,26 +194,9 @@ class Dialect:
         the statements written once do it."""
         return None
 
-    # -- the schema --------------------------------------------------------------------
-
-    @contextmanager
-    def migrating(self) -> Iterator[Conn]:
-        """A connection no other process migrates on meanwhile."""
-        raise NotImplementedError
-
-    def step(self, conn: Conn) -> Any:
-        """A context: one migration step's transaction on ``migrating``'s connection."""
+    def step(self, conn: Conn) -> AbstractContextManager[Any]:
+        """One migration step's transaction on ``migrating``'s connection."""
         return nullcontext()
-
-    def schema_version(self, conn: Conn) -> int:
-        raise NotImplementedError
-
-    def set_schema_version(self, conn: Conn, version: int) -> None:
-        raise NotImplementedError
-
-    def run(self, conn: Conn, script: str) -> None:
-        """Each statement of ``script`` on ``conn``, in the transaction it is in."""
-        raise NotImplementedError
 
 
 # -- SQLite ------------------------------------------------------------------------------
@@ -337,6 +312,12 @@ class Sqlite(Dialect):
         return codec.from_ms(value)
 
     decode = staticmethod(_sqlite_decode)
+
+    def lock_game(self, conn: Conn, game_id: str) -> None:
+        """A write transaction holds the whole database already (``BEGIN IMMEDIATE``)."""
+
+    def lock_name(self, conn: Conn, name: str) -> None:
+        """As ``lock_game``."""
 
     def rows_json(self, columns: Sequence[str], source: str, order: str) -> str:
         return (f"(select json_group_array(json_array({', '.join(columns)})) from "
@@ -540,8 +521,8 @@ class Postgres(Dialect):
             self._listener = None
             return False
 
-    def step(self, conn: Conn) -> Any:
-        return conn.raw.transaction()
+    def step(self, conn: Conn) -> AbstractContextManager[Any]:
+        return conn.raw.transaction()  # type: ignore[no-any-return]
 
     def append(self, game_id: str, expected: int, events: list[Event], update: GameUpdate,
                answer: Answer | None, due: Sequence[Due], replaces: Sequence[str],

@@ -5,10 +5,10 @@ types a database names differently filled in from ``TYPES``) and its own ``EXTRA
 (SQLite's and PostgreSQL's triggers differ); each later change is one entry of
 ``STEPS``, for both. A database made before the list (SQLite's schema 16, PostgreSQL's 13:
 its own numbering, its own steps) is brought to the baseline by ``BRIDGES``; one older
-still must first be migrated by the alhambra-pbem of commit ``LAST_LEGACY`` (or an earlier
-one), which knows its steps. The schema's version is SQLite's ``PRAGMA user_version``,
-PostgreSQL's ``schema_migrations``; a database newer than this code is refused
-(SchemaTooNew), never touched.
+still must first be migrated by the alhambra-pbem of commit ``LAST_LEGACY``, which knows
+its steps (or its games exported with that one and imported: service/transfer.py). The
+schema's version is SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_migrations``;
+a database newer than this code is refused (SchemaTooNew), never touched.
 """
 
 from __future__ import annotations
@@ -187,22 +187,26 @@ def script(dialect: Dialect, text: str) -> str:
     return text.format(**TYPES[dialect.name])
 
 
+def _too_new(dialect: Dialect, version: int) -> SchemaTooNew:
+    return SchemaTooNew(f"the {dialect.where} has schema version {version}, newer than this "
+                        f"alhambra-pbem knows ({SCHEMA_VERSION}): upgrade alhambra-pbem, or "
+                        "restore a backup made for this version")
+
+
 def migrate(dialect: Dialect) -> tuple[int, int]:
     """Bring the database to SCHEMA_VERSION; the versions before and after. SchemaTooNew
     for a newer database, SchemaTooOld for one older than the bridges know."""
     with dialect.migrating() as conn:
         before = version = dialect.schema_version(conn)
         if version > SCHEMA_VERSION:
-            raise SchemaTooNew(
-                f"the {dialect.where} has schema version {version}, newer than this "
-                f"alhambra-pbem knows ({SCHEMA_VERSION}): upgrade alhambra-pbem, or "
-                "restore a backup made for this version")
+            raise _too_new(dialect, version)
         legacy, bridge = BRIDGES[dialect.name]
         if 0 < version < BASELINE and version != legacy:
             raise SchemaTooOld(
                 f"the {dialect.where} has schema version {version}, from before this "
                 f"alhambra-pbem's migrations: migrate it first with the alhambra-pbem of "
-                f"commit {LAST_LEGACY} (or earlier), then with this one")
+                f"commit {LAST_LEGACY}, or export its games with that one and import them "
+                f"here")
         if version < BASELINE:
             with dialect.step(conn):
                 dialect.run(conn, script(dialect, TABLES + EXTRAS[dialect.name])
@@ -210,8 +214,8 @@ def migrate(dialect: Dialect) -> tuple[int, int]:
                 dialect.set_schema_version(conn, version := BASELINE)
         for i, step in enumerate(STEPS[version - BASELINE:], start=version + 1):
             with dialect.step(conn):
-                text = step if isinstance(step, str) else step[dialect.name]
-                dialect.run(conn, script(dialect, text))
+                dialect.run(conn, script(dialect, step if isinstance(step, str)
+                                         else step[dialect.name]))
                 dialect.set_schema_version(conn, i)
         return before, SCHEMA_VERSION
 
@@ -222,11 +226,8 @@ def check(dialect: Dialect) -> None:
     with dialect.reading() as conn:
         version = dialect.schema_version(conn)
     if version > SCHEMA_VERSION:
-        raise SchemaTooNew(
-            f"the {dialect.where} has schema version {version}, newer than this "
-            f"alhambra-pbem knows ({SCHEMA_VERSION}): upgrade alhambra-pbem, or restore a "
-            "backup made for this version")
+        raise _too_new(dialect, version)
     if version < SCHEMA_VERSION:
-        raise SchemaTooOld(
-            f"the {dialect.where} has schema version {version}; this alhambra-pbem needs "
-            f"{SCHEMA_VERSION}: run 'alhambra-pbem migrate' first")
+        raise SchemaTooOld(f"the {dialect.where} has schema version {version}; this "
+                           f"alhambra-pbem needs {SCHEMA_VERSION}: run 'alhambra-pbem "
+                           f"migrate' first")

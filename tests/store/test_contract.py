@@ -36,7 +36,7 @@ from service.store import (
     VersionConflict,
     codec,
 )
-from service.store.transfer import decode, encode
+from service.transfer import decode, encode
 from tests.support import StoreSpec, stored
 from workers.mail_in import answer_allowed
 

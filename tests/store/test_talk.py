@@ -14,8 +14,8 @@ from service import times
 from service.errors import TooManyMessages
 from service.games import Games
 from service.store import GameNotFound, Message, Talk
-from service.store.transfer import decode, encode
 from service.talk import TableTalk
+from service.transfer import decode, encode
 from tests.store.test_contract import make_game
 
 

@@ -19,7 +19,7 @@ from service import create_app, times
 from service.settings import Settings
 from service.store import Claim, Finish, open_store, sqlite_store
 from service.store.schema import SCHEMA_VERSION
-from service.store.transfer import TransferError, rearm
+from service.transfer import TransferError, export_games, import_games, rearm
 from tests.support import ROOT, StoreSpec, auth, new_game
 
 GOLDEN = ROOT / "tests" / "golden" / "v2" / "alhambra-2p.json"
@@ -134,9 +134,9 @@ def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
 
     # ... and back to a new SQLite file, in the process this time.
     buffer = io.StringIO()
-    assert new.transfer.export(buffer) == 3
+    assert export_games(new, buffer) == 3
     back = sqlite_store(str(tmp_path / "back" / "alhambra.db"))
-    result = back.transfer.import_lines(io.StringIO(buffer.getvalue()))
+    result = import_games(back, io.StringIO(buffer.getvalue()))
     assert result.added == ids and result.skipped == []
     for game_id in ids:
         assert back.transfer.dump(game_id) == rearm(new.transfer.dump(game_id))
@@ -152,7 +152,7 @@ def test_a_file_that_is_not_an_export_is_refused(tmp_path):
                           ('{"format": "alhambra-pbem-export", "version": 1}\n{"x": 1}\n',
                            r"line 2: not a game's rows \(tables \['x'\]\)")]:
         with pytest.raises(TransferError, match=message):
-            store.transfer.import_lines(io.StringIO(text))
+            import_games(store, io.StringIO(text))
     assert store.transfer.game_ids() == []
     store.close()
 
@@ -162,7 +162,7 @@ def test_an_export_from_before_due_work_plans_a_running_games_clock(tmp_path):
     """An export with an outbox (and notifications) and no due rows: a running game's
     last batch is planned again by the new host's workers (its alarm and reminders)."""
     from service.games import Games
-    from service.store.transfer import decode, encode
+    from service.transfer import decode, encode
 
     store = open_store(Settings(data_dir=tmp_path / "a"))
     target = open_store(Settings(data_dir=tmp_path / "b"))
@@ -179,7 +179,7 @@ def test_an_export_from_before_due_work_plans_a_running_games_clock(tmp_path):
                            "delivered_at": times.to_text(times.now())}]
         rows["notifications"] = []
         header = '{"format": "alhambra-pbem-export", "version": 1}\n'
-        assert target.transfer.import_lines(io.StringIO(header + encode(rows))).added == [game_id]
+        assert import_games(target, io.StringIO(header + encode(rows))).added == [game_id]
         (plan,) = target.due_rows(game_id)
         assert (plan.kind, plan.from_version, plan.version, plan.args, plan.state) == \
             ("plan", 1, version, {"mails": False}, "pending")
@@ -192,7 +192,7 @@ def test_an_export_from_before_due_work_plans_a_running_games_clock(tmp_path):
 def test_an_export_from_before_token_rotation_imports(tmp_path):
     """Seats exported before tokens could be rotated are at generation 0."""
     from service.games import Games
-    from service.store.transfer import decode, encode
+    from service.transfer import decode, encode
 
     store = open_store(Settings(data_dir=tmp_path))
     try:
@@ -240,7 +240,7 @@ def test_an_export_from_before_the_change_imports(tmp_path):
     store = open_store(StoreSpec("sqlite", str(tmp_path / "a.db")).settings())
     try:
         header = json.dumps({"format": "alhambra-pbem-export", "version": 1})
-        assert store.transfer.import_lines([header, json.dumps(rows)]).added == ["x"]
+        assert import_games(store, [header, json.dumps(rows)]).added == ["x"]
         assert store.read("x") == events
         answer = store.idempotent_answer("x", 0, "k")
         assert answer is not None and (answer.from_version, answer.version) == (8, 9)
