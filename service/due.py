@@ -18,6 +18,7 @@ import engine
 
 from . import times
 from .store import Due, Game, GameUpdate
+from .store.base import MailKind
 
 #: The kinds of a game's pending rows every batch replaces: its one alarm, its bot's move.
 REPLACED = ("deadline", "bot")
@@ -59,11 +60,11 @@ def clock_started(from_version: int, events: Sequence[Mapping[str, Any]],
 
 
 def mails(from_version: int, events: Sequence[Mapping[str, Any]], after: engine.State
-          ) -> list[tuple[str, int]]:
+          ) -> list[tuple[MailKind, int]]:
     """The (kind, seat) of each mail the batch calls for, in sending order. One mail
     where one is meant: the seat to move's "game started" mail is its first "your turn"
     mail, and a seat that resigned gets no mail saying so (it did it)."""
-    out: list[tuple[str, int]] = []
+    out: list[tuple[MailKind, int]] = []
     seats = range(len(after.seats))
     if from_version == 1:
         out += [("started", s) for s in seats]

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from email.message import EmailMessage
 from functools import cached_property
 from pathlib import Path
@@ -518,3 +519,22 @@ def stored(store, table: str) -> int:
         if table == "events":
             return db.scalar("select coalesce(sum(version - first + 1), 0) from event_batches")
         return db.scalar(f"select count(*) from {table}")
+
+
+class FakeClock:
+    """The service's clock (``times.now``) in a test: the time the test sets (``now``)."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def fake_clock(monkeypatch, start: datetime) -> FakeClock:
+    """``times.now`` replaced by a FakeClock at ``start`` for the test."""
+    from service import times
+
+    clock = FakeClock(start)
+    monkeypatch.setattr(times, "now", clock)
+    return clock

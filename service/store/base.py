@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..errors import GameNotFound, VersionConflict  # noqa: F401 - what stores raise
 
 Event = dict[str, Any]
+#: Where a game stands: seats to fill, in play, finished.
+Status = Literal["open", "active", "over"]
 
 
 class SchemaTooNew(Exception):
@@ -46,7 +48,7 @@ class Game:
     variant: str
     options: dict[str, Any]
     players: int
-    status: str  # open (seats to fill), active, over
+    status: Status
     phase: str | None
     version: int
     current_seat: int | None
@@ -88,7 +90,7 @@ class Seat:
 class GameUpdate:
     """The game row's fields that an append sets, with the events."""
 
-    status: str
+    status: Status
     phase: str | None
     current_seat: int | None
     deadline: datetime | None
@@ -170,9 +172,13 @@ class Rating:
 #: ``plan``: a batch appended before due work existed, to plan (the upgrade), and
 #: ``rating``: a finished game's ratings (service/ratings.py), ``message``: a table-talk
 #: message mailed at once to a seat that asked so (talk.py).
-MAIL_KINDS = ("started", "timeout", "taken_over", "game_over", "your_turn")
-DUE_KINDS = (*MAIL_KINDS, "reminder", "answer", "webhook", "bot", "deadline", "plan",
-             "rating", "message")
+MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
+DueKind = Literal[MailKind, "reminder", "answer", "webhook", "bot", "deadline", "plan",
+                  "rating", "message"]
+#: A due row's state: pending, claimed by a worker, done, failed for good.
+DueState = Literal["pending", "claimed", "done", "failed"]
+MAIL_KINDS: tuple[MailKind, ...] = get_args(MailKind)
+DUE_KINDS: tuple[DueKind, ...] = get_args(DueKind)
 
 
 @dataclass(frozen=True)
@@ -184,7 +190,7 @@ class Due:
     answers) and ``args`` (the answer's outcome and references; a plan's ``mails``). A
     store keeps one row per (game, kind, version, seat, hook_id, percent, reply)."""
 
-    kind: str
+    kind: DueKind
     version: int
     due_at: datetime
     seat: int | None = None
@@ -203,7 +209,7 @@ class DueRow(Due):
 
     id: int = 0
     game_id: str = ""
-    state: str = "pending"
+    state: DueState = "pending"
     attempts: int = 0
     claimed_until: datetime | None = None
     started_at: datetime | None = None

@@ -13,22 +13,12 @@ import pytest
 from service import create_app, times
 from service.settings import Settings
 from service.store import MAIL_KINDS
-from tests.support import new_game
-
-
-class FakeClock:
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
+from tests.support import FakeClock, fake_clock, new_game
 
 
 @pytest.fixture
 def clock(monkeypatch) -> FakeClock:
-    fake = FakeClock(datetime(2026, 3, 25, 10, tzinfo=UTC))
-    monkeypatch.setattr(times, "now", fake)
-    return fake
+    return fake_clock(monkeypatch, datetime(2026, 3, 25, 10, tzinfo=UTC))
 
 
 @pytest.fixture

@@ -15,7 +15,16 @@ import engine
 from service import create_app, present, times
 from service.clock import TimeControl, seconds
 from service.store import open_store
-from tests.support import StoreSpec, auth, check_problem, new_game, random_api_move, stored
+from tests.support import (
+    FakeClock,
+    StoreSpec,
+    auth,
+    check_problem,
+    fake_clock,
+    new_game,
+    random_api_move,
+    stored,
+)
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
 H = timedelta(hours=1)
@@ -26,13 +35,6 @@ CONTROL = {"bank": 48 * 3600, "increment": 12 * 3600, "cap": 72 * 3600,
 def local(*args) -> datetime:
     return datetime(*args, tzinfo=HELSINKI).astimezone(UTC)
 
-
-class FakeClock:
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -51,9 +53,8 @@ def app(request, tmp_path):
 
 @pytest.fixture
 def clock(monkeypatch) -> FakeClock:
-    fake = FakeClock(local(2026, 3, 27, 10))  # a Friday; summer time starts on Sunday
-    monkeypatch.setattr(times, "now", fake)
-    return fake
+    # a Friday; summer time starts on Sunday
+    return fake_clock(monkeypatch, local(2026, 3, 27, 10))
 
 
 def test_a_game_with_a_bank_and_weekends_off_to_its_end(app, clock):

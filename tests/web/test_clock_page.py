@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from service import times
+from tests.support import fake_clock
 
 from . import positions as P
 from .conftest import watch_errors
@@ -70,15 +71,15 @@ def test_a_weekend_off_stands_the_clock_still_until_monday(server, new_context, 
     """A day a move, weekends off in Helsinki, the game started on a Saturday (the
     server's clock and the browser's set there): "1 day left for this move" and "Weekend
     off" until Monday 00:00; from then on the clock runs down."""
-    now = {"t": datetime(2026, 3, 28, 12, tzinfo=HELSINKI).astimezone(UTC)}
-    monkeypatch.setattr(times, "now", lambda: now["t"])  # the test server's clock
+    # the test server's clock
+    clock = fake_clock(monkeypatch, datetime(2026, 3, 28, 12, tzinfo=HELSINKI).astimezone(UTC))
     pos = create(server, time_per_move=86400,
                  time_control={"days_off": ["sat", "sun"], "timezone": "Europe/Helsinki"})
     monday = datetime(2026, 3, 30, tzinfo=HELSINKI).astimezone(UTC)
     assert pos.game()["day_off_until"] == times.to_text(monday)
     page = new_context(viewport=WIDE, timezone_id="Europe/Helsinki").new_page()
     errors = watch_errors(page)
-    page.clock.install(time=now["t"])
+    page.clock.install(time=clock.now)
     page.goto(pos.urls[pos.game()["current_seat"]])
     page.wait_for_selector("#overview [data-clock-seat]")
     clock = page.locator("#clock")

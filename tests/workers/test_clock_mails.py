@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from service import i18n, times
-from tests.support import auth, make_stack, new_game, run_due_here
+from tests.support import auth, fake_clock, make_stack, new_game, run_due_here
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
 CONTROL = {"bank": 2 * 86400, "increment": 12 * 3600, "cap": 3 * 86400,
@@ -36,8 +36,8 @@ def idle_stack(tmp_path, redis_server, smtp, request):
 def test_mails_say_the_time_left_in_the_bank_and_the_weekend_off(idle_stack, smtp,
                                                                   monkeypatch):
     s, ctx = idle_stack
-    now = {"t": datetime(2026, 3, 28, 12, tzinfo=HELSINKI).astimezone(UTC)}
-    monkeypatch.setattr(times, "now", lambda: now["t"])  # a Saturday
+    clock = fake_clock(monkeypatch, datetime(2026, 3, 28, 12, tzinfo=HELSINKI).astimezone(UTC))
+    # (a Saturday)
     h = new_game(s.client, 2, time_control=CONTROL)
     doc = h.get()
     seat, version = doc["current_seat"], doc["version"]
@@ -53,7 +53,7 @@ def test_mails_say_the_time_left_in_the_bank_and_the_weekend_off(idle_stack, smt
     assert TIME in text and "2 days left in your bank" in turn.part("html")
 
     # half the bank is used by Tuesday 00:00 (Monday ran; summer time began on Sunday)
-    now["t"] = datetime(2026, 3, 31, tzinfo=HELSINKI).astimezone(UTC)
+    clock.now = datetime(2026, 3, 31, tzinfo=HELSINKI).astimezone(UTC)
     assert run_due_here(ctx, h.id, lambda r: r.kind == "reminder") == {
         ("reminder", seat, version): "sent"}
     (reminder,) = smtp.wait(h.id, "reminder50")
@@ -75,15 +75,14 @@ def test_a_turn_mail_sent_after_the_game_moved_on_tells_the_deadline_its_batch_s
     it): a "your turn" mail sent once its seat has moved again still tells the deadline
     of that turn, a bank's, not the time per move after the batch."""
     s, ctx = idle_stack
-    now = {"t": datetime(2026, 3, 25, 12, tzinfo=UTC)}  # a Wednesday
-    monkeypatch.setattr(times, "now", lambda: now["t"])
+    clock = fake_clock(monkeypatch, datetime(2026, 3, 25, 12, tzinfo=UTC))  # a Wednesday
     h = new_game(s.client, 2, time_control={"bank": 2 * 86400, "increment": 0,
                                             "cap": 2 * 86400})
 
     def take(hours: int) -> dict:
         """The seat to act takes money after ``hours``; the game after it."""
         doc = h.get()
-        now["t"] += timedelta(hours=hours)
+        clock.now += timedelta(hours=hours)
         seat = doc["current_seat"]
         move = next(n for n in h.notations(seat) if n.startswith("take"))
         assert h.submit(seat, move, doc["version"]).status_code == 201
@@ -94,7 +93,7 @@ def test_a_turn_mail_sent_after_the_game_moved_on_tells_the_deadline_its_batch_s
     doc = take(1)
     played = doc["version"]
     deadline = times.from_text(doc["deadline"])
-    assert deadline == now["t"] + timedelta(hours=18)
+    assert deadline == clock.now + timedelta(hours=18)
     take(1)  # the second seat moves before its mail goes out
     run_due_here(ctx, h.id, lambda r: r.kind == "your_turn" and r.version == played)
     (mail,) = smtp.wait(h.id, "your_turn", where=lambda m: m.version == played)
