@@ -297,7 +297,7 @@ def test_two_apis_and_two_workers_play_twenty_games(tmp_path, inbox):
         # Every log contiguous, in batches without gap or overlap, replaying to its record.
         store = open_store(Settings.from_env({**env, "ALHAMBRA_DATA": str(tmp_path)}))
         for game_id in game_ids:
-            game, rows, log = store.game(game_id), store.dump_game(game_id), \
+            game, rows, log = store.game(game_id), store.transfer.dump(game_id), \
                 store.read(game_id)
             assert game.status == "over" and len(log) == game.version
             assert [e["version"] for e in rows["events"]] == list(range(1, game.version + 1))
