@@ -18,9 +18,7 @@ Every mail to a seat shows the table talk it was not shown yet (``send_talking``
 
 A row is finished in the store with its result; one that failed is due again later
 (``service.due.retry_at``: ``ALHAMBRA_WEBHOOK_RETRIES`` for webhooks, ``Settings.retries``
-for the rest), then failed for good. Jobs queued by an older version under the old entry
-points (``process_batch``, ``send_reminder``, ``apply_deadline``, ``deliver_webhook``,
-``play_bot``, ``mail_in.send_answer``) still run: each adds its work as a due row.
+for the rest), then failed for good.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ from service import present, times
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.games import to_store
 from service.ratings import Ratings
-from service.store import MAIL_KINDS, Claim, Due, DueRow, Finish, Game, MailFailure
+from service.store import MAIL_KINDS, Claim, DueRow, Finish, Game, MailFailure
 
 from . import notify, talk_mail, webhooks
 from .context import Context, context
@@ -361,37 +359,3 @@ HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
     "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
     "message": message, "rating": rating}
-
-
-# -- the entry points of older versions: their work as due rows ----------------------------
-
-def _add(game_id: str, due: Due) -> str:
-    ctx = context()
-    ctx.store.add_due(game_id, [due])
-    ctx.wake.set()
-    return "due"
-
-
-def process_batch(game_id: str, from_version: int, to_version: int, created_at: str
-                  ) -> str:
-    return _add(game_id, Due("plan", to_version, times.now(), from_version=from_version,
-                             args={"mails": True}))
-
-
-def send_reminder(game_id: str, seat: int, version: int, deadline: str, fraction: float
-                  ) -> str:
-    return _add(game_id, Due("reminder", version, times.now(), seat=seat,
-                             percent=round(fraction * 100)))
-
-
-def apply_deadline(game_id: str, version: int, seat: int) -> str:
-    return _add(game_id, Due("deadline", version, times.now(), seat=seat))
-
-
-def deliver_webhook(hook_id: int, game_id: str, from_version: int, to_version: int) -> str:
-    return _add(game_id, Due("webhook", to_version, times.now(), hook_id=hook_id,
-                             from_version=from_version))
-
-
-def play_bot(game_id: str, version: int) -> str:
-    return _add(game_id, Due("bot", version, times.now()))

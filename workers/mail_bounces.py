@@ -22,7 +22,7 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass
-from email.message import EmailMessage, Message
+from email.message import Message
 
 from . import reply_address
 
@@ -113,8 +113,3 @@ def failures(msg: Message) -> list[Failure] | None:
         said = diagnostic if re.match(r"\d{3}\s", diagnostic) else f"{status} {diagnostic}"
         out.append(Failure(recipient, permanent, reason(said.strip() or "failed")))
     return out
-
-
-def is_report(msg: EmailMessage) -> bool:
-    """Is the mail a delivery report (so never to be read as a reply)?"""
-    return msg.get_content_type() == "multipart/report"

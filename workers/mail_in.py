@@ -78,7 +78,7 @@ from service.settings import Settings
 from service.store import Due, EventStore, MailFailure, Seat
 
 from . import mail_auth, mail_bounces, replies, reply_address, talk_mail
-from .context import Context, context
+from .context import Context
 
 log = logging.getLogger("alhambra.mail_in")
 
@@ -362,14 +362,6 @@ def add_answer(ctx: Context, game_id: str, seat: int, message_id: str,
     ctx.store.add_due(game_id, [Due("answer", outcome["answered"], times.now(), seat=seat,
                                     reply=message_id,
                                     args={"outcome": outcome, "references": references})])
-
-
-def send_answer(game_id: str, seat: int, message_id: str, references: list[str],
-                outcome: dict[str, Any]) -> str:
-    """The RQ entry point of older versions (jobs queued before the upgrade): the answer
-    becomes due work."""
-    add_answer(context(), game_id, seat, message_id, references, outcome)
-    return "due"
 
 
 # -- the two transports --------------------------------------------------------------------

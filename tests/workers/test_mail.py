@@ -13,8 +13,9 @@ from engine import overview, terms
 from engine.components import card_currency as engine_currency
 from engine.describe import tile_words
 from service import i18n, times
+from service.store import Due
 from tests.support import auth, new_game, play_random, replayed, wait_until
-from workers.jobs import process_batch, run_due
+from workers.jobs import run_due
 
 
 def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(stack, smtp):
@@ -76,15 +77,16 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
             assert "hand" not in view["view"]["seats"][other]
 
     # The same work again through RQ and the real worker: the row's job twice (a job
-    # delivered again) and an older version's entry point for the batch: nothing more.
+    # delivered again) and the batch to plan again (a ``plan`` row, as an upgrade leaves
+    # one): nothing more.
     (row,) = [d for d in stack.store.due_rows(h.id)
               if d.kind == "your_turn" and d.version == version]
     assert (row.state, row.result, row.attempts, row.seat) == ("done", "sent", 1, nxt)
     queue = Queue("main", connection=stack.context().redis)
     jobs = [queue.enqueue(run_due, row.id, row.attempts, job_id=f"due-{row.id}-again{i}")
             for i in range(2)]
-    jobs.append(queue.enqueue(process_batch, h.id, setup + 1, version,
-                              "2020-01-01T00:00:00Z"))
+    stack.store.add_due(h.id, [Due("plan", version, times.now(), from_version=setup + 1,
+                                   args={"mails": True})])
 
     def done():
         for job in jobs:
@@ -92,7 +94,7 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
         return all(j.is_finished or j.is_failed for j in jobs)
 
     wait_until(done, 15, what="the repeated jobs")
-    assert [j.return_value() for j in jobs] == ["not-mine", "not-mine", "due"]
+    assert [j.return_value() for j in jobs] == ["not-mine", "not-mine"]
     plan = wait_until(lambda: [d for d in stack.store.due_rows(h.id)
                                if d.kind == "plan" and d.state == "done"], 15,
                       what="the old entry point's batch planned")
