@@ -133,7 +133,7 @@ class SeatTaken(DomainError):
                          seat=seat)
 
 
-class NotYourTurn(DomainError):
+class OutOfTurn(DomainError):
     """The engine's ``NotYourTurn`` (rule A-3), with the seat whose turn it is."""
 
     def __init__(self, detail: Msg | str, rule: str, current_seat: int | None) -> None:

@@ -50,7 +50,7 @@ from .errors import (
     InvalidOption,
     InvalidRecord,
     InvalidToken,
-    NotYourTurn,
+    OutOfTurn,
     RecordUnavailable,
     SeatNotRemovable,
     SeatPlayedByBot,
@@ -148,7 +148,7 @@ def neutral_name(variant: str, players: int) -> str | None:
     return engine.VARIANTS[variant].neutral_name if players == 2 else None
 
 
-def event_items(events: list[engine.Event], first_version: int, seat: int | None,
+def items_as_seen(events: list[engine.Event], first_version: int, seat: int | None,
                 over: bool, names: list[str], neutral: str | None,
                 state: engine.State | None = None) -> list[EventItem]:
     """Events as served (the API, webhooks): each with its version, redacted for ``seat``,
@@ -333,7 +333,7 @@ class Games:
     def events(self, game: Game, caller: Caller, since: int) -> EventPage:
         """The events after version ``since``, redacted for the caller."""
         seat = caller.viewer(game)
-        items = self.event_items(game, from_store(self.store.read(game.id, since=since)),
+        items = self.items_for(game, from_store(self.store.read(game.id, since=since)),
                                  since + 1, seat)
         version = max(game.version, items[-1].version if items else 0)
         return EventPage(game.id, version, tuple(items))
@@ -369,18 +369,18 @@ class Games:
             return None
         game = self.game(game_id)
         language = i18n.best(None, *(s.language for s in game.seats if s.seat == hook.seat))
-        return HookBatch(hook, first, version, tuple(self.event_items(
+        return HookBatch(hook, first, version, tuple(self.items_for(
             game, self.log(game_id, first - 1, version), first, hook.seat)), language)
 
-    def event_items(self, game: Game, events: list[engine.Event], first_version: int,
+    def items_for(self, game: Game, events: list[engine.Event], first_version: int,
                     seat: int | None) -> list[EventItem]:
-        """``event_items`` of a game's events (versions from ``first_version``), as
+        """``items_as_seen`` of a game's events (versions from ``first_version``), as
         ``seat`` sees them at the last of them (the seed shows once the game is over)."""
         last = first_version + len(events) - 1
         over = game.status == "over" and last >= game.version
         names = [s.name or "" for s in game.seats]
         state = self.state(game.id, last) if events else None
-        return event_items(events, first_version, seat, over, names,
+        return items_as_seen(events, first_version, seat, over, names,
                            neutral_name(game.variant, game.players), state)
 
     def legal_moves(self, game: Game, caller: Caller) -> LegalMoves:
@@ -692,7 +692,7 @@ class Games:
         try:
             events, after = engine.decision(state, seat, moves, timeout=timeout, bot=bot)
         except engine.NotYourTurn as exc:
-            raise NotYourTurn(exc.message, exc.rule, state.current) from None
+            raise OutOfTurn(exc.message, exc.rule, state.current) from None
         return self._append(game, seat, state, events, after, idempotency_key, fingerprint,
                             done)
 
@@ -721,10 +721,10 @@ class Games:
         try:
             shown, turn_ends, after = engine.preview(state, seat, moves)
         except engine.NotYourTurn as exc:
-            raise NotYourTurn(exc.message, exc.rule, state.current) from None
+            raise OutOfTurn(exc.message, exc.rule, state.current) from None
         moves_after = [] if turn_ends else engine.legal_moves(after, seat)
         no_cell = tiles_without_cell(after, seat) if moves_after else []
-        items = event_items(shown, state.version + 1, seat, False, list(after.seats),
+        items = items_as_seen(shown, state.version + 1, seat, False, list(after.seats),
                             neutral_name(game.variant, game.players), after)
         return Previewed(game.id, state.version, tuple(items), engine.view(after, seat),
                          turn_ends, tuple(moves_after), tuple(no_cell))
@@ -752,7 +752,7 @@ class Games:
         as ``seat`` sees it; ``replayed``: the first answer again (no ``bot``: only a
         new resignation says which bot plays the seat now)."""
         over = after.phase == "over"
-        items = event_items(events, first, seat, over, list(after.seats),
+        items = items_as_seen(events, first, seat, over, list(after.seats),
                             neutral_name(game.variant, game.players), after)
         return Played(game.id, seat, after.version, tuple(items), engine.view(after, seat),
                       None if over else after.current, replayed,
@@ -809,7 +809,7 @@ class Games:
         try:
             played = self.submit(game, seat, moves, version, f"timeout-{version}",
                                  timeout=True, done=done)
-        except (VersionConflict, GameOver, NotYourTurn):
+        except (VersionConflict, GameOver, OutOfTurn):
             return TimedOut("stale")
         return TimedOut("applied", played)
 

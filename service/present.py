@@ -58,7 +58,7 @@ def event_item(item: EventItem, lang: str | None = None) -> dict[str, Any]:
     return {"version": item.version, "event": item.event, "text": text}
 
 
-def event_items(items: Iterable[EventItem], lang: str | None = None) -> list[dict[str, Any]]:
+def events_json(items: Iterable[EventItem], lang: str | None = None) -> list[dict[str, Any]]:
     return [event_item(i, lang) for i in items]
 
 
@@ -79,7 +79,7 @@ def webhook(game_id: str, hook_id: int, seat: int | None, first: int, last: int,
     """The body a webhook is POSTed: the batch's events (versions ``first``..``last``)
     redacted for the hook's seat, their words in ``lang``."""
     return {"game_id": game_id, "webhook_id": hook_id, "seat": seat,
-            "from_version": first, "to_version": last, "events": event_items(items, lang)}
+            "from_version": first, "to_version": last, "events": events_json(items, lang)}
 
 
 # -- games ---------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def game_list(g: GameList) -> dict[str, Any]:
 def events(page: EventPage) -> dict[str, Any]:
     """EventsSchema."""
     return {"game_id": page.game_id, "version": page.version,
-            "events": event_items(page.items)}
+            "events": events_json(page.items)}
 
 
 # -- moves ---------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def legal_moves(m: LegalMoves) -> dict[str, Any]:
 
 def previewed(p: Previewed) -> dict[str, Any]:
     """PreviewedSchema."""
-    return {"game_id": p.game_id, "version": p.version, "events": event_items(p.items),
+    return {"game_id": p.game_id, "version": p.version, "events": events_json(p.items),
             "view": p.view, "turn_ends": p.turn_ends, "moves": moves(p.moves),
             "no_cell": no_cell(p.no_cell)}
 
@@ -164,7 +164,7 @@ def previewed(p: Previewed) -> dict[str, Any]:
 def played(p: Played) -> dict[str, Any]:
     """SubmittedSchema: the batch's events as the seat sees them and its view after
     them (the same document for the first answer and a retry's)."""
-    return {"game_id": p.game_id, "version": p.version, "events": event_items(p.items),
+    return {"game_id": p.game_id, "version": p.version, "events": events_json(p.items),
             "view": p.view}
 
 

@@ -63,7 +63,7 @@ CODES: dict[str, Code] = {
                                  errors.InvalidPlayerToken),
     "forbidden": Code(403, "this token may not do this (another game's; the host's on "
                       "/moves)", errors.Forbidden),
-    "not_your_turn": Code(403, "it is another seat's turn", errors.NotYourTurn),
+    "not_your_turn": Code(403, "it is another seat's turn", errors.OutOfTurn),
     "invalid_invite": Code(403, "the invite code is wrong", errors.InvalidInvite),
     "not_found": Code(404, "no such resource"),
     "game_not_found": Code(404, "no such game", errors.GameNotFound),

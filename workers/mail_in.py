@@ -71,7 +71,7 @@ from service.errors import (
     GameNotFound,
     GameOver,
     IdempotencyKeyReused,
-    NotYourTurn,
+    OutOfTurn,
     VersionConflict,
 )
 from service.settings import Settings
@@ -312,7 +312,7 @@ class Gateway:
             return {**out, "result": "stale"}
         except GameOver:
             return {**out, "result": "over"}
-        except NotYourTurn as exc:
+        except OutOfTurn as exc:
             return {**out, "result": "refused", "rule": exc.extra["rule"],
                     "detail": i18n.say(exc.detail, lang)}
         except engine.RuleViolation as exc:

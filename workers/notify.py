@@ -25,7 +25,7 @@ from engine import overview, terms
 from engine.words import Msg, listing, msg
 from service import i18n, present, times
 from service.clock import TimeControl
-from service.games import event_items, from_store, neutral_name
+from service.games import from_store, items_as_seen, neutral_name
 from service.links import play_path, replay_path
 from service.results import EventItem
 from service.store import Game, Player, Seat
@@ -133,7 +133,7 @@ class Batch:
 
 def _items(batch: Batch, events: list[dict[str, Any]], first_version: int, seat: int
            ) -> list[EventItem]:
-    return event_items(from_store(events), first_version, seat, batch.over,
+    return items_as_seen(from_store(events), first_version, seat, batch.over,
                        batch.names, neutral_name(batch.game.variant, batch.game.players),
                        batch.state)
 
