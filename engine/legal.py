@@ -8,11 +8,9 @@ from collections.abc import Iterable
 
 from .components import DISPLAY_SIZE, SPACE_CURRENCY, TILES, card_value
 from .kinds import KINDS
-from .moves import Move
+from .moves import ACTIONS, Move
 from .payments import holdings, minimal_payments
 from .state import State
-
-ACTIONS = ("take", "buy", "end", "redesign", "place")
 
 # The moves listed here are valid and spelled canonically by construction (payments highest
 # card first, positions ascending): they are made without Move's checks of client input.

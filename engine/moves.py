@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar, get_args
 
 from .components import NEUTRAL_NAMES, TILES
 from .errors import NotationError
@@ -17,6 +17,10 @@ from .words import Msg, listing, msg
 
 Pos = tuple[int, int]
 T = TypeVar("T")
+#: What a move does (A-3): take money, buy a tile, end the actions, place a tile bought
+#: or received, redesign the city.
+Action = Literal["take", "buy", "end", "place", "redesign"]
+ACTIONS: tuple[Action, ...] = get_args(Action)
 
 
 # The fields of each kind of move, by action and target: (required, optional). ``action``
@@ -67,7 +71,7 @@ class Move:
     Moves are hashable values: treat them as immutable (not frozen only for speed).
     """
 
-    action: str
+    action: Action
     tile: str | None = None
     cards: tuple[str, ...] = ()
     positions: tuple[int, ...] = ()
@@ -104,7 +108,7 @@ class Move:
             self.cards = tuple(sorted(self.cards, key=_CARD_RANK.__getitem__))
 
     @classmethod
-    def unchecked(cls, action: str, tile: str | None = None, cards: tuple[str, ...] = (),
+    def unchecked(cls, action: Action, tile: str | None = None, cards: tuple[str, ...] = (),
                   positions: tuple[int, ...] = (), to: str | None = None,
                   at: Pos | None = None, other: str | None = None,
                   face: int | None = None) -> Move:
@@ -158,7 +162,7 @@ def _all_cards(cards: tuple[Any, ...]) -> bool:
 
 def _shape_error(action: Any, to: Any, present: tuple[bool, ...]) -> ValueError:
     """What is wrong with a move's action, target or set of fields."""
-    if action not in ("take", "buy", "end", "place", "redesign"):
+    if action not in ACTIONS:
         return ValueError(msg("'action' must be take, buy, end, place or redesign"))
     if (action, to) not in _SHAPES:
         if action in _TARGETS:
@@ -307,7 +311,7 @@ def _read_target(r: _Reader, allowed: tuple[str, ...], tile: str) -> tuple[str, 
 
 
 def _read_move(r: _Reader) -> Move:
-    action = r.word("take", "buy", "end", "place", "redesign")
+    action = r.word(*ACTIONS)
     if action == "take":
         positions = r.comma_list(lambda: r.integer(msg("a money display position (1-4)")))
         return Move("take", positions=positions)

@@ -14,11 +14,11 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from engine.events import EVENT_TYPES
+from engine.moves import ACTIONS
 
 from .languages import Said
 
 SIDES = ("n", "e", "s", "w")
-MOVE_ACTIONS = ("take", "buy", "end", "place", "redesign")
 TARGETS = ("city", "reserve", "neutral", "swap")
 
 
@@ -159,7 +159,7 @@ class MoveJsonSchema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    action = fields.String(required=True, validate=validate.OneOf(MOVE_ACTIONS))
+    action = fields.String(required=True, validate=validate.OneOf(ACTIONS))
     tile = fields.String(validate=validate.Length(1, 10), metadata={
         "description": "buy, place, redesign: the tile"})
     cards = fields.List(fields.String(validate=validate.Length(1, 10)),

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 
 from ..legal import legal_moves
-from ..moves import Move
+from ..moves import ACTIONS, Action, Move
 from ..state import State
 from .evaluate import Cache
 from .greedy import greedy_move
@@ -28,7 +28,10 @@ from .progress import building_redesigns
 from .strong import strong_move
 from .worlds import knowledge
 
-ACTIONS = ("take", "buy", "redesign", "end", "place")
+#: The kinds of move the random bot shuffles, in the order its games depend on (the
+#: golden logs and benchmarks replay them).
+SHUFFLED: tuple[Action, ...] = ("take", "buy", "redesign", "end", "place")
+assert sorted(SHUFFLED) == sorted(ACTIONS)
 
 #: The levels a bot seat may have.
 LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
@@ -38,7 +41,7 @@ def random_move(state: State, seat: int, rng: random.Random) -> Move:
     """A uniformly random kind of action among those possible now, then a uniformly random
     legal move of that kind (a redesign only if it builds, unless there is nothing else).
     Raises ValueError if the seat has no legal move."""
-    kinds = list(ACTIONS)
+    kinds = list(SHUFFLED)
     rng.shuffle(kinds)
     cache = Cache()
     for kind in kinds:
