@@ -42,6 +42,7 @@ from .results import (
     Recorded,
     Rotated,
 )
+from .schemas import GameSummarySchema
 
 #: The seat's page in the web client for a token (blueprints/common.py ``join_url``).
 JoinUrl = Callable[[str, str], str]
@@ -84,6 +85,12 @@ def webhook(game_id: str, hook_id: int, seat: int | None, first: int, last: int,
 
 # -- games ---------------------------------------------------------------------------------
 
+#: A summary's members read from the game's row as they are: GameSummarySchema declares
+#: them (and their order), the row's fields have their names (``game_id`` is its ``id``).
+ROW_MEMBERS = tuple(name for name in GameSummarySchema._declared_fields
+                    if name not in ("game_id", "seats", "your_seat"))
+
+
 def summary(s: GameSummary) -> dict[str, Any]:
     """GameSummarySchema: an address only to its own seat, a failing mark only to its own
     seat and the host."""
@@ -98,19 +105,10 @@ def summary(s: GameSummary) -> dict[str, Any]:
         if s.shows_failing(seat.seat):
             entry["mail_failing"] = seat.mail_failing
         seats.append(entry)
-    return {
-        "game_id": game.id, "variant": game.variant, "options": game.options,
-        "status": game.status, "phase": game.phase, "version": game.version,
-        "players": game.players, "current_seat": game.current_seat,
-        "time_per_move": game.time_per_move, "timeout_policy": game.timeout_policy,
-        "takeover_after_timeouts": game.takeover_after_timeouts,
-        "takeover_bot": game.takeover_bot, "time_control": game.time_control,
-        "replay_public": game.replay_public, "public": game.public,
-        "spectators_read_chat": game.spectators_read_chat,
-        "deadline": game.deadline, "imported": game.imported,
-        "created_at": game.created_at, "updated_at": game.updated_at, "seats": seats,
-        "your_seat": s.your_seat,
-    }
+    doc: dict[str, Any] = {"game_id": game.id}
+    doc.update((name, getattr(game, name)) for name in ROW_MEMBERS)
+    doc["seats"], doc["your_seat"] = seats, s.your_seat
+    return doc
 
 
 def document(d: GameDocument) -> dict[str, Any]:

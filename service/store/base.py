@@ -18,7 +18,7 @@ loads them (and so ``alhambra-pbem export``/``import``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal, get_args
 
@@ -306,13 +306,8 @@ class Talk:
 #: The columns of a game's rows in every table, as ``transfer.dump`` gives them and
 #: ``transfer.load`` takes them (due rows without their id; a store numbers them).
 COLUMNS: dict[str, tuple[str, ...]] = {
-    "games": ("id", "variant", "options", "players", "status", "phase", "version",
-              "current_seat", "time_per_move", "timeout_policy", "deadline", "imported",
-              "created_at", "updated_at", "host_token_hash", "invite_hash",
-              "takeover_after_timeouts", "takeover_bot", "time_control", "replay_public",
-              "public", "spectators_read_chat", "clock"),
-    "seats": ("game_id", "seat", "name", "email", "token_hash", "joined_at",
-              "token_generation", "bot", "language", "mail_failures", "mail_failing"),
+    "games": tuple(f.name for f in fields(Game) if f.name not in ("seats", "hooks")),
+    "seats": tuple(f.name for f in fields(Seat)),
     "events": ("game_id", "version", "type", "payload", "created_at"),
     "due": ("game_id", "kind", "version", "from_version", "seat", "hook_id", "percent",
             "reply", "args", "due_at", "state", "attempts", "claimed_until", "started_at",
