@@ -110,16 +110,14 @@ def run(games: int = 4, seed: int = 1) -> dict[str, Any]:
         store = app.extensions["alhambra"].store
         moves = play_games(app.test_client(), games, random.Random(seed))
         finish_due(store)
-        events = sum(store.version(g) for g in store.game_ids())
+        events = sum(store.game(g).version for g in store.transfer.game_ids())
         out: dict[str, Any] = {"games": games, "submissions": moves, "events": events,
                                "events_per_game": round(events / games, 1),
                                "empty_database_bytes": empty,
                                "written": measure(path, games, events, empty)}
-        prune = getattr(store, "prune", None)
-        if prune is not None:
-            later = times.now() + timedelta(days=365)
-            out["pruned_rows"] = prune(later, later)
-            out["after_retention"] = measure(path, games, events, empty)
+        later = times.now() + timedelta(days=365)
+        out["pruned_rows"] = store.prune(later, later)
+        out["after_retention"] = measure(path, games, events, empty)
         store.close()
     return out
 
