@@ -8,7 +8,7 @@ from importlib import metadata
 from typing import Any
 
 import flask_smorest
-from flask import Flask
+from flask import Flask, Response
 from flask_cors import CORS
 from flask_smorest.utils import prepare_response
 
@@ -103,6 +103,15 @@ CORS_OPTIONS: dict[str, Any] = {
     "expose_headers": ["ETag", "Location", "Retry-After", "Content-Language"]}
 
 
+def _no_store(resp: Response) -> Response:
+    """No cache keeps an answer of the API (its JSON carries seat and player tokens,
+    addresses, or a game as one seat sees it): ``Cache-Control: no-store``, unless the
+    route said otherwise."""
+    if (resp.mimetype or "").endswith("json"):
+        resp.headers.setdefault("Cache-Control", "no-store")
+    return resp
+
+
 def create_app(settings: Settings | None = None) -> Flask:
     """A new application with ``settings`` (default: from the environment)."""
     settings = settings or Settings.from_env()
@@ -123,13 +132,14 @@ def create_app(settings: Settings | None = None) -> Flask:
                                        settings.idempotency_retention)
     app.extensions["alhambra_players"] = Players(
         app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue),
-        settings.vacation_days)
+        settings.vacation_days, settings.vacation_stretch)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)
     app.register_blueprint(web.blp)  # the web client's pages: not part of the API document
     init_limits(app, settings)
     init_languages(app)
+    app.after_request(_no_store)
     if settings.cors_origins:
         CORS(app, resources={API_PATHS: {"origins": list(settings.cors_origins)}},
              send_wildcard="*" in settings.cors_origins, **CORS_OPTIONS)

@@ -38,6 +38,15 @@ def seat_token(key: bytes, game_id: str, seat: int, generation: int = 0) -> str:
     return base64.urlsafe_b64encode(mac.digest()[:24]).decode()
 
 
+def claim_code(key: bytes, game_id: str, seat: int, generation: int) -> str:
+    """The code that claims a seat at its token's ``generation`` (mailed to the seat's
+    address only: the creator, who knows the token, never sees it; a claim moves the
+    seat to the next generation, which this code no longer opens)."""
+    message = f"alhambra-pbem claim {game_id} {seat} {generation}"
+    mac = hmac.new(key, message.encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:18]).decode()
+
+
 def new_invite_code() -> str:
     return secrets.token_urlsafe(9)
 

@@ -248,3 +248,35 @@ class SeatNotRemovable(DomainError):
     def __init__(self, seat: int) -> None:
         super().__init__(msg("seat {seat} cannot be opened again: only a joined seat of a "
                              "game that has not started can", seat=seat), seat=seat)
+
+
+# -- identity (service/players.py) ---------------------------------------------------------
+
+class SeatNotClaimable(DomainError):
+    """A seat no one may claim: it names no address, a bot plays it, or it is claimed."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(msg("seat {seat} cannot be claimed: it names no address, a bot "
+                             "plays it, or its player claimed it already", seat=seat),
+                         seat=seat)
+
+
+class NotYourInvitation(DomainError):
+    """A claim by a player whose address is not the seat's, or with a wrong claim code."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(msg("seat {seat} was offered to another address: only its holder "
+                             "can claim it (signed in with it, or with the link mailed to "
+                             "it)", seat=seat), seat=seat)
+
+
+class AlreadySeated(DomainError):
+    """An account's second seat in one game."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("you hold a seat of this game already: one seat per player"))
+
+
+class HandleRefused(DomainError):
+    """A handle that does not pass the rules of names, or reads like another's."""
+

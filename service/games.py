@@ -38,6 +38,7 @@ from . import i18n, times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
 from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds
 from .errors import (
+    AlreadySeated,
     DomainError,
     Forbidden,
     GameFull,
@@ -460,9 +461,13 @@ class Games:
                        seats=tokens)
 
     def join(self, game_id: str, invite_code: str | None, name: str, email: str | None,
-             language: str | None = None) -> Joined:
-        """Take the first open seat: with the invite code, or (None) in a public game."""
+             language: str | None = None, claimed: bool = False) -> Joined:
+        """Take the first open seat: with the invite code, or (None) in a public game;
+        ``claimed``: by the signed-in account of ``email`` (service/players.py), which
+        holds no other seat of the game (AlreadySeated)."""
         game = self.game(game_id)
+        if claimed and any(s.claimed_by == email for s in game.seats):
+            raise AlreadySeated()
         if not game.invite_hash:  # every seat was named when the game was created
             raise GameFull()
         if invite_code is None and not game.public or \
@@ -477,7 +482,9 @@ class Games:
             token = self.seat_token(game_id, seat.seat, seat.token_generation)
             if not self.store.join(game_id, seat.seat, name,
                                    email.lower() if email else None, hash_token(token),
-                                   language):
+                                   language, claimed):
+                if claimed and any(s.claimed_by == email for s in self.game(game_id).seats):
+                    raise AlreadySeated()  # a join of the same account meanwhile
                 continue  # someone took that seat meanwhile: try the next one
             if len(open_seats) == 1:
                 self._start(game_id)
@@ -707,8 +714,11 @@ class Games:
         state = self.state(game.id, game.version)
         if person and seat in state.bots:
             raise SeatPlayedByBot(seat, state.bots[seat])
-        if expected is not None and expected != state.version:
-            raise VersionConflict(state.version)
+        if expected is not None and expected != state.version and not (
+                0 < expected < state.version and all(
+                    e["type"] == "vacation" for e in self.log(game.id, expected,
+                                                              state.version))):
+            raise VersionConflict(state.version)  # (a seat's vacation changes no move)
         return state
 
     def preview(self, game: Game, seat: int, moves: list[engine.Move],

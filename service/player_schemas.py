@@ -70,6 +70,8 @@ class LeaderboardSchema(ma.Schema):
 
 class PlayerSchema(ma.Schema):
     email = fields.String(required=True)
+    handle = fields.String(allow_none=True, required=True, metadata={
+        "description": "The player's public name (ratings, lobbies); null: none chosen"})
     language = fields.String(allow_none=True, required=True, metadata={
         "enum": list(i18n.LANGUAGES),
         "description": "The player's language (its seats' unless a seat chose one)"})
@@ -87,6 +89,10 @@ class PlayerSchema(ma.Schema):
 
 
 class PlayerPatchSchema(Strict):
+    handle = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "The player's public name: 2 to 30 letters, digits or punctuation "
+                       "(PRECIS UsernameCaseMapped, RFC 8265: kept in lower case), reading "
+                       "like no other player's (else 422 handle_refused)"})
     language = Language(allow_none=True)
     notify = fields.String(validate=validate.OneOf(NOTIFY))
     digest_hour = fields.Integer(strict=True, validate=validate.Range(0, 23), metadata={
@@ -131,3 +137,11 @@ class MyGameSchema(ma.Schema):
 
 class MyGamesSchema(ma.Schema):
     games = fields.List(fields.Nested(MyGameSchema), required=True)
+
+
+class ClaimSchema(Strict):
+    code = fields.String(load_default=None, allow_none=True,
+                         validate=validate.Length(1, 100), metadata={
+                             "description": "The claim code mailed to the seat's address; "
+                                            "none for a signed-in player (its token)"})
+

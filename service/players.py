@@ -8,8 +8,15 @@ HMAC, like the seat tokens of auth.py), so that neither the database nor the que
 it: the store keeps only its hash. ``open_session`` uses a code once, before it ends, and
 gives a player token (random; only its hash is kept), revoked by ``end_session``.
 
-A player is its address: every seat with that address (in lower case) is the player's,
-past and future (``my_games``). Seat tokens keep working as they always did.
+A player is an account: its address, proven by signing in, and a public ``handle`` it
+chooses (PRECIS UsernameCaseMapped, RFC 8265; reading like no other's). A seat whose
+creator wrote an address on it is an invitation to that address, not the address's seat:
+it becomes the player's when claimed (``claim``), signed in with that address or with
+the claim code mailed to it; the claim moves the seat to a new token the creator never
+saw. Until then the seat plays with the creator's copy of its token but counts for
+nobody: no rating, not in the address's games, no vacation, no table-talk mails beyond
+the turn mails. One seat per account per game. The seats written before claims existed
+are claimed by their address's next sign-in (``add_session``).
 """
 
 from __future__ import annotations
@@ -23,14 +30,25 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import confusables
+import precis_i18n
+
 from . import times
-from .auth import hash_token, new_token
-from .errors import InvalidPlayerToken, InvalidSignInCode, VacationRefused
+from .auth import claim_code, hash_token, new_token, same_hash
+from .errors import (
+    AlreadySeated,
+    HandleRefused,
+    InvalidPlayerToken,
+    InvalidSignInCode,
+    NotYourInvitation,
+    SeatNotClaimable,
+    VacationRefused,
+)
 from .games import Games
 from .i18n import msg
 from .ratings import Ratings
-from .results import MyGame
-from .store import EventStore, Game, Player, Seat, SignIn
+from .results import Joined, MyGame
+from .store import Due, EventStore, Game, Player, Seat, SignIn
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +60,24 @@ NOTIFY = ("turn", "digest", "none")
 #: A player token's start: a join with such a bearer token joins as the player (a seat
 #: token, which a join never needs, may start so too: 1 in 4096)
 PLAYER_PREFIX = "p_"
+HANDLE_LENGTH = range(2, 31)
+_USERNAME = precis_i18n.get_profile("UsernameCaseMapped")
+
+
+def handle(text: str) -> tuple[str, str]:
+    """A handle as kept (PRECIS UsernameCaseMapped: case-folded, width-mapped, NFC) and
+    its key: the skeleton that another handle reading alike shares (Unicode's
+    confusables, ``Аlice`` with a Cyrillic А reads as ``alice``); HandleRefused."""
+    try:
+        kept = _USERNAME.enforce(text.strip())
+    except UnicodeEncodeError as exc:
+        raise HandleRefused(msg("a handle is letters, digits and punctuation without "
+                                "spaces ({reason})", reason=exc.reason),
+                            reason=exc.reason) from None
+    if len(kept) not in HANDLE_LENGTH or "@" in kept:
+        raise HandleRefused(msg("a handle is 2 to 30 characters, and no address"),
+                            reason="length")
+    return kept, confusables.normalize(kept, prioritize_alpha=True)[0]
 
 
 def sign_in_code(key: bytes, sign_in_id: str) -> str:
@@ -66,11 +102,12 @@ class Players:
     """Sign-in, sessions, preferences and a player's games, over the store and Games."""
 
     def __init__(self, games: Games, send: Callable[[str], None] | None = None,
-                 vacation_days: int = 21) -> None:
+                 vacation_days: int = 21, vacation_stretch: int = 14) -> None:
         self.games = games
         self.store: EventStore = games.store
         self.send = send or (lambda sign_in_id: None)
         self.vacation_days = vacation_days  # a calendar year's allowance (UTC)
+        self.vacation_stretch = vacation_stretch  # the most days of one vacation
 
     # -- identity -------------------------------------------------------------------------
 
@@ -93,8 +130,51 @@ class Players:
         if email is None:
             raise InvalidSignInCode()
         token = PLAYER_PREFIX + new_token()
-        self.store.players.add_session(hash_token(token), email, now)
+        for game_id in self.store.players.add_session(hash_token(token), email, now):
+            self._rate_if_over(game_id)
         return {"token": token, "email": email}
+
+    # -- claiming seats ------------------------------------------------------------------
+
+    def claim(self, game_id: str, seat: int, player: Player | None, code: str | None
+              ) -> Joined:
+        """Make ``seat`` of ``game_id`` the claimer's: a signed-in ``player`` whose
+        address the seat names, or whoever holds the seat's claim ``code`` (mailed to
+        that address: it proves the address, whose account it makes). The seat moves to
+        a new token (the creator's copy stops) and its talk mails to their default. A
+        game over is rated once its last seat is claimed. SeatNotClaimable,
+        NotYourInvitation, AlreadySeated."""
+        game = self.games.game(game_id)
+        current = next((s for s in game.seats if s.seat == seat), None)
+        if current is None or current.email is None or current.bot is not None or \
+                current.claimed_by is not None or current.token_hash is None:
+            raise SeatNotClaimable(seat)
+        email = current.email.lower()
+        key = self.games.secret_key
+        if player is not None and player.email != email or player is None and not (
+                code and same_hash(code, hash_token(claim_code(
+                    key, game_id, seat, current.token_generation)))):
+            raise NotYourInvitation(seat)
+        if any(s.claimed_by == email for s in game.seats):
+            raise AlreadySeated()
+        if player is None:
+            self.store.players.add_player(email, times.now())
+        generation = current.token_generation + 1
+        token = self.games.seat_token(game_id, seat, generation)
+        if not self.store.players.claim(game_id, seat, email, generation, hash_token(token)):
+            raise SeatNotClaimable(seat)  # claimed (or rotated) meanwhile
+        self._rate_if_over(game_id)
+        return Joined(game_id=game_id, seat=seat, name=current.name or "", token=token)
+
+    def invitations(self, player: Player) -> list[MyGame]:
+        """The seats naming the player's address that nobody claimed yet (games not
+        over): each may be claimed (``claim``)."""
+        return [self._item(game, seat, token=False)
+                for game, seat in self.store.seats_of(player.email, claimed=False)]
+
+    def _rate_if_over(self, game_id: str) -> None:
+        if self.games.game(game_id).status == "over":
+            Ratings(self.store, self.games.state).rate_game(game_id)
 
     def player(self, token: str | None) -> Player:
         """The player of a player token; InvalidPlayerToken."""
@@ -111,7 +191,13 @@ class Players:
     # -- preferences ---------------------------------------------------------------------
 
     def update(self, player: Player, changes: dict[str, Any]) -> Player:
-        """Set ``language``, ``notify`` and ``digest_hour`` (the schema checked them)."""
+        """Set ``language``, ``notify`` and ``digest_hour`` (the schema checked them) and
+        ``handle`` (``handle``'s rules; HandleRefused if another player's reads alike)."""
+        if changes.get("handle") is not None:
+            kept, key = handle(changes["handle"])
+            if not self.store.players.set_handle(player.email, kept, key):
+                raise HandleRefused(msg("the handle {handle} reads like another player's",
+                                        handle=kept), reason="taken")
         return self.store.players.update_player(player.email, changes)
 
     def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
@@ -120,7 +206,7 @@ class Players:
         now = now or times.now()
         spans = self.store.players.vacations(player.email)
         coming = next(({"from": a, "until": b} for a, b in spans if b > now), None)
-        return {"email": player.email, "language": player.language,
+        return {"email": player.email, "handle": player.handle, "language": player.language,
                 "notify": player.notify, "digest_hour": player.digest_hour,
                 "created_at": player.created_at, "vacation": coming,
                 "ratings": Ratings(self.store, self.games.state).of(player.email),
@@ -131,15 +217,21 @@ class Players:
     def set_vacation(self, player: Player, since: datetime | None, until: datetime | None,
                      now: datetime | None = None) -> list[str]:
         """Go on vacation from ``since`` (now at the earliest) until ``until``, or (None,
-        None) call it off: within the yearly allowance (VacationRefused), recorded for
-        the player and as an event in each running game of a seat of its address (the
-        seat's clock stops meanwhile: service/clock.py). Returns those games' ids."""
+        None) call it off: within the yearly allowance and the longest stretch
+        (VacationRefused), recorded for the player and as an event in each running game
+        of a seat it claimed (the seat's clock stops meanwhile: service/clock.py; the
+        opponents' moves are not refused for it: Games.submit). Returns those games'
+        ids."""
         now = now or times.now()
         if since is not None and until is not None:
             since = max(since, now)
             if until <= since:
                 raise VacationRefused(msg("a vacation ends after it begins, and in the "
                                           "future"))
+            if until - since > timedelta(days=self.vacation_stretch):
+                raise VacationRefused(
+                    msg("a vacation lasts {days} days in a row at most",
+                        days=self.vacation_stretch), stretch=self.vacation_stretch)
             kept = [(a, min(b, now)) for a, b in self.store.players.vacations(player.email)
                     if a < now]
             spans = [*kept, (since, until)]
@@ -153,13 +245,36 @@ class Players:
                             left=self.vacation_days - used_days(kept, year)),
                         allowance=self.vacation_days, year=year,
                         days_left=self.vacation_days - used_days(kept, year))
+        away = any(a <= now < b for a, b in self.store.players.vacations(player.email))
         self.store.players.set_vacation(player.email, since, until, now)
+        begun = since is None or since <= now
         changed = []
         for game, seat in self.store.seats_of(player.email):
-            if game.status == "active" and not seat.bot and \
-                    self.games.record_vacation(game.id, seat.seat, since, until):
-                changed.append(game.id)
+            if game.status != "active" or seat.bot:
+                continue
+            if begun and since is not None or away:  # a new one ends the one going on
+                if self.games.record_vacation(game.id, seat.seat, *(
+                        (since, until) if begun else (None, None))):
+                    changed.append(game.id)
+            if not begun:  # recorded in the game when it begins, if it still stands then
+                assert since is not None
+                self.store.add_due(game.id, [Due("vacation", game.version, since,
+                                                 seat=seat.seat, reply=times.to_text(since))])
         return changed
+
+    def begin_vacation(self, game_id: str, seat: int) -> str:
+        """The vacation the seat's player set to begin now, recorded in the game (due
+        work ``vacation``): ``applied``, or ``stale`` if it was called off or changed
+        meanwhile, or the game is not running."""
+        game = self.games.game(game_id)
+        player = game.seats[seat].claimed_by if seat < len(game.seats) else None
+        now = times.now()
+        span = next(((a, b) for a, b in self.store.players.vacations(player)
+                     if a <= now < b), None) if player else None
+        if span is None or game.status != "active" or \
+                self.games.record_vacation(game_id, seat, *span) is None:
+            return "stale"
+        return "applied"
 
     # -- my games ------------------------------------------------------------------------
 
@@ -174,7 +289,7 @@ class Players:
         items.sort(key=lambda i: (not i.your_turn, i.deadline or far))
         return items
 
-    def _item(self, game: Game, seat: Seat) -> MyGame:
+    def _item(self, game: Game, seat: Seat, token: bool = True) -> MyGame:
         seats = game.seats
         active = game.status == "active"
         current = next((s for s in seats if s.seat == game.current_seat), None)
@@ -186,7 +301,7 @@ class Players:
             current_name=current.name if current and active else None,
             your_turn=mine, deadline=game.deadline if mine else None,
             token=self.games.seat_token(game.id, seat.seat, seat.token_generation)
-            if playing else None)
+            if playing and token else None)
 
 
 def used_days(spans: list[tuple[datetime, datetime]], year: int) -> int:

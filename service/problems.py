@@ -61,6 +61,8 @@ CODES: dict[str, Code] = {
                                  errors.InvalidSignInCode),
     "invalid_player_token": Code(401, "the player token belongs to no session (signed out?)",
                                  errors.InvalidPlayerToken),
+    "not_your_invitation": Code(403, "the seat was offered to another address (or the "
+                                "claim code is wrong)", errors.NotYourInvitation),
     "forbidden": Code(403, "this token may not do this (another game's; the host's on "
                       "/moves)", errors.Forbidden),
     "not_your_turn": Code(403, "it is another seat's turn", errors.OutOfTurn),
@@ -77,6 +79,10 @@ CODES: dict[str, Code] = {
     "game_full": Code(409, "every seat is taken", errors.GameFull),
     "seat_taken": Code(409, "that seat is not open (a person or a bot has it)",
                        errors.SeatTaken),
+    "seat_not_claimable": Code(409, "the seat names no address, a bot plays it, or it is "
+                               "claimed already", errors.SeatNotClaimable),
+    "already_seated": Code(409, "the account holds a seat of this game already",
+                           errors.AlreadySeated),
     "seat_not_removable": Code(409, "only a joined seat of a game not started can be opened "
                                "again", errors.SeatNotRemovable),
     "seat_played_by_bot": Code(409, "the seat resigned or was abandoned: a bot plays it (S-2)",
@@ -104,6 +110,8 @@ CODES: dict[str, Code] = {
     "vacation_refused": Code(422, "a vacation beyond the yearly allowance (see allowance, "
                              "days_left, year) or that ends before it begins or in the past",
                              errors.VacationRefused),
+    "handle_refused": Code(422, "a handle that breaks the rules of names or reads like "
+                           "another player's (see reason)", errors.HandleRefused),
     "idempotency_key_reused": Code(422, "the Idempotency-Key was used for another request",
                                    errors.IdempotencyKeyReused),
     "message_empty": Code(422, "a message with no text", errors.MessageEmpty),

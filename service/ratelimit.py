@@ -1,5 +1,6 @@
-"""Limits per client address (flask-limiter): game creation, joins, record imports, and
-refused tokens or invite codes, as ``Settings.limit_*`` say.
+"""Limits per client address (flask-limiter): game creation, joins, record imports,
+sign-in mails, and refused tokens, invite codes or sign-in codes, as ``Settings.limit_*``
+say.
 
 Creations, seats taken by joining and imports are counted per address, and a request over
 its limit is refused before it runs. Refused secrets are counted otherwise, so that a
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from email_validator import EmailNotValidError
 from flask import Flask, Response, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -35,9 +37,11 @@ from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .auth import hash_token
-from .errors import DomainError, InvalidInvite, InvalidToken
+from .errors import DomainError, InvalidInvite, InvalidSignInCode, InvalidToken
 from .i18n import msg
+from .players import normal_code
 from .problems import domain_problem, problem
+from .schemas import normal_address
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -45,7 +49,7 @@ log = logging.getLogger(__name__)
 #: The endpoints each limit applies to.
 LIMITED = {"limit_create": ["games.create_game"], "limit_join": ["games.join_game"],
            "limit_import": ["records.import_record"],
-           "limit_sign_in": ["players.sign_in"], "limit_session": ["players.open_session"]}
+           "limit_sign_in": ["players.sign_in"]}
 PREFIX = 8  # characters of a refused token that name its target
 
 
@@ -66,15 +70,19 @@ class Refusals:
     """Counts refused tokens and invite codes, after the refusal: per client address and
     per target; over the limit the refusal is a 429."""
 
-    def __init__(self, limiter: Limiter, limit: str, key_prefix: str) -> None:
+    def __init__(self, limiter: Limiter, limit: str, key_prefix: str,
+                 counter: str = "refused") -> None:
         self.limiter = limiter
         self.items = parse_many(limit)
         self.key_prefix = key_prefix
+        self.counter = counter  # the counters' name: tokens and sign-in codes apart
 
     @staticmethod
     def _target(exc: DomainError) -> tuple[str, str]:
         if isinstance(exc, InvalidInvite):
             return "invite", str((request.view_args or {}).get("game_id"))
+        if isinstance(exc, InvalidSignInCode):
+            return "code", hash_token(normal_code(_body_field("code")))[:16]
         token = request.headers.get("Authorization", "").strip().partition(" ")[2].strip()
         return "token", hash_token(token[:PREFIX])[:16]
 
@@ -84,10 +92,10 @@ class Refusals:
         strategy = self.limiter.limiter
         try:
             over = [(item, key) for item in self.items for key in keys
-                    if not strategy.hit(item, self.key_prefix, "refused", *key)]
+                    if not strategy.hit(item, self.key_prefix, self.counter, *key)]
             if not over:
                 return domain_problem(exc)
-            reset = max(strategy.get_window_stats(item, self.key_prefix, "refused", *key)
+            reset = max(strategy.get_window_stats(item, self.key_prefix, self.counter, *key)
                         .reset_time for item, key in over)
         except Exception:  # the storage is away: refuse as usual, count nothing
             log.warning("refused secrets cannot be counted", exc_info=True)
@@ -95,7 +103,10 @@ class Refusals:
         item, (kind, _) = over[0]
         retry = max(1, math.ceil(reset - time.time()))
         words = {"limit": str(item), "seconds": retry}
-        if kind == "address":
+        if isinstance(exc, InvalidSignInCode):
+            detail = msg("too many wrong sign-in codes (at most {limit}): try again in "
+                         "{seconds} s", **words)
+        elif kind == "address":
             detail = msg("too many refused tokens from your address (at most {limit}): try "
                          "again in {seconds} s", **words) if isinstance(exc, InvalidToken) \
                 else msg("too many refused invite codes from your address (at most {limit}): "
@@ -109,14 +120,23 @@ class Refusals:
         return problem("rate_limited", detail, {"Retry-After": str(retry)})
 
 
-def _sign_in_address() -> str:
-    """The key of a sign-in request's address (its hash: no address kept in Redis)."""
+def _body_field(name: str) -> str:
     try:
         body = request.get_json(silent=True)
     except Exception:  # noqa: BLE001 - too large, say: the view refuses it
         body = None
-    email = body.get("email") if isinstance(body, dict) else None
-    return "sign-in:" + hash_token(str(email).strip().lower())[:32]
+    return str(body.get(name) if isinstance(body, dict) else None)
+
+
+def _sign_in_address() -> str:
+    """The key of a sign-in request's address as the mail will go to it (its hash: no
+    address kept in Redis): ``Victim@ｅxample.org`` counts as ``victim@example.org``."""
+    text = _body_field("email")
+    try:
+        text = normal_address(text)
+    except EmailNotValidError:
+        pass  # the view refuses it
+    return "sign-in:" + hash_token(text)[:32]
 
 
 def _only_limited_routes(app: Flask, limiter: Limiter) -> None:
@@ -162,4 +182,7 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
     refusals = Refusals(limiter, settings.limit_bad_token, key_prefix)
     for cls in (InvalidToken, InvalidInvite):  # in place of problems.py's own handler
         app.register_error_handler(cls, refusals.answer)
+    # wrong sign-in codes likewise: counted once wrong, the right code never refused
+    codes = Refusals(limiter, settings.limit_session, key_prefix, "refused-code")
+    app.register_error_handler(InvalidSignInCode, codes.answer)
     return limiter

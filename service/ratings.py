@@ -3,9 +3,11 @@ ties), updated once per finished game by a worker job (the due kind ``rating``).
 
 Which games count, and how:
 
-- Every seat must have been a person's from the start, with an address of its own (the
-  rating belongs to the address: a player). A game with a bot seated at its creation is
-  not rated: a bot has no rating, and beating one says little.
+- Every seat must have been a person's from the start, claimed by an account of its own
+  (service/players.py: the rating belongs to the account, shown under its handle, never
+  an address or a name someone else typed). A game with a seat nobody claimed is rated
+  once its last seat is claimed; one with a bot seated at its creation is not rated: a
+  bot has no rating, and beating one says little.
 - A seat that a bot took over (its person resigned, or let the time run out too often:
   S-2) is rated as placing last, tied with any other such seat, whatever the bot scored
   after it: leaving a game never saves a rating, and the bot's play is not the person's.
@@ -30,10 +32,10 @@ MODEL = PlackettLuce()
 
 
 def standings(state: engine.State, seats: Sequence[Seat]) -> list[tuple[str, str, int]] | None:
-    """(address, name, rank) of each seat of a finished game, rank 1 the best; None if
-    the game is not rated (not over, a seat without its own address or a bot from the
-    start)."""
-    emails = [(s.email or "").lower() for s in seats]
+    """(account, name, rank) of each seat of a finished game, rank 1 the best; None if
+    the game is not rated (not over, a seat not claimed by an account of its own or a
+    bot from the start)."""
+    emails = [s.claimed_by or "" for s in seats]
     if state.phase != "over" or len(seats) < 2 or any(s.bot for s in seats) or \
             not all(emails) or len(set(emails)) != len(emails):
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -93,6 +94,16 @@ class Name(fields.String):
         return text.strip()
 
 
+def normal_address(text: str) -> str:
+    """An address in the one form mail goes to and limits count: email-validator's
+    normalisation (NFC, the domain in ASCII by IDNA, so that a fullwidth ``ｅxample.org``
+    is ``example.org``) in lower case; EmailNotValidError."""
+    checked = email_validator.validate_email(unicodedata.normalize("NFKC", text.strip()),
+                                             check_deliverability=False,
+                                             allow_smtputf8=False)
+    return (checked.ascii_email or checked.normalized).lower()
+
+
 class EmailAddress(fields.Email):
     """An e-mail address checked by email-validator (syntax and domain form, no DNS look-up),
     returned normalised with its domain in ASCII (IDNA). Mail to players goes to these
@@ -103,11 +114,9 @@ class EmailAddress(fields.Email):
                      **kwargs: Any) -> str:
         value = super()._deserialize(value, attr, data, **kwargs)
         try:
-            checked = email_validator.validate_email(value, check_deliverability=False,
-                                                     allow_smtputf8=False)
+            return normal_address(value)
         except email_validator.EmailNotValidError as exc:
             raise ma.ValidationError(f"not a valid e-mail address: {exc}") from None
-        return checked.ascii_email or checked.normalized
 
 
 class Language(fields.String):

@@ -194,6 +194,10 @@ class Settings:
         "days of vacation a signed-in player may take in a calendar year (UTC); during one "
         "its seats' clocks stop (`PATCH /me`)",
         "`21`", read=_int)
+    vacation_stretch: int = setting(
+        "ALHAMBRA_VACATION_STRETCH", 14,
+        "days of one vacation at most (days in a row), within the yearly allowance",
+        "`14`", read=_int)
     takeover_bot: str = setting(
         "ALHAMBRA_TAKEOVER_BOT", "greedy",
         "level of the bot that takes over a seat that resigns or is abandoned, unless the "
@@ -319,7 +323,8 @@ class Settings:
         "`5/hour`", factory=_limit("limit_sign_in_address"))
     limit_session: str = setting(
         "ALHAMBRA_LIMIT_SESSION", None,
-        "sign-in codes tried (`POST /players/session`) per client address",
+        "wrong sign-in codes (`POST /players/session`) per client address, and per code "
+        "from all addresses; past it further *wrong* ones get 429, a right code never does",
         "`30/hour`", factory=_limit("limit_session"))
     trusted_proxies: int = setting(
         "ALHAMBRA_TRUSTED_PROXIES", 0,
@@ -407,7 +412,8 @@ class Settings:
                            ("ALHAMBRA_DUE_RETENTION", self.due_retention),
                            ("ALHAMBRA_CLAIM_INTERVAL", self.claim_interval),
                            ("ALHAMBRA_BOT_TURNS", self.bot_turns),
-                           ("ALHAMBRA_VACATION_DAYS", self.vacation_days)):
+                           ("ALHAMBRA_VACATION_DAYS", self.vacation_days),
+                           ("ALHAMBRA_VACATION_STRETCH", self.vacation_stretch)):
             if not value > 0:
                 raise SettingsError(f"{var} must be more than 0")
         if self.mail_in_max_size < 1024:

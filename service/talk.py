@@ -165,12 +165,14 @@ class TableTalk:
         return item(kept, [s.name for s in seats])
 
     def _at_once(self, game: Game, seats: list[Seat], message: Message) -> list[int]:
-        """The seats that get ``message`` by mail at once."""
+        """The seats that get ``message`` by mail at once: those that asked so, once
+        claimed by their player (service/players.py; a claim sets it back to the
+        default, which whoever held the seat's token before could change)."""
         out = []
         for seat, talk in self.settings(game.id).items():
             info = seats[seat]
             if seat == message.sender or talk.mail_messages != "at_once" or \
-                    not info.email or info.bot:
+                    not info.email or not info.claimed_by or info.bot:
                 continue
             if visible(message, Reader(seat, muted=frozenset(talk.muted)), game):
                 out.append(seat)

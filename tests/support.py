@@ -538,3 +538,30 @@ def fake_clock(monkeypatch, start: datetime) -> FakeClock:
     clock = FakeClock(start)
     monkeypatch.setattr(times, "now", clock)
     return clock
+
+
+def signed_in(app, email: str) -> str:
+    """A player token for ``email`` (the sign-in request's code, as the mail has it)."""
+    from service.players import sign_in_code
+
+    players = app.extensions["alhambra_players"]
+    request = players.request_sign_in(email)
+    code = sign_in_code(app.extensions["alhambra"].secret_key, request.id)
+    r = app.test_client().post("/players/session", json={"code": code})
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["token"]
+
+
+def claimed(app, game: GameHandle, seats_by_email: dict[int, str]) -> dict[int, str]:
+    """Each of ``seats_by_email``'s seats (seat → address) signed in for and claimed by
+    its address (issue 39); the game's tokens the claimed ones. The player tokens."""
+    client = app.test_client()
+    players = {}
+    for seat, address in seats_by_email.items():
+        players[seat] = signed_in(app, address)
+        r = client.post(f"/games/{game.id}/seats/{seat}/claim", json={},
+                        headers=auth(players[seat]))
+        assert r.status_code == 201, r.get_json()
+        game.tokens[seat] = r.get_json()["token"]
+    return players
+

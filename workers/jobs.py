@@ -33,6 +33,7 @@ from service import due as planned
 from service import present, times
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.games import to_store
+from service.players import Players
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, DueRow, Finish, Game, MailFailure
 
@@ -355,7 +356,16 @@ def rating(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         return Finish("missing")
 
 
+def vacation(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """A seat's vacation begins: recorded in its game now (service/players.py)."""
+    assert row.seat is not None
+    try:
+        return Finish(Players(ctx.games).begin_vacation(row.game_id, row.seat))
+    except GameNotFound:
+        return Finish("missing")
+
+
 HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
     "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
-    "message": message, "rating": rating}
+    "message": message, "rating": rating, "vacation": vacation}

@@ -114,20 +114,24 @@ def join_game(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
 
     With the invite code from the game's creation, or none in a public game (and the
     seat's `language`, if it chooses one: its mails and page). A signed-in player may
-    join with its player token alone: the seat gets its address (and, unless the body
-    says otherwise, its language and the address's first part as the name). Returns the
-    seat's secret token. The last seat to be filled starts the game; a game whose seats
-    are all taken answers 409 `game_full`."""
+    join with its player token alone: the seat is its own (claimed: rated, in its games;
+    one seat per player, else 409 `already_seated`), with its address (and, unless the
+    body says otherwise, its language and its handle or its address's first part as the
+    name). Without a player token an `email` makes the seat an invitation to that
+    address, which counts for nobody until claimed. Returns the seat's secret token.
+    The last seat to be filled starts the game; a game whose seats are all taken
+    answers 409 `game_full`."""
     name, email, language = body["name"], body["email"], body["language"]
     token = bearer_token() if "Authorization" in request.headers else None
-    if token is not None and token.startswith(PLAYER_PREFIX):
+    claimed = token is not None and token.startswith(PLAYER_PREFIX)
+    if claimed:
         player = current_app.extensions["alhambra_players"].player(token)
         email, language = player.email, language or player.language
-        name = name or player.email.partition("@")[0][:40]
+        name = name or player.handle or player.email.partition("@")[0][:40]
     if not name:
         raise ApiError("validation_error", msg("give a name (or join signed in)"),
                        errors={"json": {"name": ["Missing data for required field."]}})
-    joined = service().join(game_id, body["invite_code"], name, email, language)
+    joined = service().join(game_id, body["invite_code"], name, email, language, claimed)
     return present.joined(joined, join_url), 201
 
 

@@ -9,6 +9,7 @@ from flask import Response, current_app, request
 from .. import present
 from ..languages import request_language
 from ..player_schemas import (
+    ClaimSchema,
     LeaderboardSchema,
     MyGamesQuerySchema,
     MyGamesSchema,
@@ -22,7 +23,8 @@ from ..player_schemas import (
 )
 from ..players import SIGN_IN_MINUTES, Players
 from ..ratings import Ratings
-from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors
+from ..schemas import JoinedSchema
+from .common import BEARER, BEARER_REQUIRED, Blueprint, bearer_token, errors, join_url
 from .web import me_page
 
 blp = Blueprint("players", __name__, url_prefix="",
@@ -125,6 +127,41 @@ def my_games(query: dict[str, Any]) -> dict[str, Any]:
     p = players()
     player = p.player(bearer_token())
     return present.my_games(p.my_games(player, finished=query["status"] == "finished"))
+
+
+@blp.route("/me/invitations", methods=["GET"])
+@blp.response(200, MyGamesSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401)
+def my_invitations() -> dict[str, Any]:
+    """Seats offered to me
+
+    The seats of games not over whose creator wrote the player's address on them and
+    that nobody claimed yet (no token: `POST /games/{id}/seats/{seat}/claim` makes one
+    the player's)."""
+    p = players()
+    return present.my_games(p.invitations(p.player(bearer_token())))
+
+
+@blp.route("/games/<string:game_id>/seats/<int:seat>/claim", methods=["POST"])
+@blp.arguments(ClaimSchema())
+@blp.response(201, JoinedSchema)
+@blp.doc(security=BEARER)
+@errors(blp, 400, 401, 403, 404, 409, 415, 422)
+def claim_seat(body: dict[str, Any], game_id: str, seat: int) -> tuple[dict[str, Any], int]:
+    """Claim a seat offered to my address
+
+    A seat whose creator wrote an address on it counts for nobody (no rating, not in
+    that address's games, no vacation, no table-talk mails) until the holder of that
+    address claims it: signed in with that address (its player token), or with the
+    `code` of the link mailed to the address. The seat then moves to a new token, which
+    this answer gives (the creator's copy stops working). 403 `not_your_invitation`:
+    another address's seat, or a wrong code; 409 `seat_not_claimable`: no address, a
+    bot, or claimed already; 409 `already_seated`: one seat per player and game."""
+    token = bearer_token() if "Authorization" in request.headers else None
+    p = players()
+    player = p.player(token) if token is not None else None
+    return present.joined(p.claim(game_id, seat, player, body["code"]), join_url), 201
 
 
 @blp.route("/ratings", methods=["GET"])

@@ -84,6 +84,9 @@ class Seat:
     language: str | None = None  # its mails' and page's (service/i18n.py); None: not chosen
     mail_failures: int = 0  # hard failures of mail to ``email`` since it was set or confirmed
     mail_failing: str | None = None  # why mails to ``email`` stopped (None: they go)
+    #: the account (its address) whose seat this is; None: nobody's yet (service/players.py)
+    claimed_by: str | None = None
+    claim_on_sign_in: bool = False  # a seat from before claims: its address's next sign-in
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,7 @@ class Player:
     language: str | None = None
     notify: str = "turn"
     digest_hour: int = 7  # the UTC hour of its daily digest (notify: digest)
+    handle: str | None = None  # its public name (ratings, lobbies): unique, chosen by it
 
 
 @dataclass(frozen=True)
@@ -171,10 +175,11 @@ class Rating:
 #: reminder, the answer to a mail reply, a webhook call, a bot's move, the game's deadline,
 #: ``plan``: a batch appended before due work existed, to plan (the upgrade), and
 #: ``rating``: a finished game's ratings (service/ratings.py), ``message``: a table-talk
-#: message mailed at once to a seat that asked so (talk.py).
+#: message mailed at once to a seat that asked so (talk.py), ``vacation``: a seat's
+#: vacation begins (service/players.py: recorded in the game then, not before).
 MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
 DueKind = Literal[MailKind, "reminder", "answer", "webhook", "bot", "deadline", "plan",
-                  "rating", "message"]
+                  "rating", "message", "vacation"]
 #: A due row's state: pending, claimed by a worker, done, failed for good.
 DueState = Literal["pending", "claimed", "done", "failed"]
 MAIL_KINDS: tuple[MailKind, ...] = get_args(MailKind)
@@ -323,6 +328,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 #: Values of columns an older export lacks.
 DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures": 0,
+                            "claimed_by": None, "claim_on_sign_in": False,
                             "public": False, "spectators_read_chat": False}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",

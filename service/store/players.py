@@ -1,6 +1,7 @@
 """The players' records (service/players.py and service/ratings.py are their rules):
 sign-in requests (only the hash of a code), sessions (only the hash of a token), each
-address's preferences and vacation spans, the ratings and the games rated."""
+address's preferences, handle and vacation spans, the seats it claims, the ratings and the
+games rated."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ from .access import Access
 from .base import Player, Rating, SignIn
 from .dialect import as_time
 
-PLAYER = "email, created_at, language, notify, digest_hour"
-RATING = "email, variant, name, mu, sigma, games, updated_at"
+PLAYER = "email, created_at, language, notify, digest_hour, handle"
+#: A rating with its player's handle as its name (never an address or a seat's name).
+RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, r.updated_at "
+          "from ratings r left join players p on p.email = r.email")
 
 
 def _player(row: dict[str, Any]) -> Player:
     return Player(row["email"], row["created_at"], row["language"], row["notify"],
-                  row["digest_hour"])
+                  row["digest_hour"], row["handle"])
 
 
 def _rating(row: dict[str, Any]) -> Rating:
@@ -61,22 +64,68 @@ class PlayerRecords:
                                                        self.d.time(at)))
         return email
 
-    def add_session(self, token_hash: str, email: str, at: datetime) -> Player:
-        """A session of ``email`` (the player made at its first); the player."""
+    def add_session(self, token_hash: str, email: str, at: datetime) -> list[str]:
+        """A session of ``email`` (the player made at its first); the seats from before
+        claims that name the address become its (one per game): their games' ids."""
         with self.a.write() as db:
             db.execute("insert into players (email, created_at) values (?, ?) "
                        "on conflict do nothing", (email, self.d.time(at)))
             db.execute("insert into player_sessions (token_hash, email, created_at) "
                        "values (?, ?, ?)", (token_hash, email, self.d.time(at)))
-        player = self.player(email)
-        assert player is not None
-        return player
+            rows = db.query("select game_id, seat from seats where claim_on_sign_in = ? and "
+                            "lower(email) = ? and claimed_by is null order by game_id, seat",
+                            (True, email))
+            claimed: list[str] = []
+            for r in rows:
+                if r["game_id"] not in claimed and db.execute(
+                        "update seats set claimed_by = ?, claim_on_sign_in = ? where "
+                        "game_id = ? and seat = ? and not exists (select 1 from seats o "
+                        "where o.game_id = ? and o.claimed_by = ?)",
+                        (email, False, r["game_id"], r["seat"], r["game_id"], email)) == 1:
+                    claimed.append(r["game_id"])
+        return claimed
+
+    def add_player(self, email: str, at: datetime) -> None:
+        """The account of ``email`` (its address proven otherwise than by signing in)."""
+        with self.a.write() as db:
+            db.execute("insert into players (email, created_at) values (?, ?) "
+                       "on conflict do nothing", (email, self.d.time(at)))
+
+    def claim(self, game_id: str, seat: int, email: str, generation: int, token_hash: str
+              ) -> bool:
+        """The seat becomes the account ``email``'s with a new token (its hash, of
+        ``generation``) and its table talk's mails as by default: if nobody claimed it,
+        its token is at ``generation - 1`` still and the account holds no other seat of
+        the game (False otherwise: nothing changed)."""
+        with self.a.write() as db:
+            if db.execute("update seats set claimed_by = ?, claim_on_sign_in = ?, "
+                          "token_hash = ?, token_generation = ? "
+                          "where game_id = ? and seat = ? and claimed_by is null and "
+                          "token_generation = ? and bot is null and not exists (select 1 "
+                          "from seats o where o.game_id = ? and o.claimed_by = ?)",
+                          (email, False, token_hash, generation, game_id, seat,
+                           generation - 1,
+                           game_id, email)) != 1:
+                return False
+            db.execute("update talk set mail_messages = 'with_next' where game_id = ? and "
+                       "seat = ?", (game_id, seat))
+        return True
+
+    def set_handle(self, email: str, handle: str, key: str) -> bool:
+        """The player's handle, and the key no other handle may share; False if another
+        player's handle has that key."""
+        with self.a.write() as db:
+            if db.scalar("select 1 from players where handle_key = ? and email <> ?",
+                         (key, email)):
+                return False
+            return db.execute("update players set handle = ?, handle_key = ? where "
+                              "email = ?", (handle, key, email)) == 1
 
     def session_player(self, token_hash: str) -> Player | None:
         with self.a.read() as db:
-            row = db.one("select p.email, p.created_at, p.language, p.notify, p.digest_hour "
-                         "from player_sessions s join players p on p.email = s.email "
-                         "where s.token_hash = ?", (token_hash,))
+            row = db.one(f"select {', '.join('p.' + c for c in PLAYER.split(', '))} "
+                         f"from player_sessions s join players p on p.email = s.email "
+                         f"where s.token_hash = ?", (token_hash,))
         return _player(row) if row else None
 
     def delete_session(self, token_hash: str) -> bool:
@@ -145,7 +194,7 @@ class PlayerRecords:
         if not emails:
             return {}
         with self.a.read() as db:
-            rows = db.query(f"select {RATING} from ratings where variant = ? and email in "
+            rows = db.query(f"{RATING} where r.variant = ? and r.email in "
                             f"({', '.join('?' * len(emails))})", (variant, *emails))
         return {r["email"]: _rating(r) for r in rows}
 
@@ -176,12 +225,11 @@ class PlayerRecords:
 
     def leaderboard(self, variant: str, limit: int = 50) -> list[Rating]:
         with self.a.read() as db:
-            rows = db.query(f"select {RATING} from ratings where variant = ? order by "
-                            f"mu - 3 * sigma desc, email limit ?", (variant, limit))
+            rows = db.query(f"{RATING} where r.variant = ? order by r.mu - 3 * r.sigma "
+                            f"desc, r.email limit ?", (variant, limit))
         return [_rating(r) for r in rows]
 
     def ratings_of(self, email: str) -> list[Rating]:
         with self.a.read() as db:
-            rows = db.query(f"select {RATING} from ratings where email = ? order by variant",
-                            (email,))
+            rows = db.query(f"{RATING} where r.email = ? order by r.variant", (email,))
         return [_rating(r) for r in rows]

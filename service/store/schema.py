@@ -179,7 +179,25 @@ create index due_game_pending on due (game_id, kind) where state = 'pending';
 }
 
 #: Each change after the baseline: its script for each database (``{...}`` as in TABLES).
-STEPS: list[str | dict[str, str]] = []
+STEPS: list[str | dict[str, str]] = [
+    # 21: identity (issue 39). A seat is its player's once claimed (``claimed_by``, an
+    # account's address); the seats with an address before this change are claimed when
+    # that address next signs in (``claim_on_sign_in``). A player's public ``handle`` and
+    # the key no other handle may read alike (``handle_key``). The ratings given so far
+    # trusted unclaimed addresses: they go, and each game over is rated again once every
+    # seat of it is claimed (service/ratings.py).
+    """
+alter table seats add column claimed_by text;
+alter table seats add column claim_on_sign_in {bool} not null default {false};
+update seats set claim_on_sign_in = {true} where email is not null and bot is null;
+create index {ix}seats_claimed_by on seats (claimed_by);
+alter table players add column handle text;
+alter table players add column handle_key text;
+create unique index {ix}players_handle_key on players (handle_key);
+delete from ratings;
+delete from rated_games;
+""",
+]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 
 

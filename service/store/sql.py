@@ -68,7 +68,8 @@ def due_values(d: Dialect, game_id: str, due: Sequence[Due], at: datetime
 
 
 def _seat(row: dict[str, Any]) -> Seat:
-    return Seat(**{**row, "joined_at": as_time(row["joined_at"])})
+    return Seat(**{**row, "joined_at": as_time(row["joined_at"]),
+                   "claim_on_sign_in": bool(row["claim_on_sign_in"])})
 
 
 def _game(row: dict[str, Any], seats: Sequence[Seat] = (), hooks: Sequence[int] = ()
@@ -230,14 +231,18 @@ class SqlStore:
                             f"limit ? offset ?", [*params, limit, offset])
             return self._with_seats(db, rows), total
 
-    def seats_of(self, email: str, finished: bool = False) -> list[tuple[Game, Seat]]:
-        """Every seat of this address (in lower case) and its game: of games not over, or
-        with ``finished`` of games over; by game creation."""
+    def seats_of(self, email: str, finished: bool = False, claimed: bool = True
+                 ) -> list[tuple[Game, Seat]]:
+        """Every seat this account (an address in lower case) claimed, or with ``claimed``
+        False every seat naming the address that nobody claimed yet, and its game: of
+        games not over, or with ``finished`` of games over; by game creation."""
         cond = "g.status = 'over'" if finished else "g.status <> 'over'"
+        whose = "s.claimed_by = ?" if claimed else \
+            "lower(s.email) = ? and s.claimed_by is null and s.bot is null"
         with self.a.read() as db:
             rows = db.query(f"select {', '.join('g.' + c for c in COLUMNS['games'])}, "
                             f"s.seat as seat_ from seats s join games g on g.id = s.game_id "
-                            f"where lower(s.email) = ? and {cond} "
+                            f"where {whose} and {cond} "
                             f"order by g.created_at, g.id, s.seat", (email.lower(),))
             games = {g.id: g for g in self._with_seats(db, rows)}
         return [(games[r["id"]], games[r["id"]].seats[r["seat_"]]) for r in rows]
@@ -257,13 +262,18 @@ class SqlStore:
             return db.execute(sql, params) == 1
 
     def join(self, game_id: str, seat: int, name: str, email: str | None, token_hash: str,
-             language: str | None = None) -> bool:
-        """Fill an open seat; False if it was taken meanwhile."""
+             language: str | None = None, claimed: bool = False) -> bool:
+        """Fill an open seat (``claimed``: by the account of ``email``, which holds no
+        other seat of the game); False if it was taken meanwhile (or the account holds
+        one)."""
         return self._seat_update(
             "update seats set name = ?, email = ?, token_hash = ?, joined_at = ?, "
-            "language = ? where game_id = ? and seat = ? and token_hash is null and "
-            "bot is null",
-            (name, email, token_hash, self.d.time(times.now()), language, game_id, seat))
+            "language = ?, claimed_by = ? where game_id = ? and seat = ? and token_hash "
+            "is null and bot is null and (cast(? as text) is null or not exists "
+            "(select 1 from seats o where o.game_id = ? and o.claimed_by = ?))",
+            (name, email, token_hash, self.d.time(times.now()), language,
+             email if claimed else None, game_id, seat, email if claimed else None, game_id,
+             email))
 
     def seat_bot(self, game_id: str, seat: int, name: str, bot: str) -> bool:
         """Fill an open seat with a bot of level ``bot``; False if it was taken."""
@@ -277,8 +287,9 @@ class SqlStore:
         False if the game started or the seat was open."""
         return self._seat_update(
             "update seats set name = null, email = null, token_hash = null, joined_at = null, "
-            "language = null, bot = null, token_generation = token_generation + 1 where "
-            "game_id = ? and seat = ? and (token_hash is not null or bot is not null) and "
+            "language = null, bot = null, claimed_by = null, "
+            "token_generation = token_generation + 1 where game_id = ? and seat = ? and "
+            "(token_hash is not null or bot is not null) and "
             "(select status from games where id = ?) = 'open'", (game_id, seat, game_id))
 
     def rotate_token(self, game_id: str, seat: int, generation: int, token_hash: str

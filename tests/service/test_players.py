@@ -7,23 +7,11 @@ import pytest
 
 from service import create_app
 from service.settings import Settings
-from tests.support import auth, check_problem, new_game
+from tests.support import auth, check_problem, new_game, signed_in
 
 
 def _app(tmp_path, **changes):
     return create_app(Settings(database=str(tmp_path / "p.db"), **changes))
-
-
-def signed_in(app, email: str) -> str:
-    """A player token for ``email`` (the sign-in request's code, as the mail has it)."""
-    from service.players import sign_in_code
-
-    players = app.extensions["alhambra_players"]
-    request = players.request_sign_in(email)
-    code = sign_in_code(app.extensions["alhambra"].secret_key, request.id)
-    r = app.test_client().post("/players/session", json={"code": code})
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()["token"]
 
 
 def test_sign_in_is_limited_per_address_and_per_client(tmp_path):
@@ -92,6 +80,23 @@ def test_my_games_across_three_games(any_app):
     open_game = r.get_json()["game_id"]
     new_game(client, 2, emails=["x@example.org", "y@example.org"])
     token = signed_in(any_app, me)
+    # seats the creators wrote my address on are offered to me, not mine (issue 39)
+    assert client.get("/me/games", headers=auth(token)).get_json()["games"] == []
+    offered = client.get("/me/invitations", headers=auth(token)).get_json()["games"]
+    assert {i["game_id"] for i in offered} == {games[0].id, games[1].id, open_game}
+    assert all(i["token"] is None for i in offered)
+    claimed = {}
+    for i in offered:
+        r = client.post(f"/games/{i['game_id']}/seats/{i['seat']}/claim", json={},
+                        headers=auth(token))
+        assert r.status_code == 201, r.get_json()
+        claimed[i["game_id"]] = r.get_json()["token"]
+    for g in games:  # the creator's copy of the token stops; the claimed one plays
+        seat = next(i["seat"] for i in offered if i["game_id"] == g.id)
+        check_problem(client.get(f"/games/{g.id}", headers=auth(g.tokens[seat])), 401,
+                      "invalid_token")
+        g.tokens[seat] = claimed[g.id]
+    assert client.get("/me/invitations", headers=auth(token)).get_json()["games"] == []
 
     got = client.get("/me/games", headers=auth(token))
     assert got.status_code == 200, got.get_json()

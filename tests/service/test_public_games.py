@@ -4,8 +4,7 @@ creator opens a joined seat again before the start (its token stops working)."""
 
 from __future__ import annotations
 
-from tests.service.test_players import signed_in
-from tests.support import auth, check_problem
+from tests.support import auth, check_problem, signed_in
 
 
 def create(client, public: bool, players: int = 3):

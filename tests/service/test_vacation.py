@@ -8,8 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from service import times
 from service.clock import Clock, TimeControl
-from tests.service.test_players import signed_in
-from tests.support import auth, check_problem, new_game
+from tests.support import auth, check_problem, claimed, fake_clock, new_game, signed_in
 
 T0 = datetime(2027, 3, 1, 12, tzinfo=UTC)
 H = timedelta(hours=1)
@@ -71,12 +70,16 @@ def deadline_of(client, game_id):
     return times.from_text(client.get(f"/games/{game_id}").get_json()["deadline"])
 
 
-def test_a_vacation_moves_my_deadline_and_is_in_each_games_log(app, client):
+def test_a_vacation_moves_my_deadline_and_is_in_each_games_log(app, client, monkeypatch):
+    """A vacation to come changes no game until it begins (issue 39): then each game of
+    a seat the player claimed records it, and the deadline moves."""
     me = "away@example.org"
     games = [new_game(client, 2, emails=[me, f"o{i}@example.org"], time_per_move=86400)
              for i in range(2)]
-    token = signed_in(app, me)
+    for g in games:
+        token = claimed(app, g, {0: me})[0]
     store = app.extensions["alhambra"].store
+    players = app.extensions["alhambra_players"]
     before = {g.id: (deadline_of(client, g.id), g.get()["current_seat"], g.get()["version"])
               for g in games}
     now = times.now()
@@ -88,7 +91,14 @@ def test_a_vacation_moves_my_deadline_and_is_in_each_games_log(app, client):
     doc = r.get_json()
     assert doc["vacation"] == {"from": times.to_text(since), "until": times.to_text(until)}
     assert doc["vacation_days_left"] == 21 - 2
+    for g in games:  # not begun: no game changed, its beginning is due work
+        assert g.get()["version"] == before[g.id][2]
+        assert deadline_of(client, g.id) == before[g.id][0]
+        begins = [d for d in store.due_rows(g.id) if d.kind == "vacation"]
+        assert [(d.due_at, d.seat, d.state) for d in begins] == [(since, 0, "pending")]
+    clock = fake_clock(monkeypatch, since)  # the due work runs when it begins
     for g in games:
+        assert players.begin_vacation(g.id, 0) == "applied"  # the due work's job
         deadline, seat, version = before[g.id]
         events = client.get(f"/games/{g.id}/events?since={version}").get_json()["events"]
         assert [e["event"]["type"] for e in events] == ["vacation"]  # one event each
@@ -107,17 +117,63 @@ def test_a_vacation_moves_my_deadline_and_is_in_each_games_log(app, client):
             assert all(t > until for t in reminders) and reminders
         assert not [d for d in rows if d.version == version + 1 and d.kind in
                     ("your_turn", "started", "timeout", "taken_over", "game_over")]  # no mail
-    # called off before it began: the deadlines come back
-    r = client.patch("/me", json={"vacation": None}, headers=auth(token))
-    assert r.status_code == 200 and r.get_json()["vacation"] is None
+    # a vacation called off before it began: nothing recorded, its beginning stale
+    clock.now = since + 2 * DAY
+    later = clock.now + DAY
+    r = client.patch("/me", json={"vacation": {"from": times.to_text(later), "until":
+                                               times.to_text(later + DAY)}},
+                     headers=auth(token))
+    assert r.status_code == 200, r.get_json()
+    versions = {g.id: g.get()["version"] for g in games}
+    assert client.patch("/me", json={"vacation": None}, headers=auth(token)).status_code == 200
+    clock.now = later + H
     for g in games:
-        assert abs((deadline_of(client, g.id) - before[g.id][0]).total_seconds()) < 1
+        assert players.begin_vacation(g.id, 0) == "stale"
+        assert g.get()["version"] == versions[g.id]
+
+
+def test_edits_of_a_vacation_to_come_never_refuse_an_opponents_move(app, client):
+    """Issue 39, probe 6: 40 edits of a vacation not begun wrote 40 events into the
+    opponent's game, whose move at the version it had read got 409."""
+    me = "editor@example.org"
+    game = new_game(client, 2, emails=[me, "rival@example.org"], time_per_move=86400)
+    token = claimed(app, game, {0: me})[0]
+    version = game.get()["version"]
+    start = times.now() + DAY
+    for i in range(40):
+        r = client.patch("/me", json={"vacation": {
+            "from": times.to_text(start + i * H), "until": times.to_text(start + 3 * DAY)}},
+            headers=auth(token))
+        assert r.status_code == 200, r.get_json()
+    assert game.get()["version"] == version  # no event: nothing has begun
+    # and a vacation that did begin (recorded in the log) refuses no move either
+    r = client.patch("/me", json={"vacation": {"from": times.to_text(times.now()), "until":
+                                               times.to_text(times.now() + DAY)}},
+                     headers=auth(token))
+    assert r.status_code == 200 and game.get()["version"] == version + 1
+    seat = game.get()["current_seat"]
+    take = next(m for m in game.notations(seat) if m.startswith("take"))
+    assert game.submit(seat, take, version=version).status_code == 201
+
+
+def test_a_vacation_lasts_at_most_the_longest_stretch(app, client):
+    token = signed_in(app, "long.trip@example.org")
+    start = times.now() + DAY
+    r = client.patch("/me", json={"vacation": {"from": times.to_text(start), "until":
+                                               times.to_text(start + 15 * DAY)}},
+                     headers=auth(token))
+    body = check_problem(r, 422, "vacation_refused")
+    assert body["stretch"] == 14 and "14 days in a row" in body["detail"]
+    r = client.patch("/me", json={"vacation": {"from": times.to_text(start), "until":
+                                               times.to_text(start + 14 * DAY)}},
+                     headers=auth(token))
+    assert r.status_code == 200, r.get_json()
 
 
 def test_others_see_the_vacation_going_on(app, client):
     me = "now.away@example.org"
     game = new_game(client, 2, emails=["other@example.org", me], time_per_move=86400)
-    token = signed_in(app, me)
+    token = claimed(app, game, {1: me})[1]
     until = times.now() + 3 * DAY
     r = client.patch("/me", json={"vacation": {"from": times.to_text(times.now()),
                                                "until": times.to_text(until)}},
@@ -128,21 +184,25 @@ def test_others_see_the_vacation_going_on(app, client):
     assert seats[0]["vacation_until"] is None
 
 
-def test_the_yearly_allowance(app, client):
+def test_the_yearly_allowance(app, client, monkeypatch):
     token = signed_in(app, "greedy.traveller@example.org")
     start = datetime(times.now().year + 1, 2, 1, tzinfo=UTC)
+    clock = fake_clock(monkeypatch, start - DAY)
 
     def go(days, offset=0):
         return client.patch("/me", json={"vacation": {
             "from": times.to_text(start + offset * DAY),
             "until": times.to_text(start + (offset + days) * DAY)}}, headers=auth(token))
 
-    body = check_problem(go(22), 422, "vacation_refused")
+    assert go(14).status_code == 200  # taken: 14 days
+    clock.now = start + 20 * DAY
+    body = check_problem(go(8, 30), 422, "vacation_refused")
     assert body["allowance"] == 21 and body["year"] == start.year
     assert "21 days a year" in body["detail"]
-    assert go(21).status_code == 200  # exactly the allowance (a change replaces it)
+    assert go(7, 30).status_code == 200  # exactly the allowance
+    assert go(7, 31).status_code == 200  # a change of one not begun replaces it
     check_problem(client.patch("/me", json={"vacation": {
-        "from": times.to_text(start), "until": times.to_text(start - DAY)}},
+        "from": times.to_text(start + 40 * DAY), "until": times.to_text(start + 39 * DAY)}},
         headers=auth(token)), 422, "vacation_refused")
     check_problem(client.patch("/me", json={"vacation": {"from": "tomorrow"}},
                                headers=auth(token)), 422, "validation_error")

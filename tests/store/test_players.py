@@ -65,7 +65,8 @@ def test_one_code_used_at_once_by_many_is_used_once(store, spec):
 
 def test_sessions_make_the_player_and_end(store):
     assert store.players.player("ann@example.org") is None
-    player = store.players.add_session("tok1", "ann@example.org", times.now())
+    assert store.players.add_session("tok1", "ann@example.org", times.now()) == []
+    player = store.players.player("ann@example.org")
     assert player.email == "ann@example.org" and player.notify == "turn"
     assert player.language is None
     store.players.add_session("tok2", "ann@example.org", times.now())  # a second device
@@ -89,11 +90,50 @@ def test_a_players_seats_across_games(store):
     for gid in ("g1", "g2", "g3"):
         make_game(store, gid)  # seats p0@…, p1@…
     store.append("g3", 0, [{"type": "x"}], GameUpdate("over", "over", None, None))
-    mine = store.seats_of("P1@example.org")
+    # an address written on a seat offers it; the account's seats are those it claimed
+    offered = store.seats_of("P1@example.org", claimed=False)
+    assert [(g.id, s.seat) for g, s in offered] == [("g1", 1), ("g2", 1)]
+    assert store.seats_of("p1@example.org") == []
+    assert store.players.claim("g1", 1, "p1@example.org", 1, "new-g1-1") is True
+    assert store.players.claim("g1", 1, "p1@example.org", 1, "again") is False  # claimed
+    assert store.players.claim("g1", 0, "p1@example.org", 1, "other") is False  # one a game
+    assert store.players.claim("g2", 1, "p1@example.org", 2, "stale") is False  # rotated
+    assert store.players.claim("g2", 1, "p1@example.org", 1, "new-g2-1") is True
+    mine = store.seats_of("p1@example.org")
     assert [(g.id, s.seat) for g, s in mine] == [("g1", 1), ("g2", 1)]
-    assert all(s.email == "p1@example.org" and g.status == "active" for g, s in mine)
-    assert [g.id for g, _ in store.seats_of("p1@example.org", finished=True)] == ["g3"]
+    assert all(s.claimed_by == "p1@example.org" and s.token_generation == 1 and
+               g.status == "active" for g, s in mine)
+    assert store.seat_by_token_hash("tok-g1-1") is None  # the creator's copy: gone
+    assert store.seat_by_token_hash("new-g1-1").seat == 1
+    assert store.seats_of("p1@example.org", claimed=False) == []
+    assert [g.id for g, _ in store.seats_of("p1@example.org", finished=True,
+                                            claimed=False)] == ["g3"]
     assert store.seats_of("nobody@example.org") == []
+
+
+def test_seats_from_before_claims_are_claimed_by_their_address_signing_in(store):
+    from dataclasses import replace
+
+    game = make_game(store, "old", 3)
+    seats = [replace(s, claim_on_sign_in=True, email="same@example.org" if s.seat else
+                     s.email) for s in store.game("old").seats]
+    store.create_game(replace(game, id="old2"), [replace(s, game_id="old2",
+                                                         token_hash=f"t2-{s.seat}")
+                                                 for s in seats])
+    assert store.players.add_session("t", "same@example.org", times.now()) == ["old2"]
+    got = store.game("old2").seats
+    assert [s.claimed_by for s in got] == [None, "same@example.org", None]  # one a game
+    assert store.players.add_session("t2", "same@example.org", times.now()) == []
+
+
+def test_a_handle_reads_like_no_other(store):
+    store.players.add_session("a", "a@example.org", times.now())
+    store.players.add_session("b", "b@example.org", times.now())
+    assert store.players.set_handle("a@example.org", "alice", "alice") is True
+    assert store.players.set_handle("b@example.org", "аlice", "alice") is False
+    assert store.players.set_handle("a@example.org", "alice2", "alice2") is True  # its own
+    assert store.players.player("a@example.org").handle == "alice2"
+    assert store.players.set_handle("b@example.org", "alice", "alice") is True  # freed
 
 
 def test_public_games_and_a_seat_opened_again(store):
@@ -138,6 +178,8 @@ def test_ratings_are_written_once_per_game_and_never_over_a_newer_one(store):
 
     for gid in ("r1", "r2"):
         make_game(store, gid)
+    store.players.add_session("ta", "a@x.org", times.now())
+    store.players.set_handle("a@x.org", "ann", "ann")
     assert store.players.ratings("alhambra", ["a@x.org", "b@x.org"]) == {}
     before = [Rating("a@x.org", "alhambra", "A", 25, 8.3, 0),
               Rating("b@x.org", "alhambra", "B", 25, 8.3, 0)]
@@ -148,7 +190,7 @@ def test_ratings_are_written_once_per_game_and_never_over_a_newer_one(store):
     assert store.players.rate("r2", before, after) == "conflict"  # read before r1 was rated
     got = store.players.ratings("alhambra", ["a@x.org", "b@x.org", "c@x.org"])
     assert {e: (r.mu, r.sigma, r.games, r.name) for e, r in got.items()} == {
-        "a@x.org": (27, 7.8, 1, "A"), "b@x.org": (23, 7.8, 1, "B")}
+        "a@x.org": (27, 7.8, 1, "ann"), "b@x.org": (23, 7.8, 1, None)}  # handles only
     assert [r.email for r in store.players.leaderboard("alhambra")] == ["a@x.org", "b@x.org"]
     assert store.players.leaderboard("granada") == []
     assert [r.variant for r in store.players.ratings_of("a@x.org")] == ["alhambra"]

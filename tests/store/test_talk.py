@@ -59,6 +59,13 @@ def test_at_once_mail_rows_come_with_the_message(store):
     make_game(store, "g1", 3)
     for seat in (1, 2):
         store.talk.set(Talk("g1", seat, mail_messages="at_once"))
+    talk.write(store.game("g1"), 0, "to nobody yet", None)  # no seat is claimed
+    assert [r for r in store.due_rows("g1") if r.kind == "message"] == []
+    for seat in (1, 2):  # a claim sets the talk mails back to the default
+        assert store.players.claim("g1", seat, f"p{seat}@example.org", 1, f"c{seat}")
+        mine = next(t for t in store.talk.settings("g1") if t.seat == seat)
+        assert mine.mail_messages == "with_next"
+        store.talk.set(Talk("g1", seat, mail_messages="at_once"))
     kept = talk.write(store.game("g1"), 0, "hello", None)
     rows = [r for r in store.due_rows("g1") if r.kind == "message"]
     assert [(r.seat, r.version, r.args) for r in rows] == [

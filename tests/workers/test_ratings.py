@@ -9,8 +9,7 @@ import random
 import engine
 from service.ratings import MODEL, Ratings, standings
 from service.store import Seat
-from tests.service.test_players import signed_in
-from tests.support import GameHandle, auth, play_random, wait_until
+from tests.support import GameHandle, auth, play_random, signed_in, wait_until
 
 
 def test_a_finished_game_is_rated_by_the_worker(stack):
