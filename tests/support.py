@@ -555,13 +555,19 @@ def signed_in(app, email: str) -> str:
 def claimed(app, game: GameHandle, seats_by_email: dict[int, str]) -> dict[int, str]:
     """Each of ``seats_by_email``'s seats (seat → address) signed in for and claimed by
     its address (issue 39); the game's tokens the claimed ones. The player tokens."""
-    client = app.test_client()
     players = {}
     for seat, address in seats_by_email.items():
         players[seat] = signed_in(app, address)
-        r = client.post(f"/games/{game.id}/seats/{seat}/claim", json={},
-                        headers=auth(players[seat]))
-        assert r.status_code == 201, r.get_json()
-        game.tokens[seat] = r.get_json()["token"]
+        claim(app.test_client(), game, seat, players[seat])
     return players
+
+
+def claim(client, game: GameHandle, seat: int, player_token: str) -> str:
+    """The signed-in player of ``player_token`` claims ``seat`` (its address's); the
+    game's token of the seat the new one, returned."""
+    r = client.post(f"/games/{game.id}/seats/{seat}/claim", json={},
+                    headers=auth(player_token))
+    assert r.status_code == 201, r.get_json()
+    game.tokens[seat] = r.get_json()["token"]
+    return game.tokens[seat]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from service.players import sign_in_code
-from tests.support import auth, new_game, wait_until
+from tests.support import auth, claim, new_game, wait_until
 
 
 def player_token(stack, email: str) -> str:
@@ -61,6 +61,7 @@ def test_the_others_mails_say_who_is_on_vacation(stack, smtp):
     token = player_token(stack, me)
     handle = new_game(stack.client, 2, emails=[me, "stay.home@example.org"],
                       time_per_move=86400)
+    claim(stack.client, handle, 0, token)  # a vacation stops the seats one claimed
     until = times.now() + timedelta(days=3)
     r = stack.client.patch("/me", json={"vacation": {"from": times.to_text(times.now()),
                                                      "until": times.to_text(until)}},

@@ -15,7 +15,7 @@ import time
 from service import create_app
 from service.settings import Settings
 from tests.service.test_replay_access import finish
-from tests.support import auth, new_game, reply_to, smtp_send, wait_until
+from tests.support import auth, claimed, new_game, reply_to, smtp_send, wait_until
 from tests.workers.test_webhooks import Receiver
 
 READERS = ("p0", "p1", "p2", "host", "spectator")
@@ -58,6 +58,7 @@ class Talk:
 def test_every_reader_reads_exactly_what_it_may(mail_stack, smtp, tmp_path):
     s = mail_stack
     h = new_game(s.client, 3)
+    claimed(s.app, h, {2: "p2@example.org"})  # at-once mails go to claimed seats only
     tokens = {"p0": h.tokens[0], "p1": h.tokens[1], "p2": h.tokens[2],
               "host": h.host_token, "spectator": None}
     talk = Talk()
