@@ -31,6 +31,7 @@ from typing import Any
 
 from service import due as planned
 from service import present, times
+from service.auth import claim_code
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.games import to_store
 from service.players import Players
@@ -164,6 +165,11 @@ def batch_mail(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     if row.kind == "started" or batch.over and not batch.game.replay_public:
         # secret links: in the started mail, and a private game's replay once over
         batch.tokens = {row.seat: ctx.games.seat_token(row.game_id, row.seat)}
+    seat = batch.seats[row.seat] if row.seat < len(batch.seats) else None
+    if row.kind == "started" and seat is not None and seat.email and not seat.claimed_by:
+        # the seat is offered to its address: the link that claims it (issue 39)
+        batch.claim_codes = {row.seat: claim_code(ctx.games.secret_key, row.game_id,
+                                                  row.seat, seat.token_generation)}
     return send_talking(ctx, batch, row.kind, row.seat, row)
 
 

@@ -104,6 +104,8 @@ class Batch:
     public_url: str
     read: Callable[[int, int], list[dict[str, Any]]]
     tokens: dict[int, str] = field(default_factory=dict)  # seat -> its token (secret links)
+    #: seat -> the code that claims it (service/players.py), mailed only to its address
+    claim_codes: dict[int, str] = field(default_factory=dict)
     replies: bool = False  # MAIL_REPLY_TO is set: seats may reply to play
     sent_at: datetime | None = None  # when the mails are written (deadlines in words); now
     players: dict[int, Player] = field(default_factory=dict)  # seat -> its signed-in player
@@ -226,6 +228,8 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "cities": board.cities(state, view, seat, say_),
         "link": batch.public_url + play_path(game.id, batch.tokens[seat])
         if seat in batch.tokens else None,
+        "claim_url": f"{batch.public_url}/me#claim={game.id}.{seat}.{batch.claim_codes[seat]}"
+        if seat in batch.claim_codes else None,
         "record_url": f"{batch.public_url}/games/{game.id}/record",
         # a private game's replay opens from the seat's own link
         "replay_url": batch.public_url + replay_path(

@@ -1,6 +1,9 @@
-// A player's page (/me): sign in by e-mail (a code, or the mail's link /me#code=…), then
-// every game with a seat of the player's address, "your turn" first, polled; the count
-// of games waiting for the player in the tab's title; preferences. Only the public API.
+// A player's page (/me): sign in by e-mail (a code, or the mail's link /me#code=…; a
+// signed-in page asks before a link's code switches accounts), then every game with a
+// seat the player claimed, "your turn" first, polled, and the seats offered to its
+// address, to claim (or /me#claim=<game>.<seat>.<code>, the link mailed to the seat's
+// address); the count of games waiting for the player in the tab's title; preferences.
+// Only the public API.
 
 import { api, ApiError } from "./api.js";
 import { applyStrings, fill, h } from "./dom.js";
@@ -70,6 +73,28 @@ async function loadGames() {
   document.title = turns ? `(${turns}) ${M.pageTitle}` : M.pageTitle;
 }
 
+function offeredItem(g) {
+  const names = g.players.map((p) => p.name || M.open).join(", ");
+  const button = h("button", { type: "button", class: "claim" }, M.claim);
+  button.addEventListener("click", async () => {
+    try {
+      const seat = await api(`/games/${g.game_id}/seats/${g.seat}/claim`, {
+        method: "POST", body: {}, token: token() });
+      location.assign(`/play/${seat.game_id}#token=${seat.token}`);
+    } catch (err) {
+      notice(err);
+    }
+  });
+  return h("li", { class: "my-game offered", "data-game": g.game_id },
+    M.gameLine(VARIANT_NAMES[g.variant] || g.variant, names), " ", button);
+}
+
+async function loadOffered() {
+  const offered = await api("/me/invitations", { token: token() });
+  document.getElementById("offered-box").hidden = !offered.games.length;
+  fill("offered", offered.games.map(offeredItem));
+}
+
 async function loadFinished() {
   const done = await api("/me/games?status=finished", { token: token() });
   fill("finished", done.games.length ? done.games.map(gameItem)
@@ -79,6 +104,7 @@ async function loadFinished() {
 async function poll() {
   try {
     await loadGames();
+    await loadOffered();
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       signedOut();
@@ -95,6 +121,7 @@ function signedOut(err) {
   document.getElementById("signin").hidden = false;
   document.getElementById("mine").hidden = true;
   document.getElementById("prefs-box").hidden = true;
+  document.getElementById("offered-box").hidden = true;
   document.title = M.pageTitle;
   if (err) notice(err);
 }
@@ -182,9 +209,41 @@ async function start() {
   document.title = M.pageTitle;
   document.querySelector("header.top").append(switcher());
   wire();
-  const code = new URLSearchParams(location.hash.slice(1)).get("code");
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const code = fragment.get("code");
+  const claim = fragment.get("claim");
+  if (code || claim) history.replaceState(null, "", location.pathname + location.search);
+  if (claim) {  // the link mailed to a seat's address: the seat becomes its holder's
+    const [game, seat, secret] = claim.split(".");
+    try {
+      const got = await api(`/games/${game}/seats/${seat}/claim`, {
+        method: "POST", body: { code: secret } });
+      location.assign(`/play/${got.game_id}#token=${got.token}`);
+      return;
+    } catch (err) {
+      notice(err);
+    }
+  }
   if (code) {
-    history.replaceState(null, "", location.pathname + location.search);  // used once
+    const current = token() && await api("/me", { token: token() }).catch(() => null);
+    if (current) {  // a link must not switch accounts behind the player's back
+      document.getElementById("switch").hidden = false;
+      fill("switch-text", M.switchAsk(current.email));
+      document.getElementById("switch-no").addEventListener("click", async () => {
+        document.getElementById("switch").hidden = true;
+        await signedIn();
+      });
+      document.getElementById("switch-yes").addEventListener("click", async () => {
+        document.getElementById("switch").hidden = true;
+        try {
+          await useCode(code);
+        } catch (err) {
+          notice(err);
+          await signedIn();
+        }
+      });
+      return;
+    }
     try {
       await useCode(code);
     } catch (err) {

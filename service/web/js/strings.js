@@ -525,6 +525,15 @@ export const M = {
   finishedGames: _("Finished games"),
   preferences: _("Preferences"),
   signedInAs: (email) => _("Signed in as {email}", { email }),
+  switchTitle: _("Another address's link"),
+  switchAsk: (email) => _("You are signed in as {email}. This link signs in whoever asked "
+                          + "for it, perhaps not you: sign in with it?", { email }),
+  switchYes: _("Sign in with the link"),
+  switchNo: _("Stay signed in"),
+  offeredTitle: _("Seats offered to you"),
+  offeredWhy: _("A game's creator wrote your address on these seats. Until you claim one, "
+                + "it counts for nobody: no rating, no vacation."),
+  claim: _("Claim this seat"),
   mailLanguage: _("Language of my mails"),
   notifyField: _("Mails"),
   notifyTurn: _("a mail for each of my turns"),
