@@ -39,7 +39,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .auth import hash_token
 from .errors import DomainError, InvalidInvite, InvalidSignInCode, InvalidToken
 from .i18n import msg
-from .players import normal_code
+from .players import PLAYER_PREFIX, normal_code
 from .problems import domain_problem, problem
 from .schemas import normal_address
 from .settings import Settings
@@ -139,6 +139,18 @@ def _sign_in_address() -> str:
     return "sign-in:" + hash_token(text)[:32]
 
 
+def _not_anonymous_public_join() -> bool:
+    """A join with an invite code or a player token (not one of a public game's seats
+    taken by someone who did not sign in)."""
+    token = request.headers.get("Authorization", "").strip().partition(" ")[2].strip()
+    return token.startswith(PLAYER_PREFIX) or _body_field("invite_code") != "None"
+
+
+def _public_seat() -> str:
+    game = str((request.view_args or {}).get("game_id"))
+    return f"public-seat:{game}:{get_remote_address()}"
+
+
 def _only_limited_routes(app: Flask, limiter: Limiter) -> None:
     """Keep flask-limiter off the other routes: every limit here is a decorator's, checked
     in its route's wrapper, so its before-request check (a lookup of limits that finds
@@ -175,6 +187,12 @@ def init_limits(app: Flask, settings: Settings) -> Limiter:
             view: Callable[..., Any] = app.view_functions[endpoint]  # sync or async
             app.view_functions[endpoint] = limiter.limit(getattr(settings, name),
                                                          deduct_when=deduct)(view)
+    # a public game's seats: one per client address unless signed in (one per account:
+    # service/games.py), so that no one client takes every open seat of the lobby's game
+    join: Callable[..., Any] = app.view_functions["games.join_game"]
+    app.view_functions["games.join_game"] = limiter.limit(
+        "1/day", key_func=_public_seat, exempt_when=_not_anonymous_public_join,
+        deduct_when=_seat_taken)(join)
     # sign-in mails per address too (whoever asks): no mailbox is flooded from many hosts
     sign_in: Callable[..., Any] = app.view_functions["players.sign_in"]
     app.view_functions["players.sign_in"] = limiter.limit(

@@ -22,12 +22,18 @@ def test_a_public_game_is_joined_without_the_code(app, client):
                                                         "email": "s@example.org"})
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["seat"] == 1
-    check_problem(client.post(f"/games/{g['game_id']}/join", json={}), 422,
+    elsewhere = {"REMOTE_ADDR": "192.0.2.9"}
+    check_problem(client.post(f"/games/{g['game_id']}/join", json={},
+                              environ_base=elsewhere), 422,
                   "validation_error")  # no name, not signed in
-    # a signed-in player: one click (its token only)
+    # one seat per client address unless signed in (issue 39: no one takes every seat)
+    check_problem(client.post(f"/games/{g['game_id']}/join", json={"name": "Again"}), 429,
+                  "rate_limited")
+    # a signed-in player: one click (its token only); one seat per account
     token = signed_in(app, "Clicker@Example.org")
     r = client.post(f"/games/{g['game_id']}/join", json={}, headers=auth(token))
     assert r.status_code == 201, r.get_json()
+    assert r.get_json()["seat"] == 2
     doc = client.get(f"/games/{g['game_id']}", headers=auth(r.get_json()["token"])).get_json()
     assert doc["status"] == "active"  # the last seat: it started
     me = doc["seats"][2]
@@ -59,7 +65,8 @@ def test_the_creator_opens_a_joined_seat_again(client):
                   "invalid_token")  # the removed seat's token no longer works
     check_problem(client.delete(f"/games/{gid}/seats/1", headers=auth(host)), 409,
                   "seat_not_removable")  # open already
-    again = client.post(f"/games/{gid}/join", json={"name": "Next"}).get_json()
+    again = client.post(f"/games/{gid}/join", json={"name": "Next"},
+                        environ_base={"REMOTE_ADDR": "192.0.2.7"}).get_json()
     assert again["seat"] == 1 and again["token"] != joined["token"]
     assert client.post(f"/games/{gid}/seats/2/bot", json={"level": "greedy"},
                        headers=auth(host)).status_code == 201  # the game starts
@@ -75,3 +82,17 @@ def test_public_games_in_play_are_listed_to_anyone(client):
     playing = client.get("/games?status=active").get_json()["games"]
     assert [g["game_id"] for g in playing] == [public["game_id"]]
     assert client.get("/games?status=over").get_json()["games"] == []
+
+
+def test_one_seat_per_account_and_the_join_rated_as_its_own(app, client):
+    """Issue 39: one player token joined the same public game twice (two seats)."""
+    g = create(client, True, 4)
+    token = signed_in(app, "twice@example.org")
+    first = client.post(f"/games/{g['game_id']}/join", json={}, headers=auth(token))
+    assert first.status_code == 201
+    check_problem(client.post(f"/games/{g['game_id']}/join", json={"name": "Other me"},
+                              headers=auth(token)), 409, "already_seated")
+    seats = client.get(f"/games/{g['game_id']}").get_json()["seats"]
+    assert [s["joined"] for s in seats] == [True, True, False, False]
+    mine = client.get("/me/games", headers=auth(token)).get_json()["games"]
+    assert [(x["game_id"], x["seat"]) for x in mine] == [(g["game_id"], 1)]
