@@ -54,9 +54,22 @@ def test_the_link_signs_in_and_lists_my_games(server, new_context):
     page = new_context().new_page()
     errors = watch_errors(page)
     page.goto(f"{server.url}/me?poll=1#code={code}")
-    page.wait_for_selector("#games li.my-game")
+    # the seats the creators wrote my address on are offered, not mine yet (issue 39)
+    page.wait_for_selector("#offered li.offered")
     assert "code=" not in page.url  # used once, gone from the address
     assert page.locator("#who").inner_text() == f"Signed in as {ME}"
+    assert page.locator("#offered li.offered").count() == 2
+    assert page.locator("#games li").inner_text().startswith("No games yet")
+    for game_id, tokens in games:  # each claimed: its page opens with a new token
+        page.goto(f"{server.url}/me?poll=1")
+        page.click(f"#offered li[data-game='{game_id}'] button.claim")
+        page.wait_for_url(f"**/play/{game_id}#token=*")
+        new = page.url.partition("#token=")[2]
+        assert new != tokens[0]
+        tokens[0] = new
+    page.goto(f"{server.url}/me?poll=1")
+    page.wait_for_selector("#games li.my-game")
+    assert page.locator("#offered-box").is_hidden()
     mine = [g for g, _ in games if whose_turn(server, g) == 0]
     items = page.locator("#games li.my-game")
     assert items.count() == 2
@@ -86,6 +99,35 @@ def test_the_link_signs_in_and_lists_my_games(server, new_context):
     # a game opens its seat's page, signed in as that seat
     page.click(f"#games li[data-game='{games[1][0]}'] a.game-link")
     page.wait_for_url(f"**/play/{games[1][0]}#token={games[1][1][0]}")
+    assert errors == []
+
+
+def test_a_link_with_another_code_asks_before_switching_accounts(server, new_context):
+    """Issue 39, probe 5 (login CSRF): ``/me#code=<an attacker's unused code>`` silently
+    replaced the signed-in player's session."""
+    players = server.app.extensions["alhambra_players"]
+    key = server.app.extensions["alhambra"].secret_key
+    mine = sign_in_code(key, players.request_sign_in("victim.web@example.org").id)
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/me#code={mine}")
+    page.wait_for_selector("#mine:not([hidden])")
+    theirs = sign_in_code(key, players.request_sign_in("attacker.web@example.org").id)
+    page.goto(f"{server.url}/me?again#code={theirs}")
+    page.wait_for_selector("#switch:not([hidden])")
+    assert "victim.web@example.org" in page.locator("#switch-text").inner_text()
+    assert page.locator("#mine").is_hidden()
+    page.click("#switch-no")
+    page.wait_for_selector("#mine:not([hidden])")
+    assert page.locator("#who").inner_text() == "Signed in as victim.web@example.org"
+    token = page.evaluate("() => localStorage.getItem('alhambra-player-token')")
+    assert server.call("/me", token=token)["email"] == "victim.web@example.org"
+    # the attacker's code was not used: asked again, the player may choose it knowingly
+    page.goto(f"{server.url}/me?third#code={theirs}")
+    page.wait_for_selector("#switch:not([hidden])")
+    page.click("#switch-yes")
+    page.wait_for_function("() => document.getElementById('who').textContent"
+                           ".includes('attacker.web@example.org')")
     assert errors == []
 
 
@@ -151,7 +193,7 @@ def test_my_page_has_no_serious_accessibility_violations(server, new_context):
     request = server.app.extensions["alhambra_players"].request_sign_in(email)
     code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
     page.goto(f"{server.url}/me?lang=en#code={code}")  # (a new document: not a hash change)
-    page.wait_for_selector("#games li.my-game")
+    page.wait_for_selector("#offered li.offered")
     assert serious_violations(page) == []
     assert errors == []
 
@@ -166,6 +208,7 @@ def test_the_others_page_says_who_is_on_vacation(server, new_context):
     request = server.app.extensions["alhambra_players"].request_sign_in(email)
     code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
     token = server.app.extensions["alhambra_players"].open_session(code)["token"]
+    server.call(f"/games/{game['game_id']}/seats/1/claim", {}, token=token)  # mine
     until = times.now() + timedelta(days=2)
     req = urllib.request.Request(
         f"{server.url}/me", method="PATCH", headers={
