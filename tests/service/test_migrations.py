@@ -13,6 +13,7 @@ import pytest
 
 from service.auth import seat_token
 from service.clock import TIMED_EVENTS, Clock, TimeControl
+from service.players import sign_in_code
 from service.settings import Settings
 from service.store import SchemaTooNew, SchemaTooOld, sqlite_store
 from service.store.schema import BASELINE, LAST_LEGACY, SCHEMA_VERSION
@@ -95,6 +96,15 @@ def test_a_schema_16_database_is_brought_to_the_baseline_and_plays_on(tmp_path):
         ("started", None, 1, 0, "done", None)]
     with store.d.writing() as db, pytest.raises(sqlite3.DatabaseError, match="append-only"):
         db.execute("delete from event_batches where game_id = ?", (GAME,))
+    # identity (schema 21): a seat with an address from before claims is its address's
+    # at that address's next sign-in (issue 39)
+    seats = store.game(GAME).seats
+    assert [(s.claim_on_sign_in, s.claimed_by) for s in seats] == [(True, None),
+                                                                    (False, None)]
+    players = app.extensions["alhambra_players"]
+    code = sign_in_code(KEY, players.request_sign_in("ann@example.org").id)
+    players.open_session(code)
+    assert [s.claimed_by for s in store.game(GAME).seats] == ["ann@example.org", None]
     store.close()
 
 
