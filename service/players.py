@@ -136,13 +136,14 @@ class Players:
 
     # -- claiming seats ------------------------------------------------------------------
 
-    def claim(self, game_id: str, seat: int, player: Player | None, code: str | None
-              ) -> Joined:
+    def claim(self, game_id: str, seat: int, player: Player | None, code: str | None,
+              verified: bool = False) -> Joined:
         """Make ``seat`` of ``game_id`` the claimer's: a signed-in ``player`` whose
-        address the seat names, or whoever holds the seat's claim ``code`` (mailed to
-        that address: it proves the address, whose account it makes). The seat moves to
-        a new token (the creator's copy stops) and its talk mails to their default. A
-        game over is rated once its last seat is claimed. SeatNotClaimable,
+        address the seat names, whoever holds the seat's claim ``code`` (mailed to that
+        address: it proves the address, whose account it makes), or with ``verified``
+        the seat's address itself (a mail reply whose sender MAIL_IN_AUTH verified). The
+        seat moves to a new token (the creator's copy stops) and its talk mails to their
+        default. A game over is rated once its last seat is claimed. SeatNotClaimable,
         NotYourInvitation, AlreadySeated."""
         game = self.games.game(game_id)
         current = next((s for s in game.seats if s.seat == seat), None)
@@ -152,7 +153,7 @@ class Players:
         email = current.email.lower()
         key = self.games.secret_key
         if player is not None and player.email != email or player is None and not (
-                code and same_hash(code, hash_token(claim_code(
+                verified or code and same_hash(code, hash_token(claim_code(
                     key, game_id, seat, current.token_generation)))):
             raise NotYourInvitation(seat)
         if any(s.claimed_by == email for s in game.seats):

@@ -67,13 +67,16 @@ import engine
 from engine import terms
 from service import i18n, times
 from service.errors import (
+    AlreadySeated,
     DomainError,
     GameNotFound,
     GameOver,
     IdempotencyKeyReused,
     OutOfTurn,
+    SeatNotClaimable,
     VersionConflict,
 )
+from service.players import Players
 from service.settings import Settings
 from service.store import Due, EventStore, MailFailure, Seat
 
@@ -231,6 +234,9 @@ class Gateway:
             log.warning("mail-in: %s for game %s seat %s comes from %s, not the seat's "
                         "address: dropped", message_id, tag.game_id, seat.seat, sender)
             return False
+        if seat.email and not seat.claimed_by and not seat.bot and \
+                self.ctx.settings.mail_in_auth != "none":
+            self.claim(target)
         if seat.mail_failing and seat.email:  # the seat's own mail: it confirms the address
             self.ctx.store.mail.set_address(tag.game_id, seat.seat, seat.email)
             log.info("mail-in: game %s seat %s wrote from %s: mails to it go again",
@@ -265,6 +271,18 @@ class Gateway:
                  tag.game_id, seat.seat, tag.version, outcome["result"],
                  "; ".join(outcome.get("moves") or reading.lines)[:200])
         return True
+
+    def claim(self, target: Target) -> None:
+        """The seat's address wrote, its sender verified (MAIL_IN_AUTH): the seat is
+        claimed by that address's account (service/players.py), if no other seat of the
+        game is; its later mails carry the new token."""
+        try:
+            Players(self.ctx.games).claim(target.tag.game_id, target.seat.seat, None, None,
+                                          verified=True)
+        except (AlreadySeated, SeatNotClaimable):
+            return
+        log.info("mail-in: game %s seat %s claimed by its verified address",
+                 target.tag.game_id, target.seat.seat)
 
     def may_answer(self, address: str, message_id: str) -> bool:
         """Is the answer to ``message_id`` within the address's answers of the last hour

@@ -179,6 +179,7 @@ def test_with_mail_in_auth_dkim_an_unauthenticated_reply_plays_nothing(mail_stac
         smtp_send(listeners["dkim"].port, raw, rcpt=[_address(mail)], sender=mail.rcpt[0])
         barrier(s.listener.port, smtp, mail)
     assert h.get()["version"] == mail.version
+    assert all(x.claimed_by is None for x in s.store.game(h.id).seats)  # claims nothing
     assert len(answers(smtp, h.id)) == 1  # no answer (no backscatter)
     assert any(f"no Authentication-Results of {AUTHSERV} says dkim=pass aligned with "
                "example.org" in r.getMessage() for r in caplog.records)
@@ -202,6 +203,12 @@ def test_with_mail_in_auth_dkim_an_aligned_pass_of_our_mta_plays(mail_stack, smt
     text = answer_to(smtp, h.id, str(msg["Message-ID"])).part("plain")
     assert played_in_words(s.client, h.id, mail.version, text) == ["take 1"]
     assert h.get()["version"] > mail.version
+    # the verified sender claims its seat (issue 39): its account's, a new token
+    seat = next(x for x in s.store.game(h.id).seats if x.email == mail.rcpt[0])
+    assert seat.claimed_by == mail.rcpt[0] and seat.token_generation == 1
+    r = s.client.get(f"/games/{h.id}", headers={"Authorization":
+                                                f"Bearer {h.tokens[seat.seat]}"})
+    assert r.status_code == 401  # the creator's copy of the token is gone
 
 
 def test_the_pipe_with_mail_in_auth_any_takes_spf_or_dkim(mail_stack, smtp):
