@@ -149,11 +149,14 @@ def test_redesign_and_dirk_by_clicking(server, new_context):
                                ".dataset.version) === v", arg=now)  # heard through the stream
 
     def pick_until(tiles: str, targets: str):
-        """Click the tiles in turn until one offers the targets; the first target."""
-        for i in range(page.locator(tiles).count()):
-            page.locator(tiles).nth(i).click()
-            if page.locator(targets).count():
-                return page.locator(targets).first
+        """Click the tiles in turn until one offers the targets; the first target. The
+        page may hear of the new version before its legal moves arrive: a few rounds."""
+        for _ in range(10):
+            for i in range(page.locator(tiles).count()):
+                page.locator(tiles).nth(i).click()
+                if page.locator(targets).count():
+                    return page.locator(targets).first
+            page.wait_for_timeout(300)
         legal = server.call(f"/games/{game['id']}/legal-moves", token=game["tokens"][0])
         raise AssertionError(f"no tile of {tiles} offers {targets}; the legal moves: {legal}")
 
