@@ -193,8 +193,8 @@ class MessageTooLong(MessageRefused):
 
 class MessageControlCharacters(MessageRefused):
     def __init__(self) -> None:
-        super().__init__(msg("the text holds control characters (only line breaks and tabs "
-                             "are allowed)"))
+        super().__init__(msg("the text holds control or invisible formatting characters "
+                             "(only line breaks and tabs are allowed)"))
 
 
 class UnknownSeat(MessageRefused):
@@ -280,3 +280,11 @@ class AlreadySeated(DomainError):
 class HandleRefused(DomainError):
     """A handle that does not pass the rules of names, or reads like another's."""
 
+
+class NamesAlike(DomainError):
+    """Two seats of one table whose names read alike (service/names.py)."""
+
+    def __init__(self, seats: tuple[int, ...], names: tuple[str, str]) -> None:
+        super().__init__(msg("the name {name} reads like {other}, another seat's: no two "
+                             "seats of a table may read alike", name=repr(names[1]),
+                             other=repr(names[0])), seats=list(seats))

@@ -34,7 +34,7 @@ from engine.record import RecordError, export_record, import_record
 from engine.words import msg
 
 from . import due as planned
-from . import i18n, times
+from . import i18n, names, times
 from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
 from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds
 from .errors import (
@@ -51,6 +51,7 @@ from .errors import (
     InvalidOption,
     InvalidRecord,
     InvalidToken,
+    NamesAlike,
     OutOfTurn,
     RecordUnavailable,
     SeatNotRemovable,
@@ -88,6 +89,7 @@ from .store import (
     EventStore,
     Game,
     GameUpdate,
+    Message,
     Seat,
     Webhook,
 )
@@ -424,6 +426,9 @@ class Games:
         if len(seats) > players:
             raise InvalidOption("seats", msg("{seats} seats given for {players} players",
                                              seats=len(seats), players=players))
+        given = [s.get("name") if s else None for s in seats]
+        if (pair := names.alike(given)) is not None:
+            raise NamesAlike(pair, (str(given[pair[0]]), str(given[pair[1]])))
         seats = list(seats) + [None] * (players - len(seats))
         game_id = secrets.token_hex(8)
         host_token = new_token()
@@ -473,6 +478,9 @@ class Games:
         if invite_code is None and not game.public or \
                 invite_code is not None and not same_hash(invite_code, game.invite_hash):
             raise InvalidInvite()
+        taken = [s.name for s in game.seats]
+        if (pair := names.alike([*taken, name])) is not None:
+            raise NamesAlike((pair[0],), (str(taken[pair[0]]), name))
         for _ in range(game.players):
             open_seats = [s for s in self.game(game_id).seats
                           if s.token_hash is None and s.bot is None]
@@ -908,9 +916,10 @@ class Games:
         events = from_store(self.store.read(game.id))
         return export_record(events, self.state(game.id, game.version))
 
-    def import_record(self, doc: dict[str, Any], spectators_read_chat: bool = False
-                      ) -> Game:
-        """Replay and verify a finished game's record and keep it as a new game."""
+    def import_record(self, doc: dict[str, Any], messages: Sequence[Message] = ()) -> Game:
+        """Replay and verify a finished game's record and keep it as a new game with its
+        table talk (checked by service/talk.py; spectators read it, no seat has a token),
+        all or nothing."""
         try:
             events = import_record(doc)
         except RecordError as exc:
@@ -919,6 +928,13 @@ class Games:
         if state.phase != "over":
             raise InvalidRecord(msg("only a finished game can be imported; this record stops "
                                     "before the end"), len(doc["moves"]))
+        for i, m in enumerate(messages):
+            if m.version > len(events):
+                raise InvalidRecord(msg("messages[{index}] cannot be imported: {reason}",
+                                        index=i, reason=msg(
+                                            "version {version} is past the record's last, "
+                                            "{last}", version=m.version, last=len(events))),
+                                    None)
         created = cast(GameCreated, events[0])  # import_record: a log opens with it
         game_id = secrets.token_hex(8)
         stamp = times.now()
@@ -930,10 +946,10 @@ class Games:
                     version=len(events), current_seat=None, time_per_move=0,
                     timeout_policy="default_move", deadline=None, imported=True,
                     created_at=stamp, updated_at=stamp,
-                    spectators_read_chat=spectators_read_chat, clock=clock.to_json())
+                    spectators_read_chat=bool(messages), clock=clock.to_json())
         seats = [Seat(game_id, i, name, None, None, None)
                  for i, name in enumerate(created["seats"])]
-        self.store.create_finished_game(game, seats, to_store(events))
+        self.store.create_finished_game(game, seats, to_store(events), messages)
         if self.cache:
             self.cache.put(game_id, state)
         return game

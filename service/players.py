@@ -30,10 +30,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import confusables
 import precis_i18n
 
-from . import times
+from . import names, times
 from .auth import claim_code, hash_token, new_token, same_hash
 from .errors import (
     AlreadySeated,
@@ -77,7 +76,11 @@ def handle(text: str) -> tuple[str, str]:
     if len(kept) not in HANDLE_LENGTH or "@" in kept:
         raise HandleRefused(msg("a handle is 2 to 30 characters, and no address"),
                             reason="length")
-    return kept, confusables.normalize(kept, prioritize_alpha=True)[0]
+    try:
+        names.readable(kept)
+    except names.NameRefused as exc:
+        raise HandleRefused(exc.reason, reason=exc.code) from None
+    return kept, names.skeleton(kept)
 
 
 def sign_in_code(key: bytes, sign_in_id: str) -> str:

@@ -110,6 +110,8 @@ CODES: dict[str, Code] = {
     "vacation_refused": Code(422, "a vacation beyond the yearly allowance (see allowance, "
                              "days_left, year) or that ends before it begins or in the past",
                              errors.VacationRefused),
+    "names_alike": Code(422, "two seats of the table whose names read alike (see seats)",
+                        errors.NamesAlike),
     "handle_refused": Code(422, "a handle that breaks the rules of names or reads like "
                            "another player's (see reason)", errors.HandleRefused),
     "idempotency_key_reused": Code(422, "the Idempotency-Key was used for another request",

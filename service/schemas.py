@@ -14,7 +14,7 @@ from marshmallow import fields, validate
 
 from engine.bots import LEVELS
 
-from . import i18n, times
+from . import i18n, names, times
 from .clock import DAYS, MAX_SECONDS
 from .engine_schemas import EventItemSchema, LegalMoveSchema, MoveJsonSchema, Shown, ViewSchema
 from .games import TIMEOUT_POLICIES, variants
@@ -74,8 +74,9 @@ class ProblemSchema(ma.Schema):
 
 # -- creating and joining ----------------------------------------------------------------
 
-NAME_RULE = ("a name is 1 to 40 printable characters, not only spaces: no line breaks, "
-             "tabs, NUL or other control, format or bidi-control characters")
+NAME_RULE = ("a name is 1 to 40 printable characters, not only spaces, that pass PRECIS "
+             "Nickname (RFC 8266): no line breaks, tabs, control, format, bidi-control or "
+             "blank characters, at most 2 accents on a letter, not the host's name")
 
 
 class Name(fields.String):
@@ -91,7 +92,10 @@ class Name(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs)
         if not text.isprintable() or not text.strip():
             raise ma.ValidationError(NAME_RULE)
-        return text.strip()
+        try:
+            return names.name(text)
+        except names.NameRefused as exc:
+            raise ma.ValidationError(f"{NAME_RULE}: {exc}") from None
 
 
 def normal_address(text: str) -> str:

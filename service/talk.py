@@ -64,9 +64,18 @@ def clean(text: str, limit: int, *, empty_ok: bool = False) -> str:
     if len(text) > limit:
         raise MessageTooLong(limit, len(text))
     if any(unicodedata.category(c) == "Cc" and c not in ALLOWED_CONTROLS or
-           c in BIDI_CONTROLS for c in text):
+           c in BIDI_CONTROLS or _invisible(c) for c in text):
         raise MessageControlCharacters()
     return text
+
+
+def _invisible(c: str) -> bool:
+    """A formatting character that shows nothing (a right-to-left mark, a zero-width
+    space, a byte-order mark) or a line separator other than a line break: it could
+    hide or turn the text shown (issue 39). The joiners that emoji and some scripts
+    need, and the tags of flags, stay."""
+    return unicodedata.category(c) in ("Cf", "Zl", "Zp") and c not in "\u200c\u200d" \
+        and not "\U000e0020" <= c <= "\U000e007f"
 
 
 @dataclass(frozen=True)
@@ -189,11 +198,15 @@ class TableTalk:
         return [item(m, names) for m in found if visible(m, reader, game)]
 
     def delete(self, game: Game, caller: Caller, message_id: int) -> None:
-        """The host removes a message's text from every view (the deletion is kept)."""
+        """The host removes a message's text from every view (the deletion is kept):
+        one it may read only; a private one is no message it knows of (404)."""
         if not caller.hosts(game):
             caller.viewer(game)  # 403 for another game's token first
             raise Forbidden(msg("only the game's host can delete a message"))
-        if not self.store.talk.delete(game.id, message_id, times.now()):
+        found = next((m for m in self.store.talk.messages(game.id, since=message_id - 1)
+                      if m.id == message_id), None) if 0 < message_id < 1 << 62 else None
+        if found is None or not visible(found, Reader(host=True), game) or \
+                not self.store.talk.delete(game.id, message_id, times.now()):
             raise MessageNotFound(message_id)
 
     def mark(self, game_id: str) -> tuple[int, int]:
@@ -228,13 +241,7 @@ class TableTalk:
         """Import a record (``Games.import_record``) with its messages; a message that
         cannot be is InvalidRecord, and nothing is imported. Spectators of the imported
         game read its table messages (no seat has a token there)."""
-        messages = self._record_messages(doc)
-        game = self.games.import_record(doc, spectators_read_chat=bool(messages))
-        for m in messages:
-            kept = self.store.talk.add(replace(m, game_id=game.id))
-            if m.deleted_at:
-                self.store.talk.delete(game.id, kept.id, m.deleted_at)
-        return game
+        return self.games.import_record(doc, self._record_messages(doc))
 
     def _record_messages(self, doc: dict[str, Any]) -> list[Message]:
         found = doc.get("messages") or []
@@ -252,7 +259,10 @@ class TableTalk:
                 deleted = bool(m.get("deleted"))
                 text = "" if deleted else clean(str(m["text"]), MAX_MESSAGE)
                 at = times.from_text(str(m["created_at"]))
-                out.append(Message("", 0, sender, to, text, int(m.get("version", 0)), at,
+                version = m.get("version", 0)
+                if type(version) is not int or not 0 <= version < 1 << 31:
+                    raise ValueError(f"version {version!r} is no version of a game")
+                out.append(Message("", 0, sender, to, text, version, at,
                                    at if deleted else None))
             except (MessageRefused, KeyError, TypeError, ValueError, AttributeError) as exc:
                 reason = exc.detail if isinstance(exc, MessageRefused) else str(exc)

@@ -8,7 +8,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
-from .base import Answer, Claim, Due, DueRow, Event, Finish, Game, GameUpdate, Seat
+from .base import Answer, Claim, Due, DueRow, Event, Finish, Game, GameUpdate, Message, Seat
 from .mail import MailRecords
 from .players import PlayerRecords
 from .sql import Tx
@@ -33,8 +33,8 @@ class EventStore(Protocol):
 
     # games and seats
     def create_game(self, game: Game, seats: Sequence[Seat]) -> None: ...
-    def create_finished_game(self, game: Game, seats: Sequence[Seat],
-                             events: list[Event]) -> None: ...
+    def create_finished_game(self, game: Game, seats: Sequence[Seat], events: list[Event],
+                             messages: Sequence[Message] = ()) -> None: ...
     def game(self, game_id: str) -> Game: ...
     def list_games(self, *, status: str | None = None, ids: list[str] | None = None,
                    limit: int = 50, offset: int = 0, public: bool | None = None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -37,6 +37,7 @@ from .base import (
     Finish,
     Game,
     GameUpdate,
+    Message,
     Seat,
 )
 from .dialect import Conn, Dialect, as_time
@@ -171,13 +172,19 @@ class SqlStore:
         db.executemany(f"insert into seats ({SEAT}) values ({', '.join('?' * len(columns))})",
                        [[self.d.encode(c, getattr(s, c)) for c in columns] for s in seats])
 
-    def create_finished_game(self, game: Game, seats: Sequence[Seat],
-                             events: list[Event]) -> None:
-        """Insert an imported game with its whole log at once."""
+    def create_finished_game(self, game: Game, seats: Sequence[Seat], events: list[Event],
+                             messages: Sequence[Message] = ()) -> None:
+        """Insert an imported game with its whole log and its table talk (a message
+        deleted there stays so), all or nothing."""
         with self.a.write() as db:
             self._insert_game(db, Game(**{**game.__dict__, "version": 0}), seats)
             self._log(db, game.id, 0, events, GameUpdate(game.status, game.phase, None, None,
                                                          clock=game.clock))
+            talk = TalkRecords(Access(self.d, db))
+            for m in messages:
+                kept = talk.add(replace(m, game_id=game.id))
+                if m.deleted_at:
+                    talk.delete(game.id, kept.id, m.deleted_at)
 
     def game(self, game_id: str) -> Game:
         """The game's row with its seats and the ids of its enabled webhooks, in one

@@ -190,7 +190,9 @@ def test_records_carry_what_their_reader_may_see_and_imports_keep_it(client, gam
     before = stored(games.store, "games")
     for bad in ({"from": 5, "text": "x", "created_at": "2026-01-01T00:00:00Z"},
                 {"from": 0, "text": "\x00", "created_at": "2026-01-01T00:00:00Z"},
-                {"from": 0, "text": "x"}):
+                {"from": 0, "text": "x"},
+                *({"from": 0, "text": "x", "created_at": "2026-01-01T00:00:00Z",
+                   "version": v} for v in (10**25, -1, 1.5, "3", 10**6))):  # probe 7
         body = check_problem(client.post("/records", json={**doc, "messages": [bad]}), 422,
                              "invalid_record")
         assert "messages[0]" in body["detail"]

@@ -266,3 +266,99 @@ def test_answers_with_tokens_or_addresses_are_never_stored_by_a_cache(served):
     assert mine.headers["Cache-Control"] == "no-store"
     assert served.http.get("/me", headers=bearer(player)).headers["Cache-Control"] == \
         "no-store"
+
+
+@pytest.mark.parametrize("seats", [
+    [{"name": "\u3164"}, {"name": "Bob"}],                    # Hangul filler
+    [{"name": "\u2800\u2800"}, {"name": "Bob"}],              # braille blanks
+    [{"name": "Alice"}, {"name": "\u0410lice"}],              # Cyrillic А beside Latin A
+    [{"name": "Ann"}, {"name": "Ann"}],                       # the same name twice
+    [{"name": "ann"}, {"name": " ANN "}],                     # ... in another case
+    [{"name": "the host"}, {"name": "Bob"}],                  # the host's signature
+    [{"name": "THE HOST"}, {"name": "Bob"}],
+    [{"name": "e" + "\u0301" * 39}, {"name": "Bob"}],         # 39 combining marks
+    [{"name": "Ann\u200b"}, {"name": "Bob"}],                 # a zero-width space
+])
+def test_probe_8_names_that_impersonate_are_refused(served, seats):
+    r = served.http.post("/games", {"seats": seats})
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["code"] in ("validation_error", "names_alike"), r.get_json()
+
+
+def test_probe_8_a_join_may_not_read_like_a_seat_taken(served):
+    game = served.game([{"name": "Alice"}], players=3)
+    r = served.http.post(f"/games/{game.id}/join", {"invite_code": game.invite_code,
+                                                   "name": "\u0410LICE"})
+    assert r.status_code == 422 and r.get_json()["code"] == "names_alike", r.get_json()
+    assert r.get_json()["seats"] == [0]
+    ok = served.http.post(f"/games/{game.id}/join", {"invite_code": game.invite_code,
+                                                    "name": "Alicia"})
+    assert ok.status_code == 201, ok.get_json()
+
+
+def test_probe_8_names_people_write_are_kept(served):
+    seats = [{"name": "Zoë"}, {"name": "Nguyễn"}, {"name": "Ελένη"}, {"name": "Host"}]
+    assert [s["name"] for s in served.game(seats).created["seats"]] == \
+        ["Zoë", "Nguyễn", "Ελένη", "Host"]
+
+
+@pytest.mark.parametrize("text", ["\u200fevil", "\u061cevil", "one\u2028two", "\ufeffhi",
+                                  "zero\u200bwidth", "e\u202ereversed"])
+def test_probe_8_messages_refuse_invisible_formatting(served, text):
+    game = served.game([{"name": "A"}, {"name": "B"}])
+    r = served.http.post(f"/games/{game.id}/messages", {"text": text},
+                         headers=bearer(game.tokens[0]))
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["code"] == "message_control_characters"
+    assert served.http.get(f"/games/{game.id}/messages",
+                           headers=bearer(game.tokens[1])).get_json()["messages"] == []
+    kept = "👩\u200d👩\u200d👧 family, and lines\nand\ttabs"  # joiners stay
+    r = served.http.post(f"/games/{game.id}/messages", {"text": kept},
+                         headers=bearer(game.tokens[0]))
+    assert r.status_code == 201 and r.get_json()["text"] == kept
+
+
+def test_the_host_deletes_only_messages_it_can_read(served):
+    """Before: the host deleted a private message it could not read (204)."""
+    game = served.game([{"name": "A"}, {"name": "B"}])
+    private = served.http.post(f"/games/{game.id}/messages", {"text": "just you", "to": 1},
+                               headers=bearer(game.tokens[0])).get_json()
+    public = served.http.post(f"/games/{game.id}/messages", {"text": "all"},
+                              headers=bearer(game.tokens[0])).get_json()
+    host = bearer(game.host_token)
+    for message_id in (private["id"], 0, -1, 10**25, 999):
+        r = served.http.open(f"/games/{game.id}/messages/{message_id}", "DELETE",
+                             headers=host)
+        assert r.status_code == 404, (message_id, r.get_json())
+    seen = served.http.get(f"/games/{game.id}/messages", headers=bearer(game.tokens[1]))
+    assert [m["text"] for m in seen.get_json()["messages"]] == ["just you", "all"]
+    r = served.http.open(f"/games/{game.id}/messages/{public['id']}", "DELETE", headers=host)
+    assert r.status_code == 204
+
+
+def test_probe_7_a_record_import_is_all_or_nothing(served):
+    """Before: a message ``version`` of 10^25 answered 500 and left the game stored
+    without its messages."""
+    game = served.game([{"name": "A"}, {"name": "B"}])
+    play_random(game, random.Random(7))
+    r = served.http.get(f"/games/{game.id}/record", headers=bearer(game.tokens[0]))
+    doc = r.get_json()
+    message = {"from": 0, "text": "gg", "created_at": times.to_text(times.now())}
+
+    def stored() -> tuple[int, int]:
+        with sqlite3.connect(f"file:{served.data / 'alhambra.db'}?mode=ro", uri=True) as db:
+            return (db.execute("select count(*) from games").fetchone()[0],
+                    db.execute("select count(*) from messages").fetchone()[0])
+
+    before = stored()
+    for version in (10**25, 2**31, 10**6, -1, 2.5):  # 10**6: past the last
+        bad = {**doc, "messages": [message, {**message, "version": version}]}
+        r = served.http.post("/records", bad)
+        assert r.status_code == 422 and r.get_json()["code"] == "invalid_record", \
+            (version, r.get_json())
+        assert "messages[1]" in r.get_json()["detail"]
+    assert stored() == before
+    good = {**doc, "messages": [message, {**message, "version": 1}]}
+    r = served.http.post("/records", good)
+    assert r.status_code == 201, r.get_json()
+    assert stored() == (before[0] + 1, before[1] + 2)
