@@ -9,7 +9,10 @@ its rate limits and open streams. With PostgreSQL
 import multiprocessing
 import os
 
-bind = os.environ.get("ALHAMBRA_BIND", "127.0.0.1:8000")  # IPv6: "[::1]:8000", "[::]:8000"
+from service.settings import Settings
+
+settings = Settings.from_env()  # a bad value stops gunicorn here, naming its variable
+bind = settings.bind  # ALHAMBRA_BIND; IPv6: "[::1]:8000", "[::]:8000"
 workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count() * 2)))
 # Threads: a slow client holds one thread (gunicorn hands a connection to a thread once
 # it has data, for a few seconds at most), never a whole worker; behind nginx
@@ -19,7 +22,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", min(4, multiprocessing.cpu_count
 # ALHAMBRA_STREAMS_PER_CLIENT and ALHAMBRA_STREAMS_MAX), that ends them at once on
 # SIGTERM (the pages reconnect) and that dies with the master, even after a kill -9.
 worker_class = "service.gunicorn_worker.ApiWorker"
-threads = int(os.environ.get("ALHAMBRA_THREADS", 8))
+threads = settings.threads  # ALHAMBRA_THREADS
 timeout = 30
 graceful_timeout = 20  # for requests under way; open streams end at once
 keepalive = 5
@@ -29,7 +32,7 @@ accesslog = "-"
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # One control socket per server (gunicornc), beside its data rather than in $HOME.
-control_socket = os.path.join(os.environ.get("ALHAMBRA_DATA", "data"), "gunicorn.ctl")
+control_socket = str(settings.data_dir / "gunicorn.ctl")
 os.umask(0o077)  # the database, the key, outbox mails: readable by their owner only
 
 

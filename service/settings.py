@@ -153,6 +153,11 @@ class Settings:
         "`HOST:PORT` (IPv6: `[::1]:2525`) where `serve` also runs the SMTP listener for "
         "replies (needs `MAIL_REPLY_TO`)",
         "none")
+    mail_in_log: Path | None = setting(
+        "ALHAMBRA_MAIL_IN_LOG", None,
+        "file `alhambra-pbem mail-in` appends its log lines and errors to (Postfix's pipe "
+        "keeps a command's output only in a bounce): writable by the pipe's user",
+        "unset: standard error", read=_path)
     mail_in_max_size: int = setting(
         "MAIL_IN_MAX_SIZE", 1 << 20,
         "the largest reply the listener accepts, in bytes",
@@ -283,6 +288,14 @@ class Settings:
     streams_per_client: int = setting(
         "ALHAMBRA_STREAMS_PER_CLIENT", 8,
         "open streams per client address (one more: 429 `rate_limited` with `Retry-After`)",
+        "`8`", read=_int)
+    bind: str = setting(
+        "ALHAMBRA_BIND", "127.0.0.1:8000",
+        "where gunicorn (deploy/gunicorn.conf.py) listens: `HOST:PORT`, `[::]:PORT` for IPv6,"
+        " `unix:PATH`", "`127.0.0.1:8000`")
+    threads: int = setting(
+        "ALHAMBRA_THREADS", 8,
+        "threads of each gunicorn worker (deploy/gunicorn.conf.py); open streams hold none",
         "`8`", read=_int)
     streams_max: int = setting(
         "ALHAMBRA_STREAMS_MAX", 5000,
@@ -420,6 +433,8 @@ class Settings:
             raise SettingsError("MAIL_IN_MAX_SIZE must be at least 1024 bytes")
         if self.max_body < 1024:
             raise SettingsError("ALHAMBRA_MAX_BODY must be at least 1024 bytes")
+        if self.threads < 1:
+            raise SettingsError("ALHAMBRA_THREADS must be at least 1")
         if self.streams_per_client < 1 or self.streams_max < 1:
             raise SettingsError("ALHAMBRA_STREAMS_PER_CLIENT and ALHAMBRA_STREAMS_MAX must "
                                 "be at least 1")

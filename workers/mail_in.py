@@ -496,6 +496,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_from_args(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.mail_in_log:  # its errors too, a traceback included
+        try:
+            sys.stderr = open(settings.mail_in_log, "a", buffering=1,  # noqa: SIM115
+                              encoding="utf-8")
+        except OSError as exc:
+            print(f"mail-in: ALHAMBRA_MAIL_IN_LOG cannot be written: {exc}", file=sys.stderr)
+            return EX_TEMPFAIL
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     if args.listen:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,23 @@ def test_a_child_process_reads_back_the_settings_it_was_handed(tmp_path):
     assert again == settings
     assert again.webhook_retries == (1, 2) and again.webhook_allow_private
     assert again.limit_join == "5/minute" and again.claim_lease == 12.5
+
+
+def test_gunicorn_reads_its_bind_and_threads_through_settings(tmp_path):
+    """deploy/gunicorn.conf.py: ALHAMBRA_BIND and ALHAMBRA_THREADS are declared settings;
+    a bad value stops gunicorn naming the variable (issue 35)."""
+    import subprocess
+    import sys
+
+    conf = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
+    code = ("import runpy, sys; c = runpy.run_path(sys.argv[1]); "
+            "print(c['bind'], c['threads'], c['control_socket'])")
+    env = {"PATH": os.environ.get("PATH", ""), "ALHAMBRA_DATA": str(tmp_path),
+           "ALHAMBRA_BIND": "[::1]:8123", "ALHAMBRA_THREADS": "3"}
+    ok = subprocess.run([sys.executable, "-c", code, str(conf)], env=env,
+                        capture_output=True, text=True, timeout=60)
+    assert ok.stdout.split() == ["[::1]:8123", "3", str(tmp_path / "gunicorn.ctl")], ok.stderr
+    bad = subprocess.run([sys.executable, "-c", code, str(conf)],
+                         env={**env, "ALHAMBRA_THREADS": "0"}, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode != 0 and "ALHAMBRA_THREADS must be at least 1" in bad.stderr

@@ -48,6 +48,14 @@ def test_exit_0_when_handled_67_when_not_ours(mail_stack, smtp):
         done = _pipe(s.env, msg.as_bytes(), *args)
         assert done.returncode == 67, (args, to, done.stderr.decode())
         assert b"for no reply address of ours" in done.stderr
+    # ALHAMBRA_MAIL_IN_LOG (a setting): the log lines go to that file instead
+    log = s.data / "mail-in.log"
+    done = _pipe({**s.env, "ALHAMBRA_MAIL_IN_LOG": str(log)}, msg.as_bytes())
+    assert done.returncode == 67 and b"for no reply address of ours" not in done.stderr
+    assert "for no reply address of ours" in log.read_text()
+    unwritable = _pipe({**s.env, "ALHAMBRA_MAIL_IN_LOG": str(s.data / "no" / "x.log")},
+                       msg.as_bytes())
+    assert unwritable.returncode == 75 and b"ALHAMBRA_MAIL_IN_LOG" in unwritable.stderr
     # An automatic mail is handled (dropped): 0, and no answer.
     bounce = reply_to(mail, "take 1")
     assert _pipe(s.env, bounce.as_bytes(), "--sender", "").returncode == 0
