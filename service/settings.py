@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from engine.bots import LEVELS
@@ -28,10 +29,10 @@ from engine.bots import LEVELS
 DEFAULT_MIN_TIME_PER_MOVE = 60
 #: The rate limits per client address when neither the environment nor the caller names
 #: them (the tests make them generous for every test but the one of the limits).
-DEFAULT_LIMITS = {"limit_create": "20/hour", "limit_join": "60/hour",
-                  "limit_bad_token": "30/minute", "limit_import": "20/hour",
-                  "limit_sign_in": "20/hour", "limit_sign_in_address": "5/hour",
-                  "limit_session": "30/hour"}
+DEFAULT_LIMITS: Mapping[str, str] = MappingProxyType({
+    "limit_create": "20/hour", "limit_join": "60/hour", "limit_bad_token": "30/minute",
+    "limit_import": "20/hour", "limit_sign_in": "20/hour", "limit_sign_in_address": "5/hour",
+    "limit_session": "30/hour"})
 LOCAL_URL = "http://127.0.0.1:8000"
 #: What MAIL_IN_AUTH may say (workers/mail_auth.py).
 MAIL_IN_AUTH = ("none", "dkim", "spf", "any")
@@ -62,7 +63,8 @@ def _bool(var: str, text: str) -> bool:
 
 
 def _limit(name: str) -> Callable[[], str]:
-    """The default of a rate limit, read when settings are made (tests change them)."""
+    """The default of a rate limit, read when settings are made (the tests put generous
+    ones in place of ``DEFAULT_LIMITS`` for their session: tests/conftest.py)."""
     return lambda: DEFAULT_LIMITS[name]
 
 

@@ -6,7 +6,7 @@ tests of the limits set small ones)."""
 
 from __future__ import annotations
 
-import os
+from types import MappingProxyType
 
 import pytest
 
@@ -14,8 +14,19 @@ from service import settings
 from tests.support import PgDatabase
 
 GENEROUS = "100000/second"
-settings.DEFAULT_LIMITS.update(dict.fromkeys(settings.DEFAULT_LIMITS, GENEROUS))
-os.environ.update({f"ALHAMBRA_{name.upper()}": GENEROUS for name in settings.DEFAULT_LIMITS})
+
+
+@pytest.fixture(scope="session", autouse=True)
+def generous_limits():
+    """Every default rate limit generous for the session, in this process (in place of
+    the read-only ``DEFAULT_LIMITS``) and in those it starts (the environment); undone at
+    its end."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(settings, "DEFAULT_LIMITS",
+                   MappingProxyType(dict.fromkeys(settings.DEFAULT_LIMITS, GENEROUS)))
+        for name in settings.DEFAULT_LIMITS:
+            mp.setenv(f"ALHAMBRA_{name.upper()}", GENEROUS)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -38,15 +38,28 @@ def test_a_planned_turn_with_an_undo_then_sent(server, new_context):
     send: the page showed each result at once, the server recorded nothing until Send,
     then exactly the sent moves in one submission (A-3.2, A-3.4)."""
     pos = P.new_game(server, "alhambra", ["Ann", "Bob"])
-    seat, _ = pos.until(lambda g, s, ms: any(m["move"]["action"] == "buy" for m in ms)
-                        and len(g["view"]["seats"][s]["city"]) > 1, P.builder)
+
+    def placeable(game, seat, moves) -> str | None:
+        """A tile the seat may buy and then build on a cell of its city (not every tile
+        fits one: A-4)."""
+        for m in moves:
+            if m["move"]["action"] == "buy":
+                after = server.call(f"/games/{pos.game_id}/moves/preview",
+                                    {"move": m["notation"]}, pos.tokens[seat])["moves"]
+                if any(a["notation"].startswith(f"place {m['move']['tile']} at")
+                       for a in after):
+                    return m["move"]["tile"]
+        return None
+
+    seat, moves = pos.until(lambda g, s, ms: len(g["view"]["seats"][s]["city"]) > 1
+                            and placeable(g, s, ms) is not None, P.builder)
+    tile = placeable(pos.game(), seat, moves)
     start = pos.game()["version"]
     page, errors = open_seat(new_context, pos, seat)
     hand = len(pos.view(seat)["seats"][seat]["hand"])
 
-    page.locator("#market [data-select]").first.click()
-    buy = plan_move(page.locator("#actions [data-move^='buy ']").first)
-    tile = buy.split()[1]
+    page.locator(f"#market [data-select='{tile}']").click()
+    buy = plan_move(page.locator(f"#actions [data-move^='buy {tile} ']").first)
     assert planned(page) == 1 and page.locator("#notice.error").count() == 0
     paid = len(buy.split()[-1].split(","))  # buy A17 pay DI5,DI3
     assert page.locator("#me .hand .card").count() == hand - paid  # the plan's view

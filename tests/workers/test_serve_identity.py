@@ -214,6 +214,10 @@ def test_probe_4_no_talk_mails_to_an_address_that_never_agreed(served):
         r = served.http.put(f"/games/{game.id}/talk", {"mail_messages": "at_once"},
                             headers=bearer(game.tokens[seat]))
         assert r.status_code == 200, r.get_json()
+    # the started mails first (a mail that went later would show the talk itself)
+    wait_until(lambda: served.due(game.id, "started") and
+               all(state == "done" for state, _ in served.due(game.id, "started")), 30,
+               what="the started mails")
     for i in range(5):
         r = served.http.post(f"/games/{game.id}/messages", {"text": f"spam {i}"},
                              headers=bearer(game.tokens[1]))
