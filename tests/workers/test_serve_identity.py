@@ -366,3 +366,21 @@ def test_probe_7_a_record_import_is_all_or_nothing(served):
     r = served.http.post("/records", good)
     assert r.status_code == 201, r.get_json()
     assert stored() == (before[0] + 1, before[1] + 2)
+
+
+def test_a_public_game_gives_one_seat_per_client_and_per_account(served):
+    """Before: one client joined all 5 open seats of a public game, and one player token
+    joined the same public game twice."""
+    r = served.http.post("/games", {"players": 6, "public": True, "seats": [{"name": "H"}]})
+    gid = r.get_json()["game_id"]
+    first = served.http.post(f"/games/{gid}/join", {"name": "One"})
+    again = served.http.post(f"/games/{gid}/join", {"name": "Two"})
+    assert first.status_code == 201 and again.status_code == 429, again.get_json()
+    player = served.sign_in("joins.twice@example.org")
+    signed = served.http.post(f"/games/{gid}/join", {}, headers=bearer(player))
+    twice = served.http.post(f"/games/{gid}/join", {"name": "Me again"},
+                             headers=bearer(player))
+    assert signed.status_code == 201, signed.get_json()
+    assert twice.status_code == 409 and twice.get_json()["code"] == "already_seated"
+    seats = served.http.get(f"/games/{gid}").get_json()["seats"]
+    assert [s["joined"] for s in seats] == [True, True, True, False, False, False]
