@@ -12,7 +12,7 @@ the database, print the OpenAPI document, keep the translations' catalogs.
     alhambra-pbem openapi > openapi/openapi.json
     alhambra-pbem catalogs [update|check]
 
-Settings come from the environment (service/settings.py, the README's table); ``--db``
+Settings come from the environment (service/settings.py, docs/configuration.md); ``--db``
 and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``; ``DATABASE_URL``
 chooses PostgreSQL instead of the SQLite file.
 ``serve`` brings the database's schema up to date, then serves the API with one worker

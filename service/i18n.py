@@ -2,7 +2,7 @@
 
 The service speaks English, Greek, Finnish, Danish and Russian (``LANGUAGES``), with
 gettext catalogs made by Babel (``service/translations/<lang>/LC_MESSAGES/messages.po``,
-compiled ``.mo`` beside them; how to add a language: the README). The engine's and the
+compiled ``.mo`` beside them; how to add a language: docs/translations.md). The engine's and the
 service's sentences are ``Msg`` objects (``engine/words.py``) until they reach a reader:
 ``say(text, lang)`` translates one, its parameters first (a tile, a list, an amount…).
 Mails are in the seat's ``language``; the API in the request's (``Accept-Language``,

@@ -7,7 +7,8 @@ same key, open the same database and link to the same public URL.
 Each setting is declared once, below: its field, type and default, and (with
 ``setting()``) its environment variable, what it means and its default in words. From that
 one declaration ``from_env`` reads it, ``environ`` hands it to a child process, and
-``table()`` writes the README's table of settings (a test keeps the README equal to it).
+``table()`` writes docs/configuration.md's tables of settings, by topic (a test keeps
+the page equal to it).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.bots import LEVELS
 
@@ -40,6 +41,35 @@ MAIL_IN_AUTH = ("none", "dkim", "spf", "any")
 
 class SettingsError(ValueError):
     """An environment variable that cannot be read: says which and why."""
+
+
+class Topic(NamedTuple):
+    """A group of settings in docs/configuration.md: its heading and one sentence."""
+    name: str
+    intro: str
+
+
+START, STORAGE, MAIL, GAMES, WEBHOOKS, WORKERS, WEB, PUBLIC = (
+    "Start here", "Storage", "Mail", "Games and players", "Webhooks", "Workers and due work",
+    "The web server and live streams", "On the public internet")
+#: The settings' topics, in the order docs/configuration.md shows them; each setting
+#: names one (``setting(topic=…)``).
+TOPICS: tuple[Topic, ...] = (
+    Topic(START, "The handful everyone sets first: where the data is, the address players"
+                 " reach, and how mail goes out and comes back."),
+    Topic(STORAGE, "The database besides its place, the key seat tokens derive from, and"
+                   " how long the answers and the done work are kept."),
+    Topic(MAIL, "Replies by mail (mail-in), who sent them, and mails that bounce."),
+    Topic(GAMES, "What a game may ask of its players, and what the service does for them:"
+                 " reminders, vacations, bots, table talk."),
+    Topic(WEBHOOKS, "Calls to the URLs that clients register on a game."),
+    Topic(WORKERS, "The workers that claim due work (mails, deadlines, bots' moves), their"
+                   " queues and their health."),
+    Topic(WEB, "Where gunicorn listens, its threads, the live streams and the largest"
+               " request."),
+    Topic(PUBLIC, "Rate limits per client address, the proxies in front, and the browser"
+                  " pages of other origins."),
+)
 
 
 def _text(var: str, text: str) -> str:
@@ -81,14 +111,18 @@ def _origins(var: str, text: str) -> tuple[str, ...]:
     return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
 
 
-def setting(var: str, default: Any = None, doc: str = "", shown: str = "", *,
+def setting(var: str, default: Any = None, doc: str = "", shown: str = "", *, topic: str,
             read: Callable[[str, str], Any] = _text, blank: bool = False,
             factory: Callable[[], Any] | None = None) -> Any:
     """A field of ``Settings`` read from the environment variable ``var``: ``doc`` says
-    what it means and ``shown`` its default, in the README's words; ``read`` parses the
-    text (naming ``var`` when it cannot); ``blank``: an empty value is a value (else it
-    means the default)."""
-    meta = {"env": var, "doc": doc, "shown": shown, "read": read, "blank": blank}
+    what it means and ``shown`` its default, in docs/configuration.md's words, under
+    ``topic`` (one of ``TOPICS``: another is refused here); ``read`` parses the text
+    (naming ``var`` when it cannot); ``blank``: an empty value is a value (else it means
+    the default)."""
+    if topic not in {t.name for t in TOPICS}:
+        raise SettingsError(f"{var}: {topic!r} is not one of the settings' TOPICS")
+    meta = {"env": var, "doc": doc, "shown": shown, "read": read, "blank": blank,
+            "topic": topic}
     if factory is not None:
         return field(default_factory=factory, metadata=meta)
     return field(default=default, metadata=meta)
@@ -99,258 +133,261 @@ class Settings:
     data_dir: Path = setting(
         "ALHAMBRA_DATA", Path("data"),
         "data folder: database, secret key, outbox mails, embedded Redis",
-        "`./data`", read=_path)
+        "`./data`", read=_path, topic=START)
     database: str = setting(
         "ALHAMBRA_DB", "",
         "the SQLite file (`serve --db` sets it)",
-        "`$ALHAMBRA_DATA/alhambra.db`")
+        "`$ALHAMBRA_DATA/alhambra.db`", topic=STORAGE)
     database_url: str | None = setting(
         "DATABASE_URL", None,
         "`postgresql://user:password@host:port/dbname`: games in PostgreSQL instead of SQLite"
-        ' (see "Growing past one machine"); needs `ALHAMBRA_SECRET_KEY`',
-        "unset: SQLite")
+        " (see [Growing past one machine](running.md#growing-past-one-machine)); needs"
+        " `ALHAMBRA_SECRET_KEY`",
+        "unset: SQLite", topic=START)
     db_pool_size: int = setting(
         "DATABASE_POOL_SIZE", 10,
         "PostgreSQL connections each process may hold",
-        "`10`", read=_int)
+        "`10`", read=_int, topic=STORAGE)
     db_pool_timeout: float = setting(
         "DATABASE_POOL_TIMEOUT", 30.0,
         "seconds a request waits for a free PostgreSQL connection",
-        "`30`", read=_float)
+        "`30`", read=_float, topic=STORAGE)
     secret: str | None = setting(
         "ALHAMBRA_SECRET_KEY", None,
         "key the seat tokens derive from (only their hashes are stored)",
-        "a random key in `secret.key` beside the SQLite database")
+        "a random key in `secret.key` beside the SQLite database", topic=STORAGE)
     public_url: str | None = setting(
         "PUBLIC_URL", None,
         "base of join links and of the links in mails (`serve --public-url`)",
-        "the request's host; `serve`: `http://HOST:PORT` (`http://[::1]:PORT` for an IPv6 host)")
+        "the request's host; `serve`: `http://HOST:PORT` (`http://[::1]:PORT` for an IPv6 host)",
+        topic=START)
     min_time_per_move: int = setting(
         "ALHAMBRA_MIN_TIME_PER_MOVE", DEFAULT_MIN_TIME_PER_MOVE,
         "least time per move a game may have, in seconds",
-        "`60`", read=_int)
+        "`60`", read=_int, topic=GAMES)
     state_cache_size: int = setting(
         "ALHAMBRA_STATE_CACHE", 512,
         "games whose latest state each process keeps in memory (`0`: none)",
-        "`512`", read=_int)
+        "`512`", read=_int, topic=STORAGE)
     redis_url: str | None = setting(
         "REDIS_URL", None,
         "an existing Redis; then `alhambra-pbem worker` runs more workers anywhere",
-        "a private one")
+        "a private one", topic=START)
     smtp_url: str | None = setting(
         "SMTP_URL", None,
         "`smtp://[user:password@]host:port[?starttls=1]` (or `smtps://`)",
-        "`.eml` files in `$ALHAMBRA_DATA/outbox/`")
+        "`.eml` files in `$ALHAMBRA_DATA/outbox/`", topic=START)
     mail_from: str = setting(
         "MAIL_FROM", "alhambra-pbem <alhambra@localhost>",
         "sender address of the mails",
-        "`alhambra-pbem <alhambra@localhost>`")
+        "`alhambra-pbem <alhambra@localhost>`", topic=START)
     mail_reply_to: str | None = setting(
         "MAIL_REPLY_TO", None,
         "where replies with moves go, e.g. `moves@example.org`: mails then say `Reply-To: "
-        "moves+<tag>@example.org` (see Play by e-mail)",
-        "none: no play by e-mail")
+        "moves+<tag>@example.org` (see [Play by e-mail](mail.md#play-by-e-mail))",
+        "none: no play by e-mail", topic=START)
     mail_in_listen: str | None = setting(
         "MAIL_IN_LISTEN", None,
         "`HOST:PORT` (IPv6: `[::1]:2525`) where `serve` also runs the SMTP listener for "
         "replies (needs `MAIL_REPLY_TO`)",
-        "none")
+        "none", topic=MAIL)
     mail_in_log: Path | None = setting(
         "ALHAMBRA_MAIL_IN_LOG", None,
         "file `alhambra-pbem mail-in` appends its log lines and errors to (Postfix's pipe "
         "keeps a command's output only in a bounce): writable by the pipe's user",
-        "unset: standard error", read=_path)
+        "unset: standard error", read=_path, topic=MAIL)
     mail_in_max_size: int = setting(
         "MAIL_IN_MAX_SIZE", 1 << 20,
         "the largest reply the listener accepts, in bytes",
-        "`1048576`", read=_int)
+        "`1048576`", read=_int, topic=MAIL)
     mail_in_auth: str = setting(
         "MAIL_IN_AUTH", "none",
-        "what proves a reply's sender (see Play by e-mail): `dkim`, `spf` or `any` (either) "
+        "what proves a reply's sender (see [Play by e-mail](mail.md#play-by-e-mail)): "
+        "`dkim`, `spf` or `any` (either) "
         "pass, aligned with the From domain, in an `Authentication-Results` header of your "
         "MTA",
-        "`none`: the From header alone")
+        "`none`: the From header alone", topic=MAIL)
     mail_in_authserv_id: str | None = setting(
         "MAIL_IN_AUTHSERV_ID", None,
         "the authserv-id of your MTA's `Authentication-Results` headers (needed unless "
         "`MAIL_IN_AUTH=none`)",
-        "none")
+        "none", topic=MAIL)
     mail_in_answers_per_hour: int = setting(
         "MAIL_IN_ANSWERS_PER_HOUR", 10,
         "answers to replies one address gets in an hour at most (beyond: the reply is still "
         "played, not answered)",
-        "`10`", read=_int)
+        "`10`", read=_int, topic=MAIL)
     mail_bounces_to: str | None = setting(
         "MAIL_BOUNCES_TO", None,
         "the envelope sender's base, e.g. `bounces@example.org`: each mail goes out from "
         "`bounces+<tag>@example.org` (the tag names the game, the seat and the mail, with a "
         "MAC), routed to `mail-in` like the replies, which reads the bounces (DSNs)",
-        "none: the `MAIL_FROM` address, bounces unseen")
+        "none: the `MAIL_FROM` address, bounces unseen", topic=MAIL)
     mail_hard_failures: int = setting(
         "MAIL_HARD_FAILURES", 3,
         "hard failures (a 5xx at sending, a bounce) after which a seat's address is marked "
         "failing and gets no more mails, until the seat sets a new address or confirms it",
-        "`3`", read=_int)
+        "`3`", read=_int, topic=MAIL)
     bot_turns: int = setting(
         "ALHAMBRA_BOT_TURNS", 1000,
         "turns of a game in which its bots move at once; past them a bot's seat moves only "
-        "when its time runs out (see Bots and resigning)",
-        "`1000`", read=_int)
+        "when its time runs out (see [Bots and resigning](clients.md#bots-and-resigning))",
+        "`1000`", read=_int, topic=GAMES)
     vacation_days: int = setting(
         "ALHAMBRA_VACATION_DAYS", 21,
         "days of vacation a signed-in player may take in a calendar year (UTC); during one "
         "its seats' clocks stop (`PATCH /me`)",
-        "`21`", read=_int)
+        "`21`", read=_int, topic=GAMES)
     vacation_stretch: int = setting(
         "ALHAMBRA_VACATION_STRETCH", 14,
         "days of one vacation at most (days in a row), within the yearly allowance",
-        "`14`", read=_int)
+        "`14`", read=_int, topic=GAMES)
     takeover_bot: str = setting(
         "ALHAMBRA_TAKEOVER_BOT", "greedy",
         "level of the bot that takes over a seat that resigns or is abandoned, unless the "
         "game names one (`takeover_bot`); a level of `engine.bots.LEVELS`",
-        "`greedy`")
+        "`greedy`", topic=GAMES)
     reminders: tuple[float, ...] = setting(
         "ALHAMBRA_REMINDERS", (0.5, 0.9),
         "reminder times as fractions of the time the seat had as its turn began (empty: none)",
-        "`0.5,0.9`", read=_fractions, blank=True)
+        "`0.5,0.9`", read=_fractions, blank=True, topic=GAMES)
     webhook_retries: tuple[int, ...] = setting(
         "ALHAMBRA_WEBHOOK_RETRIES", (10, 60, 300, 1800, 7200),
         "seconds between webhook delivery attempts",
-        "`10,60,300,1800,7200`", read=_seconds_list)
+        "`10,60,300,1800,7200`", read=_seconds_list, topic=WEBHOOKS)
     webhook_connect_timeout: float = setting(
         "ALHAMBRA_WEBHOOK_CONNECT_TIMEOUT", 3.0,
         "seconds a webhook delivery waits to connect",
-        "`3`", read=_float)
+        "`3`", read=_float, topic=WEBHOOKS)
     webhook_read_timeout: float = setting(
         "ALHAMBRA_WEBHOOK_READ_TIMEOUT", 5.0,
         "seconds a webhook delivery waits for each read of the answer",
-        "`5`", read=_float)
+        "`5`", read=_float, topic=WEBHOOKS)
     webhook_max_failures: int = setting(
         "ALHAMBRA_WEBHOOK_MAX_FAILURES", 15,
         "failed attempts in a row that disable a webhook",
-        "`15`", read=_int)
+        "`15`", read=_int, topic=WEBHOOKS)
     webhooks_per_game: int = setting(
         "ALHAMBRA_WEBHOOKS_PER_GAME", 10,
         "webhooks a game may have",
-        "`10`", read=_int)
+        "`10`", read=_int, topic=WEBHOOKS)
     webhooks_per_seat: int = setting(
         "ALHAMBRA_WEBHOOKS_PER_SEAT", 3,
         "webhooks a seat (or the host) may have on a game",
-        "`3`", read=_int)
+        "`3`", read=_int, topic=WEBHOOKS)
     messages_per_hour: int = setting(
         "ALHAMBRA_MESSAGES_PER_HOUR", 30,
         "table-talk messages a seat (or the host) may write in an hour (429 "
         "`too_many_messages`)",
-        "`30`", read=_int)
+        "`30`", read=_int, topic=GAMES)
     webhook_allow_private: bool = setting(
         "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE", False,
         "`1`: webhooks may call loopback, private and link-local addresses (a closed network,"
         " tests)",
-        "`0`: public addresses only", read=_bool)
+        "`0`: public addresses only", read=_bool, topic=WEBHOOKS)
     health_max_lag: float = setting(
         "ALHAMBRA_HEALTH_MAX_LAG", 300.0,
         "seconds due work (a mail, a deadline…) may wait past its time before `/health` "
         "answers 503",
-        "`300`", read=_float)
+        "`300`", read=_float, topic=WORKERS)
     claim_interval: float = setting(
         "ALHAMBRA_CLAIM_INTERVAL", 0.2,
         "seconds between the workers' looks for due work (on PostgreSQL a new row wakes them "
         "at once)",
-        "`0.2`", read=_float)
+        "`0.2`", read=_float, topic=WORKERS)
     claim_lease: float = setting(
         "ALHAMBRA_CLAIM_LEASE", 300.0,
         "seconds a worker holds due work it claimed; past it (the worker died) another claims"
         " it again",
-        "`300`", read=_float)
+        "`300`", read=_float, topic=WORKERS)
     idempotency_retention: float = setting(
         "ALHAMBRA_IDEMPOTENCY_RETENTION", 86400.0,
         "seconds a submission's answer is kept for a retry with its `Idempotency-Key`; after,"
         " the key is forgotten and the retry (against a version the game has left) gets 409 "
         "`version_conflict` or `game_over`",
-        "`86400`", read=_float)
+        "`86400`", read=_float, topic=STORAGE)
     due_retention: float = setting(
         "ALHAMBRA_DUE_RETENTION", 7 * 86400.0,
         "seconds done due work (mails sent, moves played) is kept before the workers' hourly "
         "prune removes it",
-        "`604800`", read=_float)
+        "`604800`", read=_float, topic=STORAGE)
     queue: str = setting(
         "ALHAMBRA_QUEUE", "alhambra",
         "the RQ queue of mails, reminders and deadlines; webhooks use `<this>-webhooks`",
-        "`alhambra`")
+        "`alhambra`", topic=WORKERS)
     redis_prefix: str = setting(
         "ALHAMBRA_REDIS_PREFIX", "alhambra:",
         "start of the other Redis keys the workers write (heartbeats, stream counts)",
-        "`alhambra:`")
+        "`alhambra:`", topic=WORKERS)
     stream_seconds: float = setting(
         "ALHAMBRA_STREAM_SECONDS", 25.0,
         "how long one `/games/{id}/stream` lasts before the client reconnects (`0`: pages "
         "poll)",
-        "`25`", read=_float)
+        "`25`", read=_float, topic=WEB)
     streams_per_client: int = setting(
         "ALHAMBRA_STREAMS_PER_CLIENT", 8,
         "open streams per client address (one more: 429 `rate_limited` with `Retry-After`)",
-        "`8`", read=_int)
+        "`8`", read=_int, topic=WEB)
     bind: str = setting(
         "ALHAMBRA_BIND", "127.0.0.1:8000",
         "where gunicorn (deploy/gunicorn.conf.py) listens: `HOST:PORT`, `[::]:PORT` for IPv6,"
-        " `unix:PATH`", "`127.0.0.1:8000`")
+        " `unix:PATH`", "`127.0.0.1:8000`", topic=WEB)
     threads: int = setting(
         "ALHAMBRA_THREADS", 8,
         "threads of each gunicorn worker (deploy/gunicorn.conf.py); open streams hold none",
-        "`8`", read=_int)
+        "`8`", read=_int, topic=WEB)
     streams_max: int = setting(
         "ALHAMBRA_STREAMS_MAX", 5000,
         "open streams in all, every API process sharing the Redis together (one more: 429)",
-        "`5000`", read=_int)
+        "`5000`", read=_int, topic=WEB)
     max_body: int = setting(
         "ALHAMBRA_MAX_BODY", 256 << 10,
         "the largest request body, in bytes (larger: 413; a finished 6-player record is about"
         " 30 KB)",
-        "`262144`", read=_int)
+        "`262144`", read=_int, topic=WEB)
     limit_create: str = setting(
         "ALHAMBRA_LIMIT_CREATE", None,
         "game creations per client address (flask-limiter's `N/second`, `/minute`, `/hour`, "
         "`/day`; several separated by `;`)",
-        "`20/hour`", factory=_limit("limit_create"))
+        "`20/hour`", factory=_limit("limit_create"), topic=PUBLIC)
     limit_join: str = setting(
         "ALHAMBRA_LIMIT_JOIN", None,
         "seats taken by joining, per client address (a refused invite code takes none)",
-        "`60/hour`", factory=_limit("limit_join"))
+        "`60/hour`", factory=_limit("limit_join"), topic=PUBLIC)
     limit_bad_token: str = setting(
         "ALHAMBRA_LIMIT_BAD_TOKEN", None,
         "refused tokens and invite codes per client address, and per target from all "
         "addresses (a token's first 8 characters, a game's invite code); past it further "
-        "*refused* ones get 429, a valid token or code never does (see Running on the "
-        "public internet)",
-        "`30/minute`", factory=_limit("limit_bad_token"))
+        "*refused* ones get 429, a valid token or code never does (see [Running on the "
+        "public internet](running.md#running-on-the-public-internet))",
+        "`30/minute`", factory=_limit("limit_bad_token"), topic=PUBLIC)
     limit_import: str = setting(
         "ALHAMBRA_LIMIT_IMPORT", None,
         "record imports per client address",
-        "`20/hour`", factory=_limit("limit_import"))
+        "`20/hour`", factory=_limit("limit_import"), topic=PUBLIC)
     limit_sign_in: str = setting(
         "ALHAMBRA_LIMIT_SIGN_IN", None,
         "sign-in mails asked for (`POST /players/sign-in`) per client address",
-        "`20/hour`", factory=_limit("limit_sign_in"))
+        "`20/hour`", factory=_limit("limit_sign_in"), topic=PUBLIC)
     limit_sign_in_address: str = setting(
         "ALHAMBRA_LIMIT_SIGN_IN_ADDRESS", None,
         "sign-in mails per e-mail address, whoever asks",
-        "`5/hour`", factory=_limit("limit_sign_in_address"))
+        "`5/hour`", factory=_limit("limit_sign_in_address"), topic=PUBLIC)
     limit_session: str = setting(
         "ALHAMBRA_LIMIT_SESSION", None,
         "wrong sign-in codes (`POST /players/session`) per client address, and per code "
         "from all addresses; past it further *wrong* ones get 429, a right code never does",
-        "`30/hour`", factory=_limit("limit_session"))
+        "`30/hour`", factory=_limit("limit_session"), topic=PUBLIC)
     trusted_proxies: int = setting(
         "ALHAMBRA_TRUSTED_PROXIES", 0,
         "how many proxies in front of the API add to `X-Forwarded-For` (the client address is"
         " the one the outermost saw)",
-        "`0`: the socket's peer", read=_int)
+        "`0`: the socket's peer", read=_int, topic=PUBLIC)
     cors_origins: tuple[str, ...] = setting(
         "ALHAMBRA_CORS_ORIGINS", ("*",),
         "origins (`https://host[:port]`, separated by `,`) whose browser pages may call the "
         "API; `*` any; empty: none",
-        "`*`", read=_origins, blank=True)
+        "`*`", read=_origins, blank=True, topic=PUBLIC)
     # Not read from the environment: tuning the tests (and code) set.
     retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)  # due work's
     stream_keepalive: float = 10.0  # seconds between keep-alive comments on a quiet stream
@@ -481,11 +518,17 @@ class Settings:
 
     @classmethod
     def table(cls) -> str:
-        """The README's table of settings: variable, meaning, default."""
-        rows = ["| variable | meaning | default |", "|---|---|---|"]
-        rows += [f"| `{f.metadata['env']}` | {f.metadata['doc']} | {f.metadata['shown']} |"
-                 for f in dataclasses.fields(cls) if "env" in f.metadata]
-        return "\n".join(rows) + "\n"
+        """docs/configuration.md's tables of settings, one per topic in the order of
+        ``TOPICS`` (a heading, its sentence, then variable, meaning, default)."""
+        declared = [f for f in dataclasses.fields(cls) if "env" in f.metadata]
+        parts = []
+        for topic in TOPICS:
+            rows = [f"### {topic.name}", "", topic.intro, "",
+                    "| variable | meaning | default |", "|---|---|---|"]
+            rows += [f"| `{f.metadata['env']}` | {f.metadata['doc']} | {f.metadata['shown']} |"
+                     for f in declared if f.metadata["topic"] == topic.name]
+            parts.append("\n".join(rows) + "\n")
+        return "\n".join(parts)
 
     @property
     def mail_in_address(self) -> tuple[str, int] | None:

@@ -1,5 +1,5 @@
-"""The README's curl walkthrough works when pasted (issue 9 §4): its shell block runs
-as it is against a running `alhambra-pbem serve`."""
+"""The curl walkthrough (docs/clients.md) works when pasted (issue 9 §4): its shell block
+runs as it is against a running `alhambra-pbem serve`."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from workers.redis_server import free_port
 
 
 def curl_block() -> str:
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Play a game with curl", 1)[1]
+    page = (ROOT / "docs" / "clients.md").read_text()
+    section = page.split("## Play a game with curl", 1)[1]
     return re.search(r"```sh\n(.*?)```", section, re.S).group(1)
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from service import create_app
-from service.settings import Settings, SettingsError
+from service.settings import START, TOPICS, Settings, SettingsError, setting
 from workers.context import Context
 
 
@@ -116,13 +118,67 @@ def test_the_takeover_bot_is_greedy_unless_set():
     assert Settings.from_env({"ALHAMBRA_TAKEOVER_BOT": "random"}).takeover_level == "random"
 
 
-def test_the_readme_table_is_the_declared_settings():
-    """Each setting is declared once (service/settings.py); the README's table is that
-    declaration, row for row (issue 21)."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+def test_the_documented_table_is_the_declared_settings():
+    """Each setting is declared once (service/settings.py); docs/configuration.md's table
+    is that declaration, row for row (issue 21)."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()
     table = Settings.table()
-    assert table in readme, "README.md's settings table differs from the declaration:\n" + \
-        table
+    assert table in page, \
+        "docs/configuration.md's settings table differs from the declaration:\n" + table
+
+
+ROOT = Path(__file__).resolve().parents[2]
+#: ALHAMBRA_ variables the documents name that are no settings of the service: the
+#: tests' own servers (docs/development.md).
+NOT_SETTINGS = {"ALHAMBRA_TEST_PG_URL", "ALHAMBRA_TEST_REDIS_URL"}
+
+
+def _declared() -> list[dataclasses.Field]:
+    return [f for f in dataclasses.fields(Settings) if "env" in f.metadata]
+
+
+def test_the_settings_are_grouped_by_topics_in_their_order():
+    """Each topic holds a setting; the page shows the topics in the order of TOPICS, each
+    a heading and its sentence; the first is where everyone starts (issue 35)."""
+    used = {f.metadata["topic"] for f in _declared()}
+    assert used == {topic.name for topic in TOPICS}
+    assert len({topic.name for topic in TOPICS}) == len(TOPICS)
+    assert TOPICS[0].name == START
+    assert {f.metadata["env"] for f in _declared() if f.metadata["topic"] == START} == {
+        "ALHAMBRA_DATA", "DATABASE_URL", "PUBLIC_URL", "REDIS_URL", "SMTP_URL", "MAIL_FROM",
+        "MAIL_REPLY_TO"}
+    table = Settings.table()
+    headings = re.findall(r"^### (.+)$", table, re.M)
+    assert headings == [topic.name for topic in TOPICS]
+    for topic in TOPICS:
+        assert f"### {topic.name}\n\n{topic.intro}\n\n| variable |" in table
+    page = (ROOT / "docs" / "configuration.md").read_text()
+    places = [page.index(f"### {topic.name}\n") for topic in TOPICS]
+    assert places == sorted(places)
+
+
+def test_a_setting_of_an_unknown_topic_is_refused_where_it_is_declared():
+    with pytest.raises(SettingsError, match="ALHAMBRA_NEW: 'Elsewhere' is not one of"):
+        setting("ALHAMBRA_NEW", 1, "a new setting", "`1`", topic="Elsewhere")
+    assert setting("ALHAMBRA_NEW", 1, "a new setting", "`1`", topic=START).metadata[
+        "topic"] == START
+
+
+def test_every_alhambra_variable_the_documents_name_is_a_setting():
+    """deploy/ and docs/ name only declared ALHAMBRA_ variables (a wildcard such as
+    `ALHAMBRA_LIMIT_*` stands for several), but the tests' own."""
+    declared = {f.metadata["env"] for f in _declared()}
+    named: dict[str, set[str]] = {}
+    for folder in ("deploy", "docs"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file():
+                text = path.read_text(errors="replace")
+                for var in re.findall(r"\bALHAMBRA_[A-Z0-9_]*[A-Z0-9]\b", text):
+                    named.setdefault(var, set()).add(str(path.relative_to(ROOT)))
+    assert "ALHAMBRA_DATA" in named  # the search finds them
+    assert {var: where for var, where in named.items()
+            if var not in declared | NOT_SETTINGS} == {}
+    assert NOT_SETTINGS <= set(named)  # the exceptions are still named
 
 
 def test_a_child_process_reads_back_the_settings_it_was_handed(tmp_path):
