@@ -20,7 +20,7 @@ from service.settings import Settings
 from service.store import Claim, Finish, open_store, sqlite_store
 from service.store.schema import SCHEMA_VERSION
 from service.transfer import TransferError, export_games, import_games, rearm
-from tests.support import ROOT, StoreSpec, auth, new_game
+from tests.support import ROOT, StoreSpec, auth, fake_clock, new_game
 
 GOLDEN = ROOT / "tests" / "golden" / "v2" / "alhambra-2p.json"
 
@@ -67,7 +67,7 @@ def views(store, game_id: str) -> list:
     return [engine.view(state, seat) for seat in (None, *range(len(state.seats)))]
 
 
-def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
+def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database, monkeypatch):
     old_app, games = an_old_host(tmp_path / "old")
     old = old_app.extensions["alhambra"].store
     ids = old.transfer.game_ids()
@@ -114,14 +114,17 @@ def test_sqlite_games_move_to_postgresql_and_back(tmp_path, pg_database):
     (alarm,) = [d for d in due.values() if d.kind == "deadline" and d.state == "pending"]
     assert alarm.due_at == old.game(running.id).deadline
 
-    # Both hosts answer alike, and the tokens handed out before still play.
+    # Both hosts answer alike (at one instant: a game's document counts each seat's
+    # time left to the second), and the tokens handed out before still play.
     old_client, new_client = old_app.test_client(), new_app.test_client()
-    for path in [f"/games/{i}" for i in ids] + [f"/games/{games['finished']}/record",
-                                                 f"/games/{running.id}/events"]:
-        for token in (None, running.host_token, *running.tokens):
-            a = old_client.get(path, headers=auth(token))
-            b = new_client.get(path, headers=auth(token))
-            assert (a.status_code, a.get_json()) == (b.status_code, b.get_json()), path
+    with monkeypatch.context() as frozen:
+        fake_clock(frozen, times.now())
+        for path in [f"/games/{i}" for i in ids] + [f"/games/{games['finished']}/record",
+                                                     f"/games/{running.id}/events"]:
+            for token in (None, running.host_token, *running.tokens):
+                a = old_client.get(path, headers=auth(token))
+                b = new_client.get(path, headers=auth(token))
+                assert (a.status_code, a.get_json()) == (b.status_code, b.get_json()), path
     running.client = new_client
     doc = running.get()
     seat = doc["current_seat"]
