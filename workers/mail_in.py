@@ -268,7 +268,8 @@ class Gateway:
                           message_id, tag.game_id, seat.seat)
             raise Unavailable(str(exc)) from exc
         log.info("mail-in: %s for game %s seat %s at version %s: %s %s", message_id,
-                 tag.game_id, seat.seat, tag.version, outcome["result"],
+                 tag.game_id, seat.seat, tag.version, "delivered again, played once "
+                 "before:" if outcome.get("replayed") else outcome["result"],
                  "; ".join(outcome.get("moves") or reading.lines)[:200])
         return True
 
@@ -345,9 +346,8 @@ class Gateway:
         except DomainError as exc:
             return {**out, "result": "refused", "rule": exc.extra.get("rule", "-"),
                     "detail": i18n.say(exc.detail, lang)}
-        if played.replayed:
-            log.info("mail-in: %s was delivered again: played once", message_id)
         return {**out, "result": "played", "played_version": played.version,
+                "replayed": played.replayed,  # a delivery again: nothing played now
                 "turn_mail": played.turn_mail,  # its batch mails the seat its turn
                 # in words, as the history says them, in the seat's language
                 "played": [i18n.say(line, lang) for line in played.own],

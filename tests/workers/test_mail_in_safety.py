@@ -318,3 +318,21 @@ def test_the_cap_counts_the_pipe_and_the_listener_together(mail_stack, smtp, lis
     smtp_send(listeners["capped"].port, reply_to(mail, "status"))
     barrier(s.listener.port, smtp, mail)
     assert len(answers(smtp, h.id)) == CAP + 1  # CAP, then the barrier's
+
+
+def test_the_pipe_logs_a_reply_delivered_twice_as_played_once(mail_stack, smtp):
+    """Issue 34.5: a move reply the MTA delivers twice is played once, and the second
+    delivery's log line says so (it said "played" both times)."""
+    s = mail_stack
+    h, mail = _fresh(s, smtp)
+    move = next(line.strip() for line in mail.part("plain").split("\n")
+                if line.strip().startswith("take"))
+    raw = reply_to(mail, move).as_bytes()
+    first = _pipe(s.env, raw, "--recipient", _address(mail))
+    played = h.get()["version"]
+    again = _pipe(s.env, raw, "--recipient", _address(mail))
+    assert first.returncode == again.returncode == 0
+    assert played > mail.version and h.get()["version"] == played
+    assert b": played " + move.encode() in first.stderr, first.stderr.decode()
+    assert b": played " not in again.stderr, again.stderr.decode()
+    assert b"delivered again, played once before: " + move.encode() in again.stderr
