@@ -17,13 +17,13 @@ from __future__ import annotations
 import gettext
 import logging
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from babel import Locale
-from babel.dates import format_date
+from babel.dates import format_date, format_datetime, format_skeleton
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.support import Translations
@@ -31,7 +31,7 @@ from babel.support import Translations
 from engine.words import Msg, msg, nmsg, pmsg
 
 __all__ = ["LANGUAGES", "Msg", "best", "date", "language", "message", "msg", "nmsg", "pmsg",
-           "say", "translations", "web_catalog"]
+           "say", "time", "translations", "web_catalog"]
 
 log = logging.getLogger(__name__)
 #: The list styles of Babel's format_list (a list said in words: engine/words.py).
@@ -118,6 +118,15 @@ def message(exc: BaseException) -> Any:
 def date(when: datetime, lang: str) -> str:
     """A day as the language writes it: "March 21, 2025", "21. maaliskuuta 2025"."""
     return format_date(when, "long", locale=lang)
+
+
+def time(when: datetime, lang: str, zone: tzinfo = UTC, weekday: bool = False) -> str:
+    """A time of day on the 24-hour clock, as the language writes it (CLDR's ``Hm``
+    pattern): "23:19", Finnish and Danish "23.19"; with ``weekday`` its day before it:
+    "Thursday 23:19", "torstaina 23.19"."""
+    hm = format_skeleton("Hm", when, tzinfo=zone, locale=lang)
+    return f"{format_datetime(when, 'EEEE', tzinfo=zone, locale=lang)} {hm}" if weekday \
+        else hm
 
 
 # -- the web pages' catalogs ---------------------------------------------------------------

@@ -238,7 +238,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         # the other players on vacation (their clocks stand still: service/clock.py)
         "away": [say_(msg("{name} is on vacation until {when}: that clock stands still.",
                           name=batch.names[s],
-                          when=i18n.date(until, lang) + until.strftime(" %H:%M UTC")))
+                          when=i18n.date(until, lang) + " " + i18n.time(until, lang) + " UTC"))
                  for s, until in sorted(batch.away.items())
                  if s != seat and s < len(batch.names)],
         # table talk (workers/talk_mail.py): the messages and notes shown, what a reply said

@@ -93,8 +93,8 @@ def test_dates_durations_and_lists_in_each_language():
     said = {lang: deadline_words(deadline, now, lang) for lang in i18n.LANGUAGES}
     assert said == {"en": "in 3 days, Thursday 18:00 UTC",
                     "el": "σε 3 ημέρες, Πέμπτη 18:00 UTC",
-                    "fi": "3 päivän päästä, torstaina 18:00 UTC",
-                    "da": "om 3 dage, torsdag 18:00 UTC",
+                    "fi": "3 päivän päästä, torstaina 18.00 UTC",
+                    "da": "om 3 dage, torsdag 18.00 UTC",
                     "ru": "через 3 дня, четверг 18:00 UTC"}
     assert human_duration(2 * 86400, "ru") == "2 дня" and human_duration(3600, "el") == "1 ώρα"
     sides = listing([terms.SIDES["n"], terms.SIDES["e"], terms.SIDES["s"]])
