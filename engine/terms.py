@@ -8,6 +8,10 @@ words for the same things (service/web/js/strings.js) use the same message ids.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from .components import CURRENCIES, card_currency
+from .components import card_value as value_of
 from .words import Msg, listing, msg, nmsg, pmsg
 
 #: The games (engine.VARIANTS) by name.
@@ -171,3 +175,19 @@ def neutral(name: str | None) -> Msg | str:
 
 def bot(level: str) -> Msg | str:
     return BOTS.get(level, level)
+
+
+def money_words(cards: Iterable[str]) -> Msg:
+    """Money cards as a player says them, by currency, highest first: "9 ducats" (one
+    card), "a 5 and a 3 denar" (several of one currency), "2 ducats and 3 dirhams"."""
+    groups: dict[str, list[int]] = {c: [] for c in CURRENCIES}
+    for code in cards:
+        groups[card_currency(code)].append(value_of(code))
+    parts: list[Msg] = []
+    for currency, values in groups.items():
+        values.sort(reverse=True)
+        if len(values) == 1:
+            parts.append(amount(currency, values[0]))
+        elif values:
+            parts.append(several(currency, listing(card_value(v) for v in values)))
+    return listing(parts)

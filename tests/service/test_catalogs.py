@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine import terms
+from engine import NotationError, terms
 from engine.moves import parse_move
 from engine.words import listing, nmsg
 from service import catalogs, i18n
@@ -119,3 +119,12 @@ def test_the_web_catalog_holds_the_pages_words_with_their_plural_categories(lang
     assert set(forms) >= {"one", "other"} or set(forms) >= {"one", "few", "many"}
     assert all(isinstance(v, str) and v for v in forms.values())
     assert "Rule %(rule)s does not allow it: %(detail)s" not in messages  # mails only
+
+
+def test_what_a_notation_error_expected_reads_in_russian():
+    """Issue 34.4: "ожидалось номер тайла" agreed with nothing; "ожидалось:" takes any
+    noun (a tile id, a coordinate, a word)."""
+    with pytest.raises(NotationError) as err:
+        parse_move("buy X1 pay DE5")
+    said = i18n.say(err.value.message, "ru")
+    assert said.startswith("столбец 5: ожидалось: номер тайла") and "ожидалось номер" not in said
