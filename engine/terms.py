@@ -31,6 +31,27 @@ NAMES: dict[str, Msg] = {
     "residential_area": pmsg("building", "residential area"),
 }
 
+#: A building in a cell of a city's text picture (workers/city.py): at most three letters
+#: that read as that building to a player of the language (a cut word may read as another
+#: word: Greek "στοέ"), a space before the value ("gar 10", never "torn11").
+SHORT_NAMES: dict[str, Msg] = {
+    "pavilion": pmsg("building, 3 letters", "pav"),
+    "seraglio": pmsg("building, 3 letters", "ser"),
+    "arcades": pmsg("building, 3 letters", "arc"),
+    "chambers": pmsg("building, 3 letters", "cha"),
+    "garden": pmsg("building, 3 letters", "gar"),
+    "tower": pmsg("building, 3 letters", "tow"),
+    "arena": pmsg("building, 3 letters", "arn"),
+    "bath_house": pmsg("building, 3 letters", "bat"),
+    "library": pmsg("building, 3 letters", "lib"),
+    "hostel": pmsg("building, 3 letters", "hst"),
+    "hospital": pmsg("building, 3 letters", "hsp"),
+    "market": pmsg("building, 3 letters", "mkt"),
+    "park": pmsg("building, 3 letters", "prk"),
+    "school": pmsg("building, 3 letters", "sch"),
+    "residential_area": pmsg("building, 3 letters", "res"),
+}
+
 #: Several of a building type, alone ("2nd scoring: Ann got 9 for pavilions").
 PLURALS: dict[str, Msg] = {
     "pavilion": pmsg("buildings", "pavilions"), "seraglio": pmsg("buildings", "seraglios"),

@@ -15,7 +15,7 @@ from engine.words import listing, nmsg
 from service import catalogs, i18n
 from service.blueprints.web import RULES
 from service.rules_page import HEADINGS, heading_text
-from workers import replies
+from workers import city, replies
 from workers.board import Speaker
 from workers.clock_words import deadline_words, human_duration
 
@@ -53,12 +53,25 @@ def test_a_missing_translation_or_a_wrong_placeholder_is_found(tmp_path, monkeyp
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_text_pictures_name_every_building_apart(lang):
-    """A city's text picture names a building by four letters of its name: in every
+    """A city's text picture names a building in three letters: in every
     language the fifteen types of the combined game stay apart (Finnish chambers and
     residential area both began 'asui' once)."""
     say = Speaker(lang)
     shorts = [say.short(t) for t in terms.PLURALS]
     assert len(set(shorts)) == len(shorts), shorts
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_cell_of_a_text_picture_keeps_the_building_and_its_value_apart(lang):
+    """Issue 34.4: a building's three letters are the translator's, not a cut word (Greek
+    "στοέ" is none), and a space parts them from a two-digit value ("torn11" read as one
+    word)."""
+    say = Speaker(lang)
+    for type_ in terms.PLURALS:
+        tile = {"id": "A01", "type": type_, "value": 11, "x": 0, "y": 0}
+        label = city.picture([tile], lambda t: say.short(t["type"]))[3]
+        assert re.search(r"\w{1,3} 11", label), label
+    assert "στοέ" not in say.short("arcades")
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
