@@ -269,6 +269,17 @@ class Games:
         """The game's row (GameNotFound)."""
         return self.store.game(game_id)
 
+    def variant(self, game_id: str) -> str | None:
+        """The game's variant (from a State kept here, else its row); None: no such
+        game."""
+        kept = self.cache.get(game_id) if self.cache else None
+        if kept is not None:
+            return kept.variant_name
+        try:
+            return self.game(game_id).variant
+        except GameNotFound:
+            return None
+
     def state(self, game_id: str, version: int | None = None) -> engine.State:
         """The game's State at ``version`` (None: the latest), exactly that version for
         every caller. The cache holds the latest States of each game known here: the

@@ -294,8 +294,18 @@ class Gateway:
     def outcome(self, target: Target, reading: replies.Reading, message_id: str
                 ) -> dict[str, Any] | None:
         """What becomes of the reply (JSON for the answer job, its words in the seat's
-        language): played, refused, unreadable, empty, stale, over, status, help,
-        resigned, language or unknown_language. None: no answer at all."""
+        language and the game's variant): played, refused, unreadable, empty, stale,
+        over, status, help, resigned, language or unknown_language. None: no answer at
+        all."""
+        try:
+            variant = self.ctx.games.game(target.tag.game_id).variant
+        except GameNotFound:
+            return None
+        with i18n.speaking_of(variant):
+            return self._outcome(target, reading, message_id)
+
+    def _outcome(self, target: Target, reading: replies.Reading, message_id: str
+                 ) -> dict[str, Any] | None:
         tag = target.tag
         lang = i18n.best(None, target.seat.language)
         out: dict[str, Any] = {"answered": tag.version, "wrote": reading.lines,

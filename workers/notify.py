@@ -63,10 +63,11 @@ ANSWER_SUBJECTS: dict[str, Msg] = {
 MOVE_KINDS = ("your_turn", "reminder", "answer")
 
 
-@lru_cache(maxsize=len(i18n.LANGUAGES))
-def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
-    """The mails' templates, their words in ``lang`` (``_()``, ``ngettext()``,
-    ``pgettext()`` with %-placeholders; ``{% trans %}`` blocks would be trimmed)."""
+@lru_cache(maxsize=4 * len(i18n.LANGUAGES))
+def templates(lang: str = i18n.DEFAULT, variant: str | None = None) -> jinja2.Environment:
+    """The mails' templates, their words in ``lang`` and a game of ``variant``'s (``_()``,
+    ``ngettext()``, ``pgettext()`` with %-placeholders; ``{% trans %}`` blocks would be
+    trimmed)."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("workers", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html",),
@@ -75,7 +76,7 @@ def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
         extensions=["jinja2.ext.i18n"])
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(  # type: ignore[attr-defined]  # jinja2.ext.i18n's
-        i18n.translations(lang), newstyle=True)
+        i18n.translations(lang, variant), newstyle=True)
     return env
 
 
@@ -200,6 +201,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "lang": lang, "language_name": i18n.NATIVE_NAMES[lang], "kind": kind,
         "game_id": game.id, "stylesheet": board.stylesheet(),
         "variant": say_(terms.VARIANTS.get(game.variant, game.variant)), "turn": view["turn"],
+        "game_variant": game.variant,
         "version": batch.to_version, "seat": seat, "name": me["name"],
         "players": [{"seat": s["seat"], "name": s["name"], "score": s["score"]}
                     for s in view["seats"]],
@@ -337,17 +339,19 @@ def render(batch: Batch, kind: str, seat: int, version: int | None = None,
     info = batch.seats[seat] if seat < len(batch.seats) else None
     if info is None or not info.email:
         return None
-    ctx = context_for(batch, kind, seat, **extra)
-    if version is not None:
-        ctx["version"] = version
-    ctx["status"] = status(ctx)
-    env = templates(ctx["lang"])
-    html = env.get_template(f"{kind}.html").render(ctx)
+    with i18n.speaking_of(batch.game.variant):  # a Granada city is no Alhambra
+        ctx = context_for(batch, kind, seat, **extra)
+        if version is not None:
+            ctx["version"] = version
+        ctx["status"] = status(ctx)
+        env = templates(ctx["lang"], batch.game.variant)
+        html = env.get_template(f"{kind}.html").render(ctx)
+        text = env.get_template(f"{kind}.txt").render(ctx)
+        title = subject(ctx)
     return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,
-                seat=seat, to_name=info.name or "", to_addr=info.email,
-                subject=subject(ctx), text=env.get_template(f"{kind}.txt").render(ctx),
-                html=_inline(html), token_hash=info.token_hash, language=ctx["lang"],
-                failing=info.mail_failing)
+                seat=seat, to_name=info.name or "", to_addr=info.email, subject=title,
+                text=text, html=_inline(html), token_hash=info.token_hash,
+                language=ctx["lang"], failing=info.mail_failing)
 
 
 _INLINER = css_inline.CSSInliner(load_remote_stylesheets=False, keep_style_tags=False)

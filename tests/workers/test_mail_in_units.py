@@ -247,7 +247,7 @@ def test_the_city_as_a_text_picture():
         "       0      1",
         "    .......+.......",
         "  0 . G00  : G38  .",
-        "    .  **  :bath10.",
+        "    .  **  :bat 10.",
         "    .......+======+",
     ]
     assert city.picture([]) == []
