@@ -49,6 +49,11 @@ class Refused(Exception):
     """The reply's sender cannot be read or believed; the message says why."""
 
 
+class Unauthenticated(Refused):
+    """No authentication result of the operator's MTA at all: a setup fault (every reply
+    is refused until it is mended), not a sender's."""
+
+
 def sender(msg: EmailMessage) -> str:
     """The From address, lower-cased: its one address, strictly parsed; Refused
     otherwise."""
@@ -94,6 +99,7 @@ def authenticate(msg: EmailMessage, address: str, mode: str, authserv_id: str | 
     methods = ("dkim", "spf") if mode == "any" else (mode,)
     domain = organisational_domain(address.rpartition("@")[2])
     seen: list[str] = []
+    ours = 0
     for value in _raw_all("Authentication-Results", msg):
         try:
             header = authres.AuthenticationResultsHeader.parse_value(value)
@@ -101,6 +107,7 @@ def authenticate(msg: EmailMessage, address: str, mode: str, authserv_id: str | 
             continue
         if str(header.authserv_id).lower() != authserv_id.lower():
             continue  # another host's header (or one the sender wrote): proves nothing
+        ours += 1
         for result in header.results:
             method, outcome = str(result.method).lower(), str(result.result).lower()
             if method not in methods:
@@ -110,6 +117,12 @@ def authenticate(msg: EmailMessage, address: str, mode: str, authserv_id: str | 
             if outcome == "pass" and identity and \
                     organisational_domain(identity) == domain:
                 return
+    if not ours:
+        raise Unauthenticated(
+            f"no Authentication-Results header of {authserv_id} at all: the MTA's "
+            f"milter that writes it (OpenDKIM and OpenDMARC, or rspamd: deploy/POSTFIX.md) "
+            f"is not running, or names itself otherwise than MAIL_IN_AUTHSERV_ID; until it "
+            f"writes one, MAIL_IN_AUTH={mode} refuses every reply")
     wanted = " or ".join(f"{m}=pass" for m in methods)
     raise Refused(f"no Authentication-Results of {authserv_id} says {wanted} aligned with "
                   f"{address.rpartition('@')[2]} (found: {'; '.join(seen) or 'none'})")

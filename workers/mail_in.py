@@ -195,8 +195,9 @@ class Gateway:
             mail_auth.authenticate(msg, sender, settings.mail_in_auth,
                                    settings.mail_in_authserv_id)
         except mail_auth.Refused as exc:
-            log.warning("mail-in: %s (envelope sender %s) refused: %s: nothing played, no "
-                        "answer", message_id, envelope_sender or "?", exc)
+            log.log(logging.ERROR if isinstance(exc, mail_auth.Unauthenticated) else
+                    logging.WARNING, "mail-in: %s (envelope sender %s) refused: %s: "
+                    "nothing played, no answer", message_id, envelope_sender or "?", exc)
             return IGNORED
         handled = False
         for target in targets.values():
