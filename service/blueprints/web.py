@@ -26,9 +26,8 @@ from flask import (
 )
 from swagger_ui_bundle import swagger_ui_path
 
-from engine.variants import VARIANTS
-
 from .. import i18n
+from ..games import variants
 from ..languages import request_language
 from ..rules_page import rules_html
 
@@ -110,7 +109,8 @@ def catalog(lang: str) -> Response:
     ``?variant=`` in a game of that variant's words (a Granada city is no Alhambra): a
     public resource, the same for everyone."""
     variant = request.args.get("variant")
-    if lang not in i18n.LANGUAGES or variant is not None and variant not in VARIANTS:
+    if lang not in i18n.LANGUAGES or variant is not None and \
+            variant not in {v["name"] for v in variants()}:
         abort(404)
     resp = jsonify(i18n.web_catalog(lang, variant))
     resp.headers["Cache-Control"] = "public, max-age=300"
