@@ -193,3 +193,40 @@ def knockout_round(seeded: Sequence[str], size: int) -> Round:
         tables[order[turn % len(order)]].append(player)
         turn += 1
     return Round(tuple(tuple(t) for t in tables), tuple(seeded[sum(sizes):]))
+
+
+def divisions(seeded: Sequence[str], size: int) -> list[list[str]]:
+    """A league's first season: the entrants, best seed first, in divisions of ``size``
+    (the top one first; the last takes the rest, or joins the one above it when the rest
+    would be under half a division)."""
+    if size < 2:
+        raise ValueError("a division holds 2 players at least")
+    out = [list(seeded[i:i + size]) for i in range(0, len(seeded), size)]
+    if len(out) > 1 and len(out[-1]) < (size + 1) // 2:
+        rest = out.pop()
+        out[-1] += rest
+    return out
+
+
+def next_season(finished: Sequence[Sequence[str]], moves: int,
+                leaving: Iterable[str] = (), joining: Sequence[str] = ()
+                ) -> list[list[str]]:
+    """The divisions of the next season from each division's final standings (best
+    first): the best ``moves`` of each go up a division and the last ``moves`` down (no
+    more than leaves a division half of its players); those ``leaving`` are gone and
+    those ``joining`` (best seed first) start in the lowest division."""
+    gone = set(leaving)
+    kept = [[p for p in division if p not in gone] for division in finished]
+    out: list[list[str]] = [list(d) for d in kept]
+    for n in range(len(kept) - 1):
+        k = min(moves, len(kept[n]) // 2, len(kept[n + 1]) // 2)
+        if k <= 0:
+            continue
+        down, up = kept[n][-k:], kept[n + 1][:k]
+        out[n] = [p for p in out[n] if p not in down]
+        out[n + 1] = [p for p in out[n + 1] if p not in up]
+        out[n] = [*out[n], *up]  # the promoted play the top division's lower places
+        out[n + 1] = [*down, *out[n + 1]]
+    if out:
+        out[-1] += [p for p in joining if p not in gone]
+    return [d for d in out if d]

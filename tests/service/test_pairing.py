@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from service.pairing import (
     Entrant,
     Round,
+    divisions,
     knockout_round,
     met,
+    next_season,
     round_robin,
     swiss_round,
     table_sizes,
@@ -203,3 +205,31 @@ def test_ten_entrants_three_swiss_rounds_at_four():
                       for p in itertools.combinations(t, 2))
             assert got == fewest_repeats(ids, [4, 3, 3], played[:n])
         assert len(standings(ids, results)) == 10
+
+
+def test_a_league_promotes_and_relegates_across_two_seasons():
+    """Two divisions of 4, one player up and one down each season: by hand."""
+    first = divisions([f"s{i}" for i in range(1, 9)], 4)
+    assert first == [["s1", "s2", "s3", "s4"], ["s5", "s6", "s7", "s8"]]
+    # season 1's final standings in each division (best first)
+    season1 = [["s2", "s1", "s4", "s3"], ["s7", "s5", "s8", "s6"]]
+    second = next_season(season1, 1)
+    assert second == [["s2", "s1", "s4", "s7"], ["s3", "s5", "s8", "s6"]]
+    season2 = [["s7", "s2", "s1", "s4"], ["s6", "s3", "s5", "s8"]]
+    third = next_season(season2, 1, leaving=["s8"], joining=["n1"])
+    assert third == [["s7", "s2", "s1", "s6"], ["s4", "s3", "s5", "n1"]]
+    assert sorted(p for d in third for p in d) == sorted(
+        [f"s{i}" for i in range(1, 8)] + ["n1"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 40), st.integers(2, 8), st.integers(0, 3))
+def test_a_league_season_keeps_everyone_once(players, size, moves):
+    ids = [f"p{i}" for i in range(players)]
+    first = divisions(ids, size)
+    assert [p for d in first for p in d] == ids
+    assert all(len(d) >= min(players, (size + 1) // 2) for d in first)
+    standings_ = [list(reversed(d)) for d in first]  # the seeds finished upside down
+    second = next_season(standings_, moves)
+    assert sorted(p for d in second for p in d) == sorted(ids)
+    assert [len(d) for d in second] == [len(d) for d in first]
