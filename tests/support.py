@@ -531,6 +531,20 @@ class FakeClock:
         return self.now
 
 
+class FakeTime:
+    """A module's ``time`` in a test (``monkeypatch.setattr(module, "time", FakeTime())``):
+    ``sleep`` moves ``monotonic`` on at once; ``slept`` is how long it was asked to wait."""
+
+    def __init__(self) -> None:
+        self.slept = 0.0
+
+    def monotonic(self) -> float:
+        return self.slept
+
+    def sleep(self, seconds: float) -> None:
+        self.slept += seconds
+
+
 def fake_clock(monkeypatch, start: datetime) -> FakeClock:
     """``times.now`` replaced by a FakeClock at ``start`` for the test."""
     from service import times
