@@ -291,6 +291,19 @@ def run_due_here(ctx, game_id: str, pick: Callable[[Any], bool]) -> dict[tuple, 
             for r in mine}
 
 
+def run_due_now(ctx, game_id: str) -> dict[tuple, str]:
+    """Run, in this process, every row of ``game_id`` due now by the service's clock and
+    those the runs add due now too, until none is left: {(kind, seat, version): result}
+    (with a FakeClock: the workers' behaviour without waiting for real time)."""
+    done: dict[tuple, str] = {}
+    for _ in range(100):
+        ran = run_due_here(ctx, game_id, lambda row: True)
+        if not ran:
+            return done
+        done.update(ran)
+    raise AssertionError(f"due work of {game_id} kept coming")
+
+
 def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str) -> Stack:
     """A stack on a fresh data folder; ``queue`` is its own RQ queue (a queue no worker
     serves keeps jobs for the test to run in-process)."""
