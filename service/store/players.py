@@ -1,7 +1,7 @@
 """The players' records (service/players.py and service/ratings.py are their rules):
 sign-in requests (only the hash of a code), sessions (only the hash of a token), each
-address's preferences, handle and vacation spans, the seats it claims, the ratings and the
-games rated."""
+address's preferences, handle and vacation spans, its personal access tokens (only the
+hash of each), the seats it claims, the ratings and the games rated."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ from typing import Any
 
 from .. import times
 from .access import Access
-from .base import Player, Rating, SignIn
+from .base import Player, PlayerToken, Rating, SignIn
 from .dialect import as_time
 
 PLAYER = "email, created_at, language, notify, digest_hour, handle"
+TOKEN = "id, email, description, scopes, created_at, last_used_at"
+#: How stale a token's ``last_used_at`` may be before a use writes it again (seconds).
+LAST_USED_STEP = 60
 #: A rating with its player's handle as its name (never an address or a seat's name).
 RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, r.updated_at "
           "from ratings r left join players p on p.email = r.email")
@@ -23,6 +26,13 @@ RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, 
 def _player(row: dict[str, Any]) -> Player:
     return Player(row["email"], row["created_at"], row["language"], row["notify"],
                   row["digest_hour"], row["handle"])
+
+
+def _token(row: dict[str, Any]) -> PlayerToken:
+    created = as_time(row["created_at"])
+    assert created is not None
+    return PlayerToken(row["id"], row["email"], row["description"],
+                       tuple(row["scopes"].split()), created, as_time(row["last_used_at"]))
 
 
 def _rating(row: dict[str, Any]) -> Rating:
@@ -132,6 +142,45 @@ class PlayerRecords:
         with self.a.write() as db:
             return db.execute("delete from player_sessions where token_hash = ?",
                               (token_hash,)) == 1
+
+    # -- personal access tokens ----------------------------------------------------------
+
+    def add_token(self, token: PlayerToken, token_hash: str) -> None:
+        t = token
+        with self.a.write() as db:
+            db.execute("insert into player_tokens (id, email, token_hash, description, "
+                       "scopes, created_at) values (?, ?, ?, ?, ?, ?)",
+                       (t.id, t.email, token_hash, t.description, " ".join(t.scopes),
+                        self.d.time(t.created_at)))
+
+    def tokens(self, email: str) -> list[PlayerToken]:
+        """The account's tokens, oldest first."""
+        with self.a.read() as db:
+            rows = db.query(f"select {TOKEN} from player_tokens where email = ? "
+                            f"order by created_at, id", (email,))
+        return [_token(r) for r in rows]
+
+    def delete_token(self, email: str, token_id: str) -> bool:
+        """Forget the account's token ``token_id``; False if it has none such."""
+        with self.a.write() as db:
+            return db.execute("delete from player_tokens where id = ? and email = ?",
+                              (token_id, email)) == 1
+
+    def token(self, token_hash: str, at: datetime) -> PlayerToken | None:
+        """The token of this hash, used at ``at`` (kept to the minute: a write at most
+        once a minute per token)."""
+        with self.a.read() as db:
+            row = db.one(f"select {TOKEN} from player_tokens where token_hash = ?",
+                         (token_hash,))
+        if row is None:
+            return None
+        found = _token(row)
+        if found.last_used_at is None or \
+                (at - found.last_used_at).total_seconds() >= LAST_USED_STEP:
+            with self.a.write() as db:
+                db.execute("update player_tokens set last_used_at = ? where id = ?",
+                           (self.d.time(at), found.id))
+        return found
 
     # -- preferences, digests, vacations ------------------------------------------------
 

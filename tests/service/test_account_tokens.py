@@ -1,0 +1,146 @@
+"""An account's personal access tokens, acting in its claimed seats (issue 33 point 6):
+made, listed and deleted with the sign-in session's token, scoped, kept as hashes."""
+
+from __future__ import annotations
+
+import pytest
+
+from service import create_app
+from service.auth import hash_token
+from service.settings import Settings
+from tests.support import auth, check_problem, claimed, new_game, signed_in
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def app(request, tmp_path):
+    if request.param == "sqlite":
+        app = create_app(Settings(database=str(tmp_path / "t.db")))
+    else:
+        from service.store import open_store
+
+        url = request.getfixturevalue("pg_database").schema()
+        store = open_store(Settings(database_url=url, secret="s"), check_schema=False)
+        store.migrate()
+        store.close()
+        app = create_app(Settings(database_url=url, secret="s"))
+    yield app
+    app.extensions["alhambra"].store.close()
+
+
+def make(client, session: str, scopes: list[str], description: str = "my app") -> dict:
+    r = client.post("/me/tokens", json={"description": description, "scopes": scopes},
+                    headers=auth(session))
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def test_tokens_are_made_listed_and_deleted_with_the_session_only(app):
+    """Issue 33: the secret is shown once and stored as its SHA-256 only; listing never
+    shows it; a personal token cannot mint more; another account's id is 404."""
+    client = app.test_client()
+    ann, bob = signed_in(app, "ann@example.org"), signed_in(app, "bob@example.org")
+    made = make(client, ann, ["talk", "read"], "phone")
+    assert made["token"].startswith("pat_") and made["scopes"] == ["read", "talk"]
+    assert made["description"] == "phone" and made["last_used_at"] is None
+    store = app.extensions["alhambra"].store
+    with store.players.a.read() as db:
+        kept = db.query("select * from player_tokens", ())
+    assert [r["token_hash"] for r in kept] == [hash_token(made["token"])]
+    assert made["token"] not in str(kept)
+
+    listed = client.get("/me/tokens", headers=auth(ann)).get_json()["tokens"]
+    assert [t["id"] for t in listed] == [made["id"]] and "token" not in listed[0]
+    assert client.get("/me/tokens", headers=auth(bob)).get_json()["tokens"] == []
+    # a personal token reads my games but manages no tokens
+    assert client.get("/me/games", headers=auth(made["token"])).status_code == 200
+    check_problem(client.post("/me/tokens", json={"description": "x", "scopes": ["read"]},
+                              headers=auth(made["token"])), 403, "session_needed")
+    check_problem(client.get("/me/tokens", headers=auth(made["token"])), 403,
+                  "session_needed")
+    # used: its last use is told (to the minute)
+    assert client.get("/me/tokens", headers=auth(ann)).get_json()["tokens"][0][
+        "last_used_at"] is not None
+    # bad input
+    for body in ({"description": "x", "scopes": []}, {"description": "x",
+                                                     "scopes": ["admin"]},
+                 {"description": "", "scopes": ["read"]}, {"scopes": ["read"]},
+                 {"description": "a\x00b", "scopes": ["read"]}):
+        check_problem(client.post("/me/tokens", json=body, headers=auth(ann)), 422,
+                      "validation_error")
+    check_problem(client.post("/me/tokens", json={"description": "x", "scopes": ["read"]}),
+                  401)
+    # deleting: not Bob's; then Ann's, which stops working at once
+    check_problem(client.delete(f"/me/tokens/{made['id']}", headers=auth(bob)), 404,
+                  "token_not_found")
+    assert client.delete(f"/me/tokens/{made['id']}", headers=auth(ann)).status_code == 204
+    check_problem(client.delete(f"/me/tokens/{made['id']}", headers=auth(ann)), 404,
+                  "token_not_found")
+    check_problem(client.get("/me/games", headers=auth(made["token"])), 401)
+
+
+def test_a_token_plays_in_the_accounts_claimed_seats(app):
+    """Issue 33: a `play` token moves in each game where its account claimed a seat (the
+    game says which seat); a `read` token sees but gets 403 missing_scope on a move; an
+    account without a seat in the game gets 403; a deleted token 401; the session token
+    acts with every scope; seat tokens keep working."""
+    client = app.test_client()
+    g = new_game(client, 2, emails=["ann@example.org", "bob@example.org"])
+    h = new_game(client, 2, emails=["bob@example.org", "ann@example.org"])
+    ann = claimed(app, g, {0: "ann@example.org"})[0]
+    claimed(app, h, {1: "ann@example.org"})
+    play = make(client, ann, ["read", "play"])["token"]
+    read = make(client, ann, ["read"])["token"]
+    talk = make(client, ann, ["talk"])["token"]
+    carl = make(client, signed_in(app, "carl@example.org"), ["read", "play"])["token"]
+
+    doc = client.get(f"/games/{g.id}", headers=auth(play)).get_json()
+    assert [s.get("email") for s in doc["seats"]] == ["ann@example.org", None]  # seat 0's
+    mine = client.get(f"/games/{g.id}/legal-moves", headers=auth(read))
+    check_problem(mine, 403, "missing_scope")
+    body = check_problem(client.get(f"/games/{g.id}/events", headers=auth(talk)), 403,
+                         "missing_scope")
+    assert body["scope"] == "read" and "read" in body["detail"]
+    check_problem(client.get(f"/games/{g.id}", headers=auth(carl)), 403, "forbidden")
+
+    for game, seat in ((g, 0), (h, 1)):  # the seat follows the game
+        version = game.get()["version"]
+        if game.get()["current_seat"] != seat:  # the other one moves first
+            other = 1 - seat
+            assert game.submit(other, game.notations(other)[0], version).status_code == 201
+            version = game.get()["version"]
+        legal = client.get(f"/games/{game.id}/legal-moves", headers=auth(play)).get_json()
+        assert legal["your_turn"] and legal["seat"] == seat
+        move = next(m["notation"] for m in legal["moves"]
+                    if m["notation"].startswith("take"))
+        body = check_problem(client.post(f"/games/{game.id}/moves",
+                                         json={"move": move, "version": version},
+                                         headers=auth(read)), 403, "missing_scope")
+        assert body["scope"] == "play"
+        check_problem(client.post(f"/games/{game.id}/moves",
+                                  json={"move": move, "version": version},
+                                  headers=auth(carl)), 403, "forbidden")
+        assert game.get()["version"] == version  # nothing recorded
+        r = client.post(f"/games/{game.id}/moves", json={"move": move, "version": version},
+                        headers=auth(play))
+        assert r.status_code == 201, r.get_json()
+        assert game.get()["version"] > version
+        events = client.get(f"/games/{game.id}/events?since={version}",
+                            headers=auth(read)).get_json()["events"]
+        assert events[0]["event"]["seat"] == seat  # the account's seat of this game moved
+
+    # talk: a play token may not write, a talk token may; the session token may all
+    check_problem(client.post(f"/games/{g.id}/messages", json={"text": "hi"},
+                              headers=auth(play)), 403, "missing_scope")
+    r = client.post(f"/games/{g.id}/messages", json={"text": "hi"}, headers=auth(talk))
+    assert r.status_code == 201 and r.get_json()["from"] == 0, r.get_json()
+    r = client.post(f"/games/{g.id}/messages", json={"text": "again"}, headers=auth(ann))
+    assert r.status_code == 201 and r.get_json()["from"] == 0, r.get_json()
+    # the seat tokens still work as before
+    assert client.get(f"/games/{g.id}/legal-moves",
+                      headers=auth(g.tokens[1])).status_code == 200
+
+    tokens = client.get("/me/tokens", headers=auth(ann)).get_json()["tokens"]
+    gone = next(t["id"] for t in tokens if t["scopes"] == ["read", "play"])
+    assert client.delete(f"/me/tokens/{gone}", headers=auth(ann)).status_code == 204
+    check_problem(client.get(f"/games/{g.id}/legal-moves", headers=auth(play)), 401,
+                  "invalid_token")
