@@ -182,6 +182,29 @@ class PlayerRecords:
                            (self.d.time(at), found.id))
         return found
 
+    # -- what happened in an account's games (its stream: service/blueprints/me_stream.py)
+
+    def account_changes(self, email: str, since: datetime
+                        ) -> tuple[list[tuple[str, int, int, datetime]],
+                                   list[tuple[str, int, datetime]]]:
+        """What was written at ``since`` or later in the games of the seats ``email``
+        claimed: their event batches (game, first version, version, time) and their
+        messages (game, id, time), in no order."""
+        with self.a.read() as db:
+            batches = db.query(
+                "select b.game_id, b.first, b.version, b.at from seats s "
+                "join games g on g.id = s.game_id join event_batches b on "
+                "b.game_id = s.game_id where s.claimed_by = ? and g.updated_at >= ? and "
+                "b.at >= ?", (email, self.d.time(since), self.d.batch_at(since)))
+            messages = db.query(
+                "select m.game_id, m.id, m.created_at from seats s join messages m on "
+                "m.game_id = s.game_id where s.claimed_by = ? and m.created_at >= ?",
+                (email, self.d.time(since)))
+        return ([(r["game_id"], r["first"], r["version"], self.d.batch_time(r["at"]))
+                 for r in batches],
+                [(r["game_id"], r["id"], as_time(r["created_at"]))  # type: ignore[misc]
+                 for r in messages])
+
     # -- preferences, digests, vacations ------------------------------------------------
 
     def player(self, email: str) -> Player | None:

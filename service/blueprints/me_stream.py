@@ -1,0 +1,279 @@
+"""/me/stream: one stream of everything that concerns a player's account (issue 33.6), as
+server-sent events or, with ``Accept: application/x-ndjson``, one JSON object a line.
+
+What it tells, from the games of the seats the account claimed and the seats offered to
+its address (``Players.invitations``):
+
+- ``game_started``, ``moved`` (the seat that moved and its moves in notation, for every
+  batch that holds moves: the account's own too), ``your_turn`` (after the batch that made
+  it the account's seat's turn, while it still is), ``game_over``;
+- ``message``: a table-talk message the account's seat may read (as GET /messages);
+- ``invitation``: a seat offered to the account's address (the game and the seat).
+
+Every ``data`` carries ``game_id`` and ``version``.
+
+**The id** of each event is its place in one order of all the account's games: the time
+of the fact it tells (the batch's, the message's, the game's creation for an invitation)
+in milliseconds since the epoch, then the game, then the kind and number of the fact,
+then which event of it: ``<ms>-<game>-<b|m|i><n>.<k>`` (``1733400000123-4f0c…-b17.2``).
+These are stored facts, so the order is the same at every look and on every host: a
+client that reconnects with ``Last-Event-ID`` gets exactly what comes after. A stream
+opened without one starts now (its first line ``id: <ms>`` sets the id to resume from).
+A batch is stamped inside its transaction; on PostgreSQL two games' batches may commit
+in another order than their stamps, so each look goes back ``LOOKBACK_MS`` and sends
+what it had not seen yet (within one connection; across a reconnect such a batch can be
+missed, a window of milliseconds).
+
+**How**: a first step, the request's thread looks every ``Settings.stream_poll`` seconds
+(three small queries: the account's new batches, its new messages, its invitations),
+for ``Settings.stream_seconds`` (then the client reconnects), like ``/games/{id}/stream``
+on a threaded server without the StreamHub; a server that handles one request at a time
+answers what there is and ends. It is not counted against the per-address cap of the
+games' streams but ``Settings.streams_per_account`` per account (429 beyond; a second
+connection does not close the first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from flask import Response, current_app, request
+
+from .. import present, times
+from ..auth import Caller
+from ..games import Games
+from ..i18n import msg
+from ..players import Players
+from ..problems import ApiError
+from ..settings import Settings
+from ..stream_caps import StreamCaps, TooManyStreams
+from ..talk import TableTalk
+from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors, redis_client, settings
+
+blp = Blueprint("me_stream", __name__, url_prefix="",
+                description="Live: everything that concerns my account, in one stream")
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: How far back each look goes for a batch committed after a later-stamped one (ms).
+LOOKBACK_MS = 2000
+KINDS = "bmi"  # a batch, a message, an invitation
+NDJSON = "application/x-ndjson"
+_KEY = re.compile(r"^\s*(\d{1,15})(?:-(.{1,100})-([bmi])(\d{1,10})\.(\d))?\s*$")
+
+
+def ms(t: datetime) -> int:
+    return (t - EPOCH) // timedelta(milliseconds=1)
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    """An event's place: the fact's time (ms), its game, kind (KINDS), number and which
+    event of the fact. ``Key(ms)`` alone: before everything at that millisecond."""
+
+    ms: int
+    game_id: str = ""
+    kind: int = -1
+    n: int = -1
+    k: int = 0
+
+    def __str__(self) -> str:
+        if self.kind < 0:
+            return str(self.ms)
+        return f"{self.ms}-{self.game_id}-{KINDS[self.kind]}{self.n}.{self.k}"
+
+    @classmethod
+    def parse(cls, text: str) -> Key:
+        m = _KEY.match(text)
+        if not m:
+            raise ApiError("bad_request", msg("Last-Event-ID must be the id of the last "
+                                              "event received"))
+        if m.group(2) is None:
+            return cls(int(m.group(1)))
+        return cls(int(m.group(1)), m.group(2), KINDS.index(m.group(3)), int(m.group(4)),
+                   int(m.group(5)))
+
+
+@dataclass(frozen=True, order=True)
+class Item:
+    key: Key
+    event: str = field(compare=False)
+    data: dict[str, Any] = field(compare=False)
+
+
+class Feed:
+    """What happened in an account's games from a time on, in the stream's order."""
+
+    def __init__(self, games: Games, email: str) -> None:
+        self.games, self.email = games, email
+        self.who = Caller(token_hash="", account=email)
+        self.talk = TableTalk(games)
+
+    def since(self, start_ms: int) -> list[Item]:
+        batches, messages = self.games.store.players.account_changes(
+            self.email, EPOCH + timedelta(milliseconds=start_ms))
+        items: list[Item] = []
+        for game_id in sorted({b[0] for b in batches}):
+            items += self._batches(game_id, sorted(b[1:] for b in batches if b[0] == game_id))
+        for game_id in sorted({m[0] for m in messages}):
+            items += self._messages(game_id, min(m[1] for m in messages if m[0] == game_id))
+        for game, seat in self.games.store.seats_of(self.email, claimed=False):
+            if ms(game.created_at) >= start_ms:
+                items.append(Item(Key(ms(game.created_at), game.id, 2, seat.seat),
+                                  "invitation", {"game_id": game.id, "version": game.version,
+                                                 "seat": seat.seat, "name": seat.name,
+                                                 "variant": game.variant}))
+        return sorted(i for i in items if i.key.ms >= start_ms)
+
+    def _batches(self, game_id: str, batches: list[tuple[int, int, datetime]]
+                 ) -> list[Item]:
+        game = self.games.game(game_id)
+        seat = self.who.seat_in(game)
+        out: list[Item] = []
+        for first, version, at in batches:
+            events = self.games.store.read(game_id, first - 1, version)
+            types = {e["type"] for e in events}
+            key = Key(ms(at), game_id, 0, version)
+            base = {"game_id": game_id, "version": version}
+            moves = [e for e in events if "move" in e]
+            if "game_created" in types:
+                out.append(Item(key, "game_started", {**base, "seat": seat}))
+            elif moves:
+                out.append(Item(key, "moved", {**base, "seat": moves[0].get("seat"),
+                                               "moves": [e["move"] for e in moves]}))
+            if "game_over" in types:
+                out.append(Item(replace(key, k=1), "game_over", base))
+            if version == game.version and game.status == "active" and \
+                    game.current_seat == seat:
+                out.append(Item(replace(key, k=2), "your_turn", {
+                    **base, "seat": seat, "deadline": game.deadline and
+                    times.to_text(game.deadline)}))
+        return out
+
+    def _messages(self, game_id: str, first_id: int) -> list[Item]:
+        game = self.games.game(game_id)
+        seat = self.who.seat_in(game)
+        if seat is None:
+            return []
+        reader = self.talk.seat_reader(game_id, seat)
+        return [Item(Key(ms(m.created_at), game_id, 1, m.id), "message", {
+            **present.message(m), "game_id": game_id, "version": m.version,
+            "created_at": times.to_text(m.created_at)})
+            for m in self.talk.items(game, reader, since=first_id - 1)]
+
+
+def follow(feed: Feed, s: Settings, cursor: Key, seconds: float, ndjson: bool,
+           release: Any = lambda: None) -> Iterator[str]:
+    """The stream's text: the items after ``cursor``, then each new one, for ``seconds``;
+    then ``release`` its place."""
+    end = time.monotonic() + seconds
+    floor = cursor  # what the client had: never sent again
+    seen: set[Key] = set()  # sent (or had) within the look-back
+    try:
+        if not ndjson:
+            yield f"retry: {s.stream_retry_ms}\nid: {cursor}\n\n"
+        quiet_since = time.monotonic()
+        while True:
+            found = feed.since(max(floor.ms, cursor.ms - LOOKBACK_MS))
+            new = [i for i in found if i.key > floor and i.key not in seen]
+            seen |= {i.key for i in found}
+            seen = {k for k in seen if k.ms >= cursor.ms - 2 * LOOKBACK_MS}
+            for item in new:
+                data = json.dumps(item.data, separators=(",", ":"), ensure_ascii=False)
+                yield (f'{{"id":"{item.key}","event":"{item.event}","data":{data}}}\n'
+                       if ndjson else f"id: {item.key}\nevent: {item.event}\ndata: {data}\n\n")
+                cursor = max(cursor, item.key)
+            now = time.monotonic()
+            if new:
+                quiet_since = now
+            if now >= end:
+                return
+            if now - quiet_since >= s.stream_keepalive:
+                yield "\n" if ndjson else ": keep-alive\n\n"
+                quiet_since = now
+            time.sleep(min(s.stream_poll, max(0.0, end - now)))
+    finally:
+        release()
+
+
+def account_caps() -> StreamCaps:
+    if "alhambra_me_stream_caps" not in current_app.extensions:
+        s = settings()
+        current_app.extensions["alhambra_me_stream_caps"] = StreamCaps(
+            replace(s, streams_per_client=s.streams_per_account), redis_client())
+    caps: StreamCaps = current_app.extensions["alhambra_me_stream_caps"]
+    return caps
+
+
+#: One event of the stream, as the OpenAPI document describes it.
+MESSAGE = {"type": "object", "description": "One server-sent event (or NDJSON line)",
+           "properties": {
+               "id": {"type": "string", "description": "Where to resume from "
+                      "(`Last-Event-ID`): `<ms>-<game>-<b|m|i><n>.<k>`"},
+               "event": {"type": "string", "enum": [
+                   "game_started", "your_turn", "moved", "game_over", "message",
+                   "invitation"]},
+               "data": {"type": "string", "description": "JSON with `game_id` and "
+                        "`version` (moved: `seat`, `moves`; your_turn: `seat`, "
+                        "`deadline`; message: as GET /messages; invitation: `seat`)"}}}
+EXAMPLE = ('retry: 1000\nid: 1733400000000\n\nid: 1733400001234-4f0c9a1b2c3d4e5f-b17.0\n'
+           'event: moved\ndata: {"game_id":"4f0c9a1b2c3d4e5f","version":17,"seat":1,'
+           '"moves":["take 2"]}\n\nid: 1733400001234-4f0c9a1b2c3d4e5f-b17.2\nevent: '
+           'your_turn\ndata: {"game_id":"4f0c9a1b2c3d4e5f","version":17,"seat":0,'
+           '"deadline":"2024-12-08T12:00:00Z"}\n\n: keep-alive\n\n')
+
+
+@blp.route("/me/stream", methods=["GET"])
+@blp.response(200, MESSAGE, content_type="text/event-stream", example=EXAMPLE, description=(
+    "Server-sent events (text/event-stream), or with `Accept: application/x-ndjson` one "
+    "JSON object `{id, event, data}` a line (empty lines keep it alive). Each event: "
+    "`id:` where to resume, `event:` its kind, `data:` JSON with `game_id` and "
+    "`version`. The stream ends after a bounded time; reconnect with `Last-Event-ID`."))
+@blp.doc(security=BEARER_REQUIRED, parameters=[
+    {"in": "header", "name": "Last-Event-ID", "required": False,
+     "schema": {"type": "string"},
+     "description": "The id of the last event received: the stream resumes after it "
+                    "(none: from now)"}])
+@errors(blp, 400, 401, 403, 429)
+def me_stream() -> Response:
+    """Follow all my games live
+
+    One stream of what concerns the player: `game_started`, `moved`, `your_turn`,
+    `game_over` and table-talk `message`s in the games of the seats the account claimed,
+    and `invitation`s (seats offered to its address). With the sign-in session's token or
+    a personal token with the `read` scope. Resumable with `Last-Event-ID`. At most
+    `ALHAMBRA_STREAMS_PER_ACCOUNT` open per account (429 `rate_limited` beyond); the
+    games' own streams do not count against it."""
+    players: Players = current_app.extensions["alhambra_players"]
+    player = players.player(bearer_token(), scope="read")
+    header = request.headers.get("Last-Event-ID")
+    cursor = Key.parse(header) if header is not None else Key(ms(times.now()))
+    ndjson = request.accept_mimetypes.best_match(["text/event-stream", NDJSON]) == NDJSON
+    s = settings()
+    seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
+        request.method == "GET" else 0
+    feed = Feed(players.games, player.email)
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    mimetype = NDJSON if ndjson else "text/event-stream"
+    if seconds <= 0:
+        return Response(follow(feed, s, cursor, 0, ndjson), mimetype=mimetype,
+                        headers=headers)
+    key = "account:" + hashlib.sha256(player.email.encode()).hexdigest()[:32]
+    try:
+        place = account_caps().acquire(key, seconds)
+    except TooManyStreams as full:
+        detail = msg("too many open streams of your account (at most {limit}): close "
+                     "one, or try again in {seconds} s", limit=s.streams_per_account,
+                     seconds=full.retry_after) if full.whose == "address" else \
+            msg("the server has too many open streams (at most {limit}): try again in "
+                "{seconds} s", limit=s.streams_max, seconds=full.retry_after)
+        raise ApiError("rate_limited", detail,
+                       headers={"Retry-After": str(full.retry_after)}) from None
+    return Response(follow(feed, s, cursor, seconds, ndjson, place.release),
+                    mimetype=mimetype, headers=headers)
