@@ -181,3 +181,8 @@ class NewTokenSchema(TokenSchema):
 
 class TokensSchema(ma.Schema):
     tokens = fields.List(fields.Nested(TokenSchema), required=True)
+
+
+class MyGamesWaitingQuerySchema(MyGamesQuerySchema):
+    waiting = fields.Boolean(load_default=False, metadata={
+        "description": "true: only the games where it is the player's turn (a cheap poll)"})

@@ -11,8 +11,8 @@ from ..languages import request_language
 from ..player_schemas import (
     ClaimSchema,
     LeaderboardSchema,
-    MyGamesQuerySchema,
     MyGamesSchema,
+    MyGamesWaitingQuerySchema,
     NewTokenSchema,
     PlayerPatchSchema,
     PlayerSchema,
@@ -117,7 +117,7 @@ def update_me(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me/games", methods=["GET"])
-@blp.arguments(MyGamesQuerySchema(), location="query")
+@blp.arguments(MyGamesWaitingQuerySchema(), location="query")
 @blp.response(200, MyGamesSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 422)
@@ -126,11 +126,13 @@ def my_games(query: dict[str, Any]) -> dict[str, Any]:
 
     Every game with a seat of the player's address: games where it is the player's turn
     first, then by the player's deadline, then the latest activity. With each, the seat's
-    token, to open it (`/play/{id}#token=…`). `?status=finished`: the games that are
-    over."""
+    token, to open it (`/play/{id}#token=…`; a personal token of the account, or its
+    session's, acts in these seats too). `?status=finished`: the games that are over;
+    `?waiting=true`: only those where it is the player's turn."""
     p = players()
     player = p.player(bearer_token())
-    return present.my_games(p.my_games(player, finished=query["status"] == "finished"))
+    games = p.my_games(player, finished=query["status"] == "finished")
+    return present.my_games([g for g in games if g.your_turn or not query["waiting"]])
 
 
 @blp.route("/me/invitations", methods=["GET"])

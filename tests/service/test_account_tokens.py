@@ -144,3 +144,29 @@ def test_a_token_plays_in_the_accounts_claimed_seats(app):
     assert client.delete(f"/me/tokens/{gone}", headers=auth(ann)).status_code == 204
     check_problem(client.get(f"/games/{g.id}/legal-moves", headers=auth(play)), 401,
                   "invalid_token")
+
+
+def test_my_games_waiting_lists_only_my_turns(app):
+    """Issue 33 (a cheap poll): `?waiting=true` gives only the games where it is the
+    player's turn, with a read token as with the session's."""
+    client = app.test_client()
+    g = new_game(client, 2, emails=["ann@example.org", "bob@example.org"])
+    h = new_game(client, 2, emails=["bob@example.org", "ann@example.org"])
+    ann = claimed(app, g, {0: "ann@example.org"})[0]
+    claimed(app, h, {1: "ann@example.org"})
+    read = make(client, ann, ["read"])["token"]
+    # g: Ann's turn; h: Bob's turn
+    for game, mine in ((g, 0), (h, 1)):
+        doc = game.get()
+        if (doc["current_seat"] == mine) != (game is g):
+            seat = doc["current_seat"]
+            take = next(m for m in game.notations(seat) if m.startswith("take"))
+            assert game.submit(seat, take, doc["version"]).status_code == 201
+    assert g.get()["current_seat"] == 0 and h.get()["current_seat"] == 0
+    every = client.get("/me/games", headers=auth(read)).get_json()["games"]
+    assert {i["game_id"] for i in every} == {g.id, h.id}
+    for token in (ann, read):
+        waiting = client.get("/me/games?waiting=true", headers=auth(token)).get_json()
+        assert [(i["game_id"], i["your_turn"]) for i in waiting["games"]] == [(g.id, True)]
+    check_problem(client.get("/me/games?waiting=maybe", headers=auth(ann)), 422,
+                  "validation_error")
