@@ -362,6 +362,12 @@ class Players:
             if playing and token else None)
 
 
+def token_document(token: PlayerToken) -> dict[str, Any]:
+    """A personal token as ``GET /me/tokens`` shows it (never its secret)."""
+    return {"id": token.id, "description": token.description, "scopes": list(token.scopes),
+            "created_at": token.created_at, "last_used_at": token.last_used_at}
+
+
 def used_days(spans: list[tuple[datetime, datetime]], year: int) -> int:
     """Days of ``spans`` in the calendar year ``year`` (UTC), rounded up to whole days
     per span."""

@@ -37,135 +37,28 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from dataclasses import replace
 from typing import Any
 
 from flask import Response, current_app, request
 
-from .. import present, times
-from ..auth import Caller
-from ..games import Games
+from .. import times
+from ..account_feed import Feed, Key, ms
 from ..i18n import msg
 from ..players import Players
 from ..problems import ApiError
 from ..settings import Settings
 from ..stream_caps import StreamCaps, TooManyStreams
-from ..talk import TableTalk
 from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors, redis_client, settings
 
 blp = Blueprint("me_stream", __name__, url_prefix="",
                 description="Live: everything that concerns my account, in one stream")
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: How far back each look goes for a batch committed after a later-stamped one (ms).
 LOOKBACK_MS = 2000
-KINDS = "bmi"  # a batch, a message, an invitation
 NDJSON = "application/x-ndjson"
-_KEY = re.compile(r"^\s*(\d{1,15})(?:-(.{1,100})-([bmi])(\d{1,10})\.(\d))?\s*$")
-
-
-def ms(t: datetime) -> int:
-    return (t - EPOCH) // timedelta(milliseconds=1)
-
-
-@dataclass(frozen=True, order=True)
-class Key:
-    """An event's place: the fact's time (ms), its game, kind (KINDS), number and which
-    event of the fact. ``Key(ms)`` alone: before everything at that millisecond."""
-
-    ms: int
-    game_id: str = ""
-    kind: int = -1
-    n: int = -1
-    k: int = 0
-
-    def __str__(self) -> str:
-        if self.kind < 0:
-            return str(self.ms)
-        return f"{self.ms}-{self.game_id}-{KINDS[self.kind]}{self.n}.{self.k}"
-
-    @classmethod
-    def parse(cls, text: str) -> Key:
-        m = _KEY.match(text)
-        if not m:
-            raise ApiError("bad_request", msg("Last-Event-ID must be the id of the last "
-                                              "event received"))
-        if m.group(2) is None:
-            return cls(int(m.group(1)))
-        return cls(int(m.group(1)), m.group(2), KINDS.index(m.group(3)), int(m.group(4)),
-                   int(m.group(5)))
-
-
-@dataclass(frozen=True, order=True)
-class Item:
-    key: Key
-    event: str = field(compare=False)
-    data: dict[str, Any] = field(compare=False)
-
-
-class Feed:
-    """What happened in an account's games from a time on, in the stream's order."""
-
-    def __init__(self, games: Games, email: str) -> None:
-        self.games, self.email = games, email
-        self.who = Caller(token_hash="", account=email)
-        self.talk = TableTalk(games)
-
-    def since(self, start_ms: int) -> list[Item]:
-        batches, messages = self.games.store.players.account_changes(
-            self.email, EPOCH + timedelta(milliseconds=start_ms))
-        items: list[Item] = []
-        for game_id in sorted({b[0] for b in batches}):
-            items += self._batches(game_id, sorted(b[1:] for b in batches if b[0] == game_id))
-        for game_id in sorted({m[0] for m in messages}):
-            items += self._messages(game_id, min(m[1] for m in messages if m[0] == game_id))
-        for game, seat in self.games.store.seats_of(self.email, claimed=False):
-            if ms(game.created_at) >= start_ms:
-                items.append(Item(Key(ms(game.created_at), game.id, 2, seat.seat),
-                                  "invitation", {"game_id": game.id, "version": game.version,
-                                                 "seat": seat.seat, "name": seat.name,
-                                                 "variant": game.variant}))
-        return sorted(i for i in items if i.key.ms >= start_ms)
-
-    def _batches(self, game_id: str, batches: list[tuple[int, int, datetime]]
-                 ) -> list[Item]:
-        game = self.games.game(game_id)
-        seat = self.who.seat_in(game)
-        out: list[Item] = []
-        for first, version, at in batches:
-            events = self.games.store.read(game_id, first - 1, version)
-            types = {e["type"] for e in events}
-            key = Key(ms(at), game_id, 0, version)
-            base = {"game_id": game_id, "version": version}
-            moves = [e for e in events if "move" in e]
-            if "game_created" in types:
-                out.append(Item(key, "game_started", {**base, "seat": seat}))
-            elif moves:
-                out.append(Item(key, "moved", {**base, "seat": moves[0].get("seat"),
-                                               "moves": [e["move"] for e in moves]}))
-            if "game_over" in types:
-                out.append(Item(replace(key, k=1), "game_over", base))
-            if version == game.version and game.status == "active" and \
-                    game.current_seat == seat:
-                out.append(Item(replace(key, k=2), "your_turn", {
-                    **base, "seat": seat, "deadline": game.deadline and
-                    times.to_text(game.deadline)}))
-        return out
-
-    def _messages(self, game_id: str, first_id: int) -> list[Item]:
-        game = self.games.game(game_id)
-        seat = self.who.seat_in(game)
-        if seat is None:
-            return []
-        reader = self.talk.seat_reader(game_id, seat)
-        return [Item(Key(ms(m.created_at), game_id, 1, m.id), "message", {
-            **present.message(m), "game_id": game_id, "version": m.version,
-            "created_at": times.to_text(m.created_at)})
-            for m in self.talk.items(game, reader, since=first_id - 1)]
 
 
 def follow(feed: Feed, s: Settings, cursor: Key, seconds: float, ndjson: bool,
@@ -254,6 +147,9 @@ def me_stream() -> Response:
     player = players.player(bearer_token(), scope="read")
     header = request.headers.get("Last-Event-ID")
     cursor = Key.parse(header) if header is not None else Key(ms(times.now()))
+    if cursor is None:
+        raise ApiError("bad_request", msg("Last-Event-ID must be the id of the last event "
+                                          "received"))
     ndjson = request.accept_mimetypes.best_match(["text/event-stream", NDJSON]) == NDJSON
     s = settings()
     seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \

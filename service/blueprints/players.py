@@ -24,10 +24,9 @@ from ..player_schemas import (
     TokenInSchema,
     TokensSchema,
 )
-from ..players import SIGN_IN_MINUTES, Players
+from ..players import SIGN_IN_MINUTES, Players, token_document
 from ..ratings import Ratings
 from ..schemas import JoinedSchema
-from ..store import PlayerToken
 from .common import BEARER, BEARER_REQUIRED, Blueprint, bearer_token, errors, join_url
 from .web import me_page
 
@@ -170,12 +169,6 @@ def claim_seat(body: dict[str, Any], game_id: str, seat: int) -> tuple[dict[str,
     return present.joined(p.claim(game_id, seat, player, body["code"]), join_url), 201
 
 
-def _token(record: PlayerToken) -> dict[str, Any]:
-    return {"id": record.id, "description": record.description,
-            "scopes": list(record.scopes), "created_at": record.created_at,
-            "last_used_at": record.last_used_at}
-
-
 @blp.route("/me/tokens", methods=["POST"])
 @blp.arguments(TokenInSchema())
 @blp.response(201, NewTokenSchema)
@@ -192,7 +185,7 @@ def create_token(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
     p = players()
     record, token = p.create_token(p.session(bearer_token()), body["description"],
                                    body["scopes"])
-    return {**_token(record), "token": token}, 201
+    return {**token_document(record), "token": token}, 201
 
 
 @blp.route("/me/tokens", methods=["GET"])
@@ -204,7 +197,7 @@ def list_tokens() -> dict[str, Any]:
 
     Each token's id, description, scopes and last use (never its secret), oldest first."""
     p = players()
-    return {"tokens": [_token(t) for t in p.tokens(p.session(bearer_token()))]}
+    return {"tokens": [token_document(t) for t in p.tokens(p.session(bearer_token()))]}
 
 
 @blp.route("/me/tokens/<string:token_id>", methods=["DELETE"])
