@@ -170,3 +170,65 @@ def test_my_games_waiting_lists_only_my_turns(app):
         assert [(i["game_id"], i["your_turn"]) for i in waiting["games"]] == [(g.id, True)]
     check_problem(client.get("/me/games?waiting=maybe", headers=auth(ann)), 422,
                   "validation_error")
+
+
+def test_seat_tokens_that_look_like_account_tokens_still_open_their_seat(app):
+    """Issue 33: `Games.caller` tells tokens apart by prefix, but a seat token is random
+    (HMAC) and may start with `pat_` or `p_`: such a one still opens its seat; and a seat
+    token costs one look-up (the account tables are not read for it)."""
+    client = app.test_client()
+    g = new_game(client, 2)
+    games = app.extensions["alhambra"]
+    for seat, lookalike in ((0, "pat_seat-token-lookalike"), (1, "p_seat-token-lookalike")):
+        gen = games.game(g.id).seats[seat].token_generation
+        assert games.store.rotate_token(g.id, seat, gen + 1, hash_token(lookalike))
+        caller = games.caller(lookalike)
+        assert (caller.game_id, caller.seat, caller.account) == (g.id, seat, None)
+    # a session's token and a personal token are the account's
+    ann = signed_in(app, "ann@example.org")
+    made = make(client, ann, ["read"])
+    assert games.caller(ann).account == "ann@example.org"
+    personal = games.caller(made["token"])
+    assert personal.account == "ann@example.org" and personal.scopes == {"read"}
+
+    reads = []
+    store = games.store
+    original = store.players.token, store.players.session_player
+
+    def spy(name, fn):
+        def wrapped(*args, **kwargs):
+            reads.append(name)
+            return fn(*args, **kwargs)
+        return wrapped
+    store.players.token = spy("token", original[0])
+    store.players.session_player = spy("session", original[1])
+    try:
+        other = new_game(client, 2)
+        assert games.caller(other.tokens[1]).seat == 1
+        assert reads == []
+        games.caller(made["token"])
+        assert reads == ["token"]  # the spy sees the account's look-ups
+    finally:
+        del store.players.token, store.players.session_player
+
+
+def test_the_session_token_plays_and_a_personal_one_changes_no_preferences(app):
+    """Issue 33: the sign-in session's token acts in the claimed seat with every scope;
+    a personal token may read /me but not change it, nor claim a seat."""
+    client = app.test_client()
+    g = new_game(client, 2, emails=["ann@example.org", "bob@example.org"])
+    ann = claimed(app, g, {0: "ann@example.org"})[0]
+    everything = make(client, ann, ["read", "play", "talk"])["token"]
+    legal = client.get(f"/games/{g.id}/legal-moves", headers=auth(ann))
+    assert legal.status_code == 200 and legal.get_json()["seat"] == 0
+    r = client.post(f"/games/{g.id}/token", headers=auth(ann))  # rotate the seat's token
+    assert r.status_code in (200, 201), r.get_json()
+    check_problem(client.get(f"/games/{g.id}", headers=auth(g.tokens[0])), 401,
+                  "invalid_token")
+    assert client.get("/me", headers=auth(everything)).get_json()["email"] == \
+        "ann@example.org"
+    check_problem(client.patch("/me", json={"notify": "none"}, headers=auth(everything)),
+                  403, "session_needed")
+    h = new_game(client, 2, emails=["bob@example.org", "ann@example.org"])
+    check_problem(client.post(f"/games/{h.id}/seats/1/claim", json={},
+                              headers=auth(everything)), 403, "session_needed")
