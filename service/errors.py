@@ -252,6 +252,14 @@ class TokenNotFound(DomainError):
         super().__init__(msg("you have no token {id}", id=repr(token_id)), token_id=token_id)
 
 
+class TooManyTokens(DomainError):
+    """An account's personal token beyond the most it may hold."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(msg("an account may hold at most {limit} personal tokens: delete "
+                             "one first", limit=limit), limit=limit)
+
+
 class SessionNeeded(DomainError):
     """A personal access token where only the sign-in session's token will do (tokens,
     preferences, claims)."""

@@ -152,8 +152,8 @@ class ClaimSchema(Strict):
 
 class TokenInSchema(Strict):
     description = fields.String(required=True, validate=[
-        validate.Length(1, 100), validate.Regexp(r"^[^\x00-\x1f\x7f]*$", error=(
-            "no control characters"))], metadata={
+        validate.Length(1, 100), validate.Regexp(r"^(?=.*\S)[^\x00-\x1f\x7f]*$", error=(
+            "some text, and no control characters"))], metadata={
         "description": "What the token is for (an app, a bot…), to tell it apart later"})
     scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), required=True,
                          validate=validate.Length(1, len(SCOPES)), metadata={

@@ -57,6 +57,7 @@ from .errors import (
     SeatNotClaimable,
     SessionNeeded,
     TokenNotFound,
+    TooManyTokens,
     VacationRefused,
 )
 from .games import Games
@@ -76,6 +77,7 @@ NOTIFY = ("turn", "digest", "none")
 #: token, which a join never needs, may start so too: 1 in 4096)
 PLAYER_PREFIX = SESSION_PREFIX
 HANDLE_LENGTH = range(2, 31)
+MAX_TOKENS = 20  # personal tokens an account may hold
 _USERNAME = precis_i18n.get_profile("UsernameCaseMapped")
 
 
@@ -226,11 +228,13 @@ class Players:
     def create_token(self, player: Player, description: str, scopes: list[str],
                      now: datetime | None = None) -> tuple[PlayerToken, str]:
         """A new personal token of the player with ``scopes`` (of auth.SCOPES, in that
-        order) and its secret, which is not kept (only its hash)."""
+        order) and its secret, which is not kept (only its hash); TooManyTokens past
+        ``MAX_TOKENS``."""
         token = PERSONAL_PREFIX + new_token()
         record = PlayerToken(secrets.token_hex(8), player.email, description.strip(),
                              tuple(s for s in SCOPES if s in scopes), now or times.now())
-        self.store.players.add_token(record, hash_token(token))
+        if not self.store.players.add_token(record, hash_token(token), MAX_TOKENS):
+            raise TooManyTokens(MAX_TOKENS)
         return record, token
 
     def tokens(self, player: Player) -> list[PlayerToken]:

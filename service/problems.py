@@ -112,6 +112,8 @@ CODES: dict[str, Code] = {
                                 "(see reason)", errors.WebhookUrlRefused),
     "too_many_webhooks": Code(422, "the game or the caller has as many webhooks as "
                               "allowed (see limit)", errors.TooManyWebhooks),
+    "too_many_tokens": Code(422, "the account holds as many personal tokens as allowed "
+                            "(see limit)", errors.TooManyTokens),
     "vacation_refused": Code(422, "a vacation beyond the yearly allowance (see allowance, "
                              "days_left, year) or that ends before it begins or in the past",
                              errors.VacationRefused),

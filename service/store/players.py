@@ -145,13 +145,20 @@ class PlayerRecords:
 
     # -- personal access tokens ----------------------------------------------------------
 
-    def add_token(self, token: PlayerToken, token_hash: str) -> None:
+    def add_token(self, token: PlayerToken, token_hash: str, most: int) -> bool:
+        """Keep the account's new token (by its hash) unless it holds ``most`` already
+        (False: nothing kept)."""
         t = token
         with self.a.write() as db:
+            self.d.lock_name(db, f"tokens {t.email}")
+            if db.scalar("select count(*) from player_tokens where email = ?",
+                         (t.email,)) >= most:
+                return False
             db.execute("insert into player_tokens (id, email, token_hash, description, "
                        "scopes, created_at) values (?, ?, ?, ?, ?, ?)",
                        (t.id, t.email, token_hash, t.description, " ".join(t.scopes),
                         self.d.time(t.created_at)))
+        return True
 
     def tokens(self, email: str) -> list[PlayerToken]:
         """The account's tokens, oldest first."""

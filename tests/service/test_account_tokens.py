@@ -64,7 +64,8 @@ def test_tokens_are_made_listed_and_deleted_with_the_session_only(app):
     for body in ({"description": "x", "scopes": []}, {"description": "x",
                                                      "scopes": ["admin"]},
                  {"description": "", "scopes": ["read"]}, {"scopes": ["read"]},
-                 {"description": "a\x00b", "scopes": ["read"]}):
+                 {"description": "a\x00b", "scopes": ["read"]},
+                 {"description": "   ", "scopes": ["read"]}):
         check_problem(client.post("/me/tokens", json=body, headers=auth(ann)), 422,
                       "validation_error")
     check_problem(client.post("/me/tokens", json={"description": "x", "scopes": ["read"]}),
@@ -232,3 +233,22 @@ def test_the_session_token_plays_and_a_personal_one_changes_no_preferences(app):
     h = new_game(client, 2, emails=["bob@example.org", "ann@example.org"])
     check_problem(client.post(f"/games/{h.id}/seats/1/claim", json={},
                               headers=auth(everything)), 403, "session_needed")
+
+
+def test_an_account_holds_a_bounded_number_of_tokens(app, monkeypatch):
+    """Issue 33: past the most an account may hold, 422 too_many_tokens (with its limit);
+    deleting one makes room again."""
+    import service.players
+
+    monkeypatch.setattr(service.players, "MAX_TOKENS", 2)
+    client = app.test_client()
+    ann = signed_in(app, "ann@example.org")
+    first = make(client, ann, ["read"])
+    make(client, ann, ["read"])
+    body = check_problem(client.post("/me/tokens", json={"description": "3",
+                                                         "scopes": ["read"]},
+                                     headers=auth(ann)), 422, "too_many_tokens")
+    assert body["limit"] == 2
+    assert len(client.get("/me/tokens", headers=auth(ann)).get_json()["tokens"]) == 2
+    assert client.delete(f"/me/tokens/{first['id']}", headers=auth(ann)).status_code == 204
+    make(client, ann, ["read"])

@@ -220,9 +220,11 @@ def test_personal_tokens_are_kept_by_hash_listed_and_deleted(store):
     store.players.add_player("ann@example.org", now)
     store.players.add_player("bob@example.org", now)
     one = PlayerToken("t1", "ann@example.org", "phone", ("read", "play"), now)
-    store.players.add_token(one, "hash-1")
-    store.players.add_token(PlayerToken("t2", "ann@example.org", "bot", ("talk",),
-                                        now + timedelta(seconds=1)), "hash-2")
+    assert store.players.add_token(one, "hash-1", 2)
+    assert store.players.add_token(PlayerToken("t2", "ann@example.org", "bot", ("talk",),
+                                               now + timedelta(seconds=1)), "hash-2", 2)
+    assert not store.players.add_token(PlayerToken("t3", "ann@example.org", "more",
+                                                   ("read",), now), "hash-3", 2)
     assert [(t.id, t.scopes) for t in store.players.tokens("ann@example.org")] == [
         ("t1", ("read", "play")), ("t2", ("talk",))]
     assert store.players.tokens("bob@example.org") == []
