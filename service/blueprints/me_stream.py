@@ -24,13 +24,15 @@ in another order than their stamps, so each look goes back ``LOOKBACK_MS`` and s
 what it had not seen yet (within one connection; across a reconnect such a batch can be
 missed, a window of milliseconds).
 
-**How**: a first step, the request's thread looks every ``Settings.stream_poll`` seconds
-(three small queries: the account's new batches, its new messages, its invitations),
-for ``Settings.stream_seconds`` (then the client reconnects), like ``/games/{id}/stream``
-on a threaded server without the StreamHub; a server that handles one request at a time
-answers what there is and ends. It is not counted against the per-address cap of the
-games' streams but ``Settings.streams_per_account`` per account (429 beyond; a second
-connection does not close the first).
+**How**: under ``serve`` the view sends the first look and hands the open stream to the
+process's StreamHub (stream_hub.py: a ``Stream`` with its own ``look``), which looks for
+it every ``Settings.stream_poll`` seconds (three small queries: the account's new
+batches, its new messages, its invitations) with the games' streams: an idle stream holds
+no request thread. Another threaded server keeps it in the request's thread, looking as
+often; a server that handles one request at a time answers what there is and ends. Each
+stream ends after ``Settings.stream_seconds`` (the client reconnects). It is not counted
+against the per-address cap of the games' streams but ``Settings.streams_per_account``
+per account (429 beyond; a second connection does not close the first).
 """
 
 from __future__ import annotations
@@ -38,19 +40,20 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any
 
 from flask import Response, current_app, request
 
 from .. import times
 from ..account_feed import Feed, Key, ms
+from ..auth import Caller
 from ..i18n import msg
 from ..players import Players
 from ..problems import ApiError
 from ..settings import Settings
 from ..stream_caps import StreamCaps, TooManyStreams
+from ..stream_hub import PARK, PARKED, Stream
 from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors, redis_client, settings
 
 blp = Blueprint("me_stream", __name__, url_prefix="",
@@ -61,34 +64,56 @@ LOOKBACK_MS = 2000
 NDJSON = "application/x-ndjson"
 
 
-def follow(feed: Feed, s: Settings, cursor: Key, seconds: float, ndjson: bool,
-           release: Any = lambda: None) -> Iterator[str]:
-    """The stream's text: the items after ``cursor``, then each new one, for ``seconds``;
-    then ``release`` its place."""
+class Follower:
+    """One open stream's cursor: ``look()`` gives the text of the items after what it
+    told (and of those committed late within ``LOOKBACK_MS``)."""
+
+    def __init__(self, feed: Feed, cursor: Key, ndjson: bool) -> None:
+        self.feed, self.cursor, self.ndjson = feed, cursor, ndjson
+        self.floor = cursor  # what the client had: never sent again
+        self.seen: set[Key] = set()  # sent (or had) within the look-back
+
+    def look(self) -> str:
+        found = self.feed.since(max(self.floor.ms, self.cursor.ms - LOOKBACK_MS))
+        new = [i for i in found if i.key > self.floor and i.key not in self.seen]
+        self.seen |= {i.key for i in found}
+        self.seen = {k for k in self.seen if k.ms >= self.cursor.ms - 2 * LOOKBACK_MS}
+        out = []
+        for item in new:
+            data = json.dumps(item.data, separators=(",", ":"), ensure_ascii=False)
+            out.append(f'{{"id":"{item.key}","event":"{item.event}","data":{data}}}\n'
+                       if self.ndjson else
+                       f"id: {item.key}\nevent: {item.event}\ndata: {data}\n\n")
+            self.cursor = max(self.cursor, item.key)
+        return "".join(out)
+
+    def head(self, s: Settings) -> str:
+        """The first text: the reconnect delay and the id to resume from (SSE)."""
+        return "" if self.ndjson else f"retry: {s.stream_retry_ms}\nid: {self.cursor}\n\n"
+
+    @property
+    def keepalive(self) -> str:
+        return "\n" if self.ndjson else ": keep-alive\n\n"
+
+
+def follow(follower: Follower, s: Settings, seconds: float,
+           release: Callable[[], None] = lambda: None) -> Iterator[str]:
+    """The stream's text in the request's thread: the first look, then each new item for
+    ``seconds``; then ``release`` its place."""
     end = time.monotonic() + seconds
-    floor = cursor  # what the client had: never sent again
-    seen: set[Key] = set()  # sent (or had) within the look-back
     try:
-        if not ndjson:
-            yield f"retry: {s.stream_retry_ms}\nid: {cursor}\n\n"
+        yield follower.head(s)
         quiet_since = time.monotonic()
         while True:
-            found = feed.since(max(floor.ms, cursor.ms - LOOKBACK_MS))
-            new = [i for i in found if i.key > floor and i.key not in seen]
-            seen |= {i.key for i in found}
-            seen = {k for k in seen if k.ms >= cursor.ms - 2 * LOOKBACK_MS}
-            for item in new:
-                data = json.dumps(item.data, separators=(",", ":"), ensure_ascii=False)
-                yield (f'{{"id":"{item.key}","event":"{item.event}","data":{data}}}\n'
-                       if ndjson else f"id: {item.key}\nevent: {item.event}\ndata: {data}\n\n")
-                cursor = max(cursor, item.key)
+            text = follower.look()
             now = time.monotonic()
-            if new:
+            if text:
+                yield text
                 quiet_since = now
             if now >= end:
                 return
             if now - quiet_since >= s.stream_keepalive:
-                yield "\n" if ndjson else ": keep-alive\n\n"
+                yield follower.keepalive
                 quiet_since = now
             time.sleep(min(s.stream_poll, max(0.0, end - now)))
     finally:
@@ -154,12 +179,11 @@ def me_stream() -> Response:
     s = settings()
     seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
         request.method == "GET" else 0
-    feed = Feed(players.games, player.email)
+    follower = Follower(Feed(players.games, player.email), cursor, ndjson)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     mimetype = NDJSON if ndjson else "text/event-stream"
     if seconds <= 0:
-        return Response(follow(feed, s, cursor, 0, ndjson), mimetype=mimetype,
-                        headers=headers)
+        return Response(follow(follower, s, 0), mimetype=mimetype, headers=headers)
     key = "account:" + hashlib.sha256(player.email.encode()).hexdigest()[:32]
     try:
         place = account_caps().acquire(key, seconds)
@@ -171,5 +195,18 @@ def me_stream() -> Response:
                 "{seconds} s", limit=s.streams_max, seconds=full.retry_after)
         raise ApiError("rate_limited", detail,
                        headers={"Retry-After": str(full.retry_after)}) from None
-    return Response(follow(feed, s, cursor, seconds, ndjson, place.release),
-                    mimetype=mimetype, headers=headers)
+    if not request.environ.get(PARK):
+        return Response(follow(follower, s, seconds, place.release), mimetype=mimetype,
+                        headers=headers)
+    # The server takes the stream over once this first part is sent (stream_hub.py).
+    try:
+        text = follower.head(s) + follower.look()
+    except BaseException:
+        place.release()
+        raise
+    request.environ[PARKED] = Stream(
+        players.games, "", Caller(), None, 0, time.monotonic() + seconds,
+        s.stream_keepalive, s.stream_poll, place.release, look=follower.look,
+        keepalive_text=follower.keepalive)
+    # an iterator, not a text: no Content-Length, so the answer goes on (chunked) after it
+    return Response(iter([text]), mimetype=mimetype, headers=headers)

@@ -1,6 +1,7 @@
 """GET /me/stream through a running ``alhambra-pbem serve`` with real HTTP (issue 33
-point 6): an account's stream tells the opponent's moves in two games as they are made,
-in order, and a reconnect with Last-Event-ID gets only what came after."""
+point 6): an account's streams tell the opponent's moves in two games as they are made,
+in order, and a reconnect with Last-Event-ID gets only what came after. The server has
+one request thread: the open streams are the StreamHub's, not the thread's."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tests.workers.test_serve_identity import Served, _healthy, bearer
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("me_stream")
-    proc, base, log = start_serve(tmp, "--workers", "1",
+    proc, base, log = start_serve(tmp, "--workers", "1", "--threads", "1",
                                   env={"ALHAMBRA_STREAM_SECONDS": "4"})
     try:
         wait_until(lambda: proc.poll() is not None or _healthy(base), 30, 0.1, "the API")
@@ -73,20 +74,28 @@ def test_the_accounts_stream_tells_moves_live_and_resumes(served):
         if game.get()["current_seat"] == 1:
             opponent_moves(served, game, 1)
     told: list[dict] = []
-    reader = threading.Thread(target=stream, args=(served.http.base, ann, None, told))
-    reader.start()
-    wait_until(lambda: told, 10, what="the stream's first id")
+    also: list[dict] = []  # a second stream of the same account, open at once
+    readers = [threading.Thread(target=stream, args=(served.http.base, ann, None, out))
+               for out in (told, also)]
+    for reader in readers:
+        reader.start()
+    wait_until(lambda: told and also, 10, what="the streams' first ids")
+    began = time.monotonic()
     versions = []
     for game in games:
         versions.append(opponent_moves(served, game, 0))
         time.sleep(0.01)
-    reader.join(15)
-    assert not reader.is_alive()
+    # the one request thread was free for the moves while both streams stayed open
+    assert time.monotonic() - began < 3
+    for reader in readers:
+        reader.join(15)
+        assert not reader.is_alive()
     start, events = told[0]["id"], [e for e in told if "event" in e]
     assert [(e["event"], e["data"]["game_id"], e["data"]["version"]) for e in events] == [
         ("moved", games[0].id, versions[0]), ("your_turn", games[0].id, versions[0]),
         ("moved", games[1].id, versions[1]), ("your_turn", games[1].id, versions[1])]
     assert start.isdigit()
+    assert [e["id"] for e in also if "event" in e] == [e["id"] for e in events]
 
     again: list[dict] = []
     stream(served.http.base, ann, events[0]["id"], again)
