@@ -92,7 +92,8 @@ class Feed:
         seat = self.who.seat_in(game)
         out: list[Item] = []
         for first, version, at in batches:
-            events = self.games.store.read(game_id, first - 1, version)
+            events = [i.event for i in self.games.events(game, self.who, first - 1).items
+                      if i.version <= version]  # redacted for the account's seat
             types = {e["type"] for e in events}
             key = Key(ms(at), game_id, 0, version)
             base = {"game_id": game_id, "version": version}

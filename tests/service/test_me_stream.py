@@ -190,3 +190,28 @@ def test_streams_per_account_are_capped_and_a_second_does_not_end_the_first(tmp_
     assert texts and ": keep-alive" in texts[0]  # the first ran its course
     told = [(e["event"], e["data"]["version"]) for e in sse(texts[0]) if "event" in e]
     assert told == [("moved", version), ("your_turn", version)]
+
+
+def test_a_game_played_out_ends_with_game_over(app):
+    """Issue 33: every batch with moves is told as moved, in version order, and the last
+    one as game_over; your_turn is told only while it is still the seat's turn."""
+    import random
+
+    from tests.support import play_random
+
+    client = app.test_client()
+    g = new_game(client, 2, emails=["ann@example.org", "bob@example.org"])
+    ann = claimed(app, g, {0: "ann@example.org"})[0]
+    start, _ = read(client, ann)
+    time.sleep(0.005)
+    doc = play_random(g, random.Random(7))
+    assert doc["status"] == "over"
+    _, events = read(client, ann, start)
+    versions = [e["data"]["version"] for e in events]
+    assert versions == sorted(versions)
+    assert events[-1]["event"] == "game_over"
+    assert events[-1]["data"] == {"game_id": g.id, "version": doc["version"]}
+    moved = [e for e in events if e["event"] == "moved"]
+    assert {e["data"]["seat"] for e in moved} == {0, 1}
+    # told after the end, no turn is anyone's any more: no your_turn at all
+    assert [e for e in events if e["event"] == "your_turn"] == []
