@@ -25,6 +25,7 @@ from .base import (
     MailFailure,
     Message,
     Player,
+    PlayerToken,
     Rating,
     SchemaTooNew,
     SchemaTooOld,
@@ -71,7 +72,7 @@ def describe(settings: Settings) -> str:
 __all__ = [
     "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Claim", "Due",
     "DueRow", "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows",
-    "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "Rating",
+    "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "PlayerToken", "Rating",
     "SchemaTooNew", "SchemaTooOld", "Seat", "SignIn", "SqlStore", "Talk",
     "VersionConflict", "Webhook", "describe", "open_store", "sqlite_store",
 ]

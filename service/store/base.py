@@ -139,6 +139,19 @@ class Player:
 
 
 @dataclass(frozen=True)
+class PlayerToken:
+    """A personal access token of an account (service/players.py): its public ``id``,
+    what the player wrote of it, its scopes (auth.SCOPES); the secret is never kept."""
+
+    id: str
+    email: str
+    description: str
+    scopes: tuple[str, ...]
+    created_at: datetime
+    last_used_at: datetime | None = None
+
+
+@dataclass(frozen=True)
 class SignIn:
     """A sign-in request: its ``id`` (the code is derived from it and the server's key,
     never kept: only ``code_hash``), the address, when it ends and when it was used."""
