@@ -129,6 +129,8 @@ def send(ctx: Context, mail: Mail | None, row: DueRow | None = None) -> Finish:
             return Finish(error=f"refused for now, {row.attempts} times: {exc.reason}")
         return Finish(error=f"refused for now ({exc.reason}): attempt {row.attempts}, "
                             f"again at {times.to_text(retry)}", retry_at=retry)
+    if mail.new_thread:  # the seat's first mail: its subject stays the thread's
+        ctx.store.mail.keep_subject(mail.game_id, mail.seat, mail.subject)
     return Finish("sent")
 
 

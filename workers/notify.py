@@ -314,7 +314,8 @@ def _taken_over_line(e: dict[str, Any], you: bool, name: str) -> Msg:
 def subject(ctx: dict[str, Any]) -> str:
     """``Alhambra · game 4ea4c0ff · Ann, Bob, Cid``: one subject for every mail of a game
     to a seat, so that clients threading by subject (Gmail) keep the game in one thread
-    (in the seat's language); what the mail is goes in ``status``."""
+    (in the seat's language as its first mail went: the seat keeps it,
+    ``Seat.thread_subject``); what the mail is goes in ``status``."""
     return i18n.say(msg("{variant} · game {id} · {players}", variant=ctx["variant"],
                         id=ctx["game_id"][:8],
                         players=", ".join(p["name"] for p in ctx["players"])), ctx["lang"])
@@ -347,11 +348,12 @@ def render(batch: Batch, kind: str, seat: int, version: int | None = None,
         env = templates(ctx["lang"], batch.game.variant)
         html = env.get_template(f"{kind}.html").render(ctx)
         text = env.get_template(f"{kind}.txt").render(ctx)
-        title = subject(ctx)
+        title = info.thread_subject or subject(ctx)  # the thread keeps its first subject
     return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,
                 seat=seat, to_name=info.name or "", to_addr=info.email, subject=title,
                 text=text, html=_inline(html), token_hash=info.token_hash,
-                language=ctx["lang"], failing=info.mail_failing)
+                language=ctx["lang"], failing=info.mail_failing,
+                new_thread=info.thread_subject is None)
 
 
 _INLINER = css_inline.CSSInliner(load_remote_stylesheets=False, keep_style_tags=False)

@@ -87,6 +87,8 @@ class Seat:
     #: the account (its address) whose seat this is; None: nobody's yet (service/players.py)
     claimed_by: str | None = None
     claim_on_sign_in: bool = False  # a seat from before claims: its address's next sign-in
+    #: the subject of the seat's mails, kept as the first one said it (workers/notify.py)
+    thread_subject: str | None = None
 
 
 @dataclass(frozen=True)

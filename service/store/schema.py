@@ -207,6 +207,11 @@ create table player_tokens (
    created_at {time} not null, last_used_at {time});
 create index {ix}player_tokens_email on player_tokens (email, created_at);
 """,
+    # 23: the subject of each seat's thread of mails, as its first mail said it: a
+    # language changed later does not change it (mail clients thread by subject).
+    """
+alter table seats add column thread_subject text;
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 
