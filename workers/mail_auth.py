@@ -101,13 +101,14 @@ def authenticate(msg: EmailMessage, address: str, mode: str, authserv_id: str | 
     seen: list[str] = []
     ours = 0
     for value in _raw_all("Authentication-Results", msg):
+        # a header our MTA wrote, even one it garbled (its authserv-id first)
+        ours += value.lower().split(";")[0].split()[:1] == [authserv_id.lower()]
         try:
             header = authres.AuthenticationResultsHeader.parse_value(value)
         except Exception:  # noqa: BLE001 - authres raises several kinds: not a header
             continue
         if str(header.authserv_id).lower() != authserv_id.lower():
             continue  # another host's header (or one the sender wrote): proves nothing
-        ours += 1
         for result in header.results:
             method, outcome = str(result.method).lower(), str(result.result).lower()
             if method not in methods:
