@@ -43,7 +43,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import backup, catalogs
+from . import backup, catalogs, metrics
 from .app import create_app, openapi_document
 from .process import host_port, wait_for_port
 from .settings import Settings, SettingsError
@@ -74,6 +74,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # The schema and the secret key, before the worker and the API's processes open them.
     _migrate(settings)
     _ = settings.secret_key  # a SQLite host's key file is made here, once
+    metrics.reset(settings)  # no process of this server has counted yet
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker, mail_in=settings.mail_in_listen)
     serve_pid = os.getpid()
@@ -129,6 +130,7 @@ def _serve_api(args: argparse.Namespace, settings: Settings,
             for name, value in gunicorn_settings(args, settings).items():
                 self.cfg.set(name, value)
             self.cfg.set("when_ready", _on_signals(on_stop))
+            self.cfg.set("child_exit", lambda server, worker: metrics.process_gone(worker.pid))
 
         def load(self) -> Flask:
             return create_app(settings)

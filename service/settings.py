@@ -290,6 +290,12 @@ class Settings:
         "seconds due work (a mail, a deadline…) may wait past its time before `/health` "
         "answers 503",
         "`300`", read=_float, topic=WORKERS)
+    metrics_token: str | None = setting(
+        "ALHAMBRA_METRICS_TOKEN", None,
+        "the bearer token a Prometheus scraper sends to `GET /metrics` (see [Running "
+        "it](running.md#metrics)); the API's and the workers' processes count in "
+        "`PROMETHEUS_MULTIPROC_DIR` (default `$ALHAMBRA_DATA/metrics`)",
+        "none: no `/metrics`, nothing counted", topic=WORKERS)
     claim_interval: float = setting(
         "ALHAMBRA_CLAIM_INTERVAL", 0.2,
         "seconds between the workers' looks for due work (on PostgreSQL a new row wakes them "

@@ -65,7 +65,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 import engine
 from engine import terms
-from service import i18n, times
+from service import i18n, metrics, times
 from service.errors import (
     AlreadySeated,
     DomainError,
@@ -223,6 +223,7 @@ class Gateway:
                 times.now()), settings.mail_hard_failures)
         except Exception as exc:  # noqa: BLE001 - the store: try again later
             raise Unavailable(str(exc)) from exc
+        metrics.bounce(failure.permanent)
         log.warning("mail-in: a bounce of game %s seat %s v%s (%s): %s: %s%s", tag.game_id,
                     seat.seat, tag.version, seat.email,
                     "failed" if failure.permanent else "delayed", failure.reason,

@@ -14,6 +14,7 @@ from .base import (
     MAIL_MESSAGES,
     Answer,
     AnswerExists,
+    Census,
     Claim,
     Due,
     DueRow,
@@ -70,7 +71,7 @@ def describe(settings: Settings) -> str:
 
 
 __all__ = [
-    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Claim", "Due",
+    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Census", "Claim", "Due",
     "DueRow", "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows",
     "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "PlayerToken", "Rating",
     "SchemaTooNew", "SchemaTooOld", "Seat", "SignIn", "SqlStore", "Talk",

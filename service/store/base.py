@@ -92,6 +92,15 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class Census:
+    """What the metrics read at a scrape (service/metrics.py): games by status, and the
+    due rows due now and not claimed by kind, with the earliest's due time."""
+
+    games: dict[str, int]
+    due: dict[str, tuple[int, datetime | None]]
+
+
+@dataclass(frozen=True)
 class GameUpdate:
     """The game row's fields that an append sets, with the events."""
 
