@@ -186,3 +186,14 @@ class TokensSchema(ma.Schema):
 class MyGamesWaitingQuerySchema(MyGamesQuerySchema):
     waiting = fields.Boolean(load_default=False, metadata={
         "description": "true: only the games where it is the player's turn (a cheap poll)"})
+
+
+class AccountExportSchema(ma.Schema):
+    exported_at = Timestamp(required=True)
+    email = fields.String(required=True)
+    tables = fields.Dict(keys=fields.String(), values=fields.List(fields.Dict()),
+                         required=True, metadata={
+                             "description": "Each table's rows about the account: players, "
+                                            "player_sessions, player_tokens, sign_ins, "
+                                            "player_vacations, ratings, seats, talk, "
+                                            "messages, mail_failures, mail_answers"})

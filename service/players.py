@@ -262,6 +262,16 @@ class Players:
                                         handle=kept), reason="taken")
         return self.store.players.update_player(player.email, changes)
 
+    def export(self, player: Player) -> dict[str, Any]:
+        """Everything the service keeps of the player's account (``GET /me/export``), by
+        table (store.players.export): what a player may ask for under the GDPR's right of
+        access, as JSON."""
+        rows = self.store.players.export(player.email)
+        return {"exported_at": times.now(), "email": player.email,
+                "tables": {table: [{k: times.to_text(v) if isinstance(v, datetime) else v
+                                    for k, v in row.items()} for row in found]
+                           for table, found in rows.items()}}
+
     def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
         """The player as ``GET /me`` shows it: preferences, the vacation going on or to
         come, and the days of this year's allowance left."""

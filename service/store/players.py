@@ -212,6 +212,49 @@ class PlayerRecords:
                 [(r["game_id"], r["id"], as_time(r["created_at"]))  # type: ignore[misc]
                  for r in messages])
 
+    # -- an account's data, for the player (GET /me/export) ------------------------------
+
+    def export(self, email: str) -> dict[str, list[dict[str, Any]]]:
+        """Every row the service keeps of the account ``email``, by table: its own
+        (preferences, sessions, personal tokens, sign-in requests, vacations, ratings),
+        the seats claimed by it or offered to its address with their talk settings and
+        notes, the messages those seats wrote, and the mails to its address that failed
+        or were answered. Hashes of secrets (tokens, codes) are left out: they are no
+        data about the player, only locks."""
+        seats = ("(select game_id, seat from seats where claimed_by = ? or lower(email) = ?)")
+        queries = {
+            "players": ("select email, created_at, language, notify, digest_hour, "
+                        "digest_day, handle from players where email = ?", 1),
+            "player_sessions": ("select created_at from player_sessions where email = ? "
+                                "order by created_at", 1),
+            "player_tokens": (f"select {TOKEN} from player_tokens where email = ? "
+                              "order by created_at", 1),
+            "sign_ins": ("select created_at, expires_at, used_at, language from sign_ins "
+                         "where lower(email) = ? order by created_at", 1),
+            "player_vacations": ("select since, until, created_at from player_vacations "
+                                 "where email = ? order by since", 1),
+            "ratings": ("select variant, name, mu, sigma, games, updated_at from ratings "
+                        "where email = ? order by variant", 1),
+            "seats": ("select s.game_id, g.variant, g.status, s.seat, s.name, s.email, "
+                      "s.joined_at, s.bot, s.language, s.claimed_by, s.mail_failures, "
+                      "s.mail_failing, s.thread_subject from seats s join games g on "
+                      "g.id = s.game_id where s.claimed_by = ? or lower(s.email) = ? "
+                      "order by g.created_at, s.game_id", 2),
+            "talk": ("select game_id, seat, muted, mail_messages, notes, notes_in_mail from "
+                     f"talk where (game_id, seat) in {seats} order by game_id", 2),
+            "messages": ("select game_id, id, sender, recipient, text, version, created_at, "
+                         "deleted_at from messages where (game_id, sender) in "
+                         f"{seats} order by game_id, id", 2),
+            "mail_failures": ("select game_id, seat, reason, permanent, at from "
+                              "mail_failures where address = ? order by id", 1),
+            "mail_answers": ("select allowed_at from mail_answers where address = ? "
+                             "order by allowed_at", 1),
+        }
+        address = email.lower()
+        with self.a.read() as db:
+            return {table: db.query(sql, (address,) * n) for table, (sql, n) in
+                    queries.items()}
+
     # -- preferences, digests, vacations ------------------------------------------------
 
     def player(self, email: str) -> Player | None:

@@ -242,3 +242,21 @@ def test_personal_tokens_are_kept_by_hash_listed_and_deleted(store):
     assert store.players.delete_token("ann@example.org", "t1")
     assert store.players.token("hash-1", now) is None
     assert [t.id for t in store.players.tokens("ann@example.org")] == ["t2"]
+
+
+def test_an_accounts_export_reads_its_rows_on_both_stores(store):
+    """Issue 38: the account's rows by table, its seats' messages and notes only."""
+    from service.store import Message, Talk
+
+    make_game(store, "g1")
+    store.players.add_player("p1@example.org", times.now())
+    assert store.players.claim("g1", 1, "p1@example.org", 1, "new-g1-1") is True
+    store.talk.add(Message("g1", 0, 1, None, "mine", 0, times.now()))
+    store.talk.add(Message("g1", 0, 0, 1, "theirs", 0, times.now()))
+    store.talk.set(Talk("g1", 1, (0,), "at_once", "my notes", True))
+    store.talk.set(Talk("g1", 0, (), "with_next", "their notes", False))
+    rows = store.players.export("P1@example.org")
+    assert [(s["game_id"], s["seat"]) for s in rows["seats"]] == [("g1", 1)]
+    assert [m["text"] for m in rows["messages"]] == ["mine"]
+    assert [(t["notes"], list(t["muted"])) for t in rows["talk"]] == [("my notes", [0])]
+    assert [p["email"] for p in rows["players"]] == ["p1@example.org"]
