@@ -7,6 +7,7 @@ is hidden from everyone. Events are redacted the same way.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from .components import BARRIERS, SIDE_NAMES, SPACE_CURRENCY, TILES
@@ -68,12 +69,15 @@ def _placed(tile: str, index: int, at: tuple[int, int]) -> dict[str, Any]:
     return out
 
 
-def view(state: State, seat: int | None = None) -> dict[str, Any]:
-    """A JSON-safe picture of the game for ``seat`` (None: a spectator)."""
+def view(state: State, seat: int | None = None, names: Sequence[str] | None = None
+         ) -> dict[str, Any]:
+    """A JSON-safe picture of the game for ``seat`` (None: a spectator); the seats called
+    ``names`` where given (the service's: a deleted account's seat is no longer called by
+    the name in the log), else as the log names them."""
     v = state.variant
     faces = state.faces
     seats = []
-    for i, name in enumerate(state.seats):
+    for i, name in enumerate(names if names is not None else state.seats):
         grid = state.grids[i]
         entry: dict[str, Any] = {
             "seat": i, "name": name, "score": state.scores[i],

@@ -160,6 +160,13 @@ def neutral_name(variant: str, players: int) -> str | None:
     return engine.VARIANTS[variant].neutral_name if players == 2 else None
 
 
+def seat_names(game: Game, state: engine.State) -> list[str]:
+    """The seats' names as the service calls them: its rows' (a deleted account's seat by
+    the placeholder, service/players.py), else the log's (``state``'s)."""
+    rows = {s.seat: s.name for s in game.seats}
+    return [rows.get(i) or logged for i, logged in enumerate(state.seats)]
+
+
 def items_as_seen(events: list[engine.Event], first_version: int, seat: int | None,
                 over: bool, names: list[str], neutral: str | None,
                 state: engine.State | None = None) -> list[EventItem]:
@@ -169,6 +176,8 @@ def items_as_seen(events: list[engine.Event], first_version: int, seat: int | No
     items = []
     for version, event in enumerate(events, start=first_version):
         shown = engine.redact_event(event, seat, over)
+        if shown["type"] == "game_created" and len(names) == len(shown["seats"]):
+            shown = {**shown, "seats": list(names)}  # the seats as called now
         items.append(EventItem(version, shown,
                                engine.describe(shown, names, neutral, state)))
     return items
@@ -335,8 +344,8 @@ class Games:
         token); the view is None until the game starts."""
         seat = caller.viewer(game)
         summary = self.summary(game, caller)
-        view = engine.view(self.state(game.id, game.version), seat) \
-            if game.version else None
+        state = self.state(game.id, game.version) if game.version else None
+        view = engine.view(state, seat, seat_names(game, state)) if state else None
         now = times.now()
         clock = self.clock(game)
         left = clock.time_left(now)
@@ -412,8 +421,8 @@ class Games:
         ``seat`` sees them at the last of them (the seed shows once the game is over)."""
         last = first_version + len(events) - 1
         over = game.status == "over" and last >= game.version
-        names = [s.name or "" for s in game.seats]
         state = self.state(game.id, last) if events else None
+        names = seat_names(game, state) if state else []
         return items_as_seen(events, first_version, seat, over, names,
                            neutral_name(game.variant, game.players), state)
 
@@ -774,9 +783,11 @@ class Games:
             raise OutOfTurn(exc.message, exc.rule, state.current) from None
         moves_after = [] if turn_ends else engine.legal_moves(after, seat)
         no_cell = tiles_without_cell(after, seat) if moves_after else []
-        items = items_as_seen(shown, state.version + 1, seat, False, list(after.seats),
+        names = seat_names(game, after)
+        items = items_as_seen(shown, state.version + 1, seat, False, names,
                             neutral_name(game.variant, game.players), after)
-        return Previewed(game.id, state.version, tuple(items), engine.view(after, seat),
+        return Previewed(game.id, state.version, tuple(items),
+                         engine.view(after, seat, names),
                          turn_ends, tuple(moves_after), tuple(no_cell))
 
     def _append(self, game: Game, seat: int, state: engine.State, events: list[engine.Event],
@@ -802,9 +813,11 @@ class Games:
         as ``seat`` sees it; ``replayed``: the first answer again (no ``bot``: only a
         new resignation says which bot plays the seat now)."""
         over = after.phase == "over"
-        items = items_as_seen(events, first, seat, over, list(after.seats),
+        names = seat_names(game, after)
+        items = items_as_seen(events, first, seat, over, names,
                             neutral_name(game.variant, game.players), after)
-        return Played(game.id, seat, after.version, tuple(items), engine.view(after, seat),
+        return Played(game.id, seat, after.version, tuple(items),
+                      engine.view(after, seat, names),
                       None if over else after.current, replayed,
                       None if replayed else after.bots.get(seat))
 
@@ -946,7 +959,8 @@ class Games:
         if game.status != "over":
             raise RecordUnavailable()
         events = from_store(self.store.read(game.id))
-        return export_record(events, self.state(game.id, game.version))
+        state = self.state(game.id, game.version)
+        return {**export_record(events, state), "seats": seat_names(game, state)}
 
     def import_record(self, doc: dict[str, Any], messages: Sequence[Message] = ()) -> Game:
         """Replay and verify a finished game's record and keep it as a new game with its

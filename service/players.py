@@ -37,6 +37,8 @@ from typing import Any
 
 import precis_i18n
 
+import engine
+
 from . import names, times
 from .auth import (
     PERSONAL_PREFIX,
@@ -49,6 +51,7 @@ from .auth import (
 )
 from .errors import (
     AlreadySeated,
+    DomainError,
     HandleRefused,
     InvalidPlayerToken,
     InvalidSignInCode,
@@ -77,6 +80,8 @@ NOTIFY = ("turn", "digest", "none")
 #: token, which a join never needs, may start so too: 1 in 4096)
 PLAYER_PREFIX = SESSION_PREFIX
 HANDLE_LENGTH = range(2, 31)
+#: What a deleted account's seats are called from then on.
+DELETED = "(deleted)"
 MAX_TOKENS = 20  # personal tokens an account may hold
 _USERNAME = precis_i18n.get_profile("UsernameCaseMapped")
 
@@ -271,6 +276,23 @@ class Players:
                 "tables": {table: [{k: times.to_text(v) if isinstance(v, datetime) else v
                                     for k, v in row.items()} for row in found]
                            for table, found in rows.items()}}
+
+    def delete(self, player: Player) -> list[str]:
+        """Delete the player's account (``DELETE /me``): in each running game a bot takes
+        its seat over (S-2, as a resignation); then its address, preferences, sessions,
+        tokens, vacations and notes are erased, its seats called ``DELETED`` in every
+        reader's view (the logs stay as they were: they replay), its ratings kept by an
+        anonymous key. The games where a bot took over."""
+        taken = []
+        for game, seat in self.store.seats_of(player.email):
+            if game.status == "active" and not seat.bot:
+                try:
+                    self.games.resign(game, seat.seat)
+                    taken.append(game.id)
+                except (DomainError, engine.RuleViolation):
+                    pass  # over, or a bot plays it already, meanwhile
+        self.store.players.erase(player.email, f"deleted-{secrets.token_hex(12)}", DELETED)
+        return taken
 
     def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
         """The player as ``GET /me`` shows it: preferences, the vacation going on or to

@@ -115,6 +115,11 @@ class Batch:
 
     @property
     def names(self) -> list[str]:
+        """The seats' names as the service calls them (its rows: a deleted account's
+        seat by the placeholder), else as the log does."""
+        if len(self.seats) == len(self.state.seats):
+            return [s.name or logged for s, logged in zip(self.seats, self.state.seats,
+                                                          strict=True)]
         return list(self.state.seats)
 
     @property
@@ -190,7 +195,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
     state, game = batch.state, batch.game
     lang = seat_language(batch, seat)
     say_ = board.Speaker(lang)
-    view = engine.view(state, seat)
+    view = engine.view(state, seat, batch.names)
     me = view["seats"][seat]
     game_url = batch.public_url + play_path(game.id)
     deadline = batch.deadline()

@@ -1,4 +1,5 @@
-"""/me/export: everything the service keeps of a player's account."""
+"""/me/export and DELETE /me: everything the service keeps of a player's account, and
+the account deleted."""
 
 from __future__ import annotations
 
@@ -33,3 +34,20 @@ def export_me() -> Response:
     resp = jsonify(doc)
     resp.headers["Content-Disposition"] = 'attachment; filename="alhambra-account.json"'
     return resp
+
+
+@blp.route("/me", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403)
+def delete_me() -> None:
+    """Delete my account
+
+    In each running game a bot takes the account's seat over (as a resignation, rule
+    S-2); then its address, preferences, sessions, personal tokens, vacations and notes
+    are erased, and its seats are called `(deleted)` in every reader's view (the games'
+    logs stay replayable). Its ratings stay, by nobody one can name. The sign-in
+    session's token only (403 `session_needed` for a personal token); every token of
+    the account stops (401)."""
+    p: Players = current_app.extensions["alhambra_players"]
+    p.delete(p.session(bearer_token()))

@@ -255,6 +255,31 @@ class PlayerRecords:
             return {table: db.query(sql, (address,) * n) for table, (sql, n) in
                     queries.items()}
 
+    def erase(self, email: str, anonymous: str, placeholder: str) -> None:
+        """Forget the account ``email`` in one transaction: its rows go (preferences,
+        sessions, personal tokens, sign-in requests, vacations, the mails to its address
+        that failed or were answered); its seats are called ``placeholder``, lose the
+        address and their notes, and stay claimed by ``anonymous`` (its ratings too:
+        the games stay rated, by nobody one can name); the seats merely offered to its
+        address lose the address."""
+        address, false = email.lower(), self.d.encode("claim_on_sign_in", False)
+        mine = "(select game_id, seat from seats where claimed_by = ?)"
+        with self.a.write() as db:
+            db.execute(f"update talk set notes = '' where (game_id, seat) in {mine}",
+                       (address,))
+            db.execute("update seats set name = ?, email = null, claimed_by = ?, "
+                       "claim_on_sign_in = ?, mail_failing = null, thread_subject = null "
+                       "where claimed_by = ?", (placeholder, anonymous, false, address))
+            db.execute("update seats set email = null, claim_on_sign_in = ?, mail_failing = "
+                       "null where lower(email) = ?", (false, address))
+            db.execute("update ratings set email = ?, name = null where email = ?",
+                       (anonymous, address))
+            for table in ("player_tokens", "player_sessions", "player_vacations", "players"):
+                db.execute(f"delete from {table} where email = ?", (address,))
+            db.execute("delete from sign_ins where lower(email) = ?", (address,))
+            for table in ("mail_answers", "mail_failures"):
+                db.execute(f"delete from {table} where address = ?", (address,))
+
     # -- preferences, digests, vacations ------------------------------------------------
 
     def player(self, email: str) -> Player | None:
