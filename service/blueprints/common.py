@@ -8,17 +8,18 @@ from typing import Any, TypeVar
 
 import flask_smorest
 import marshmallow as ma
-from flask import Request, current_app, request
+from flask import Request, current_app, g, request
 from redis import Redis
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import UnsupportedMediaType
 
 from ..auth import NEED_TOKEN, Caller
-from ..errors import Unauthenticated
+from ..errors import InvalidToken, Unauthenticated
 from ..games import Games
 from ..i18n import message, msg
 from ..links import play_path
+from ..players import PLAYER_PREFIX
 from ..problems import ApiError
 from ..safejson import BadJson, loads
 from ..settings import Settings
@@ -44,9 +45,14 @@ class JsonBodyParser(FlaskParser):
 
 
 class Blueprint(flask_smorest.Blueprint):
-    """The blueprints of this API: JSON bodies only."""
+    """The blueprints of this API: JSON bodies only; tokens checked before the
+    arguments (``check_token_first``)."""
 
     ARGUMENTS_PARSER = JsonBodyParser()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.before_request(check_token_first)
 
 
 #: A view function, as a decorator gives it back.
@@ -75,7 +81,55 @@ def bearer_token() -> str | None:
 
 
 def caller() -> Caller:
-    return service().caller(bearer_token())
+    """Who the request's token is (resolved once a request: ``check_token_first``)."""
+    found: Caller | None = g.get("alhambra_caller")
+    if found is None:
+        found = g.alhambra_caller = service().caller(bearer_token())
+    return found
+
+
+def serves_page(func: View) -> View:
+    """Mark a view that answers a browser without a token with a page (its documented
+    security still needs a token for JSON): ``check_token_first`` lets it decide."""
+    func.__dict__["_serves_page"] = True
+    return func
+
+
+def _security(endpoint: str | None) -> list[dict[str, list[str]]] | None:
+    """The documented security of the operation at ``endpoint`` (``@blp.doc``; kept by
+    flask-smorest in the view's ``_apidoc``), None if it documents none."""
+    view = current_app.view_functions.get(endpoint or "")
+    doc: dict[str, Any] = getattr(view, "_apidoc", {}).get("manual_doc", {})
+    security: list[dict[str, list[str]]] | None = doc.get("security")
+    return security
+
+
+def check_token_first() -> None:
+    """Before the view, and so before its body or query is validated: an operation
+    whose security is ``BEARER_REQUIRED`` without a token, or any documented-bearer
+    operation with a malformed or unknown token, is answered 401 (``unauthorized``,
+    ``invalid_token``, ``invalid_player_token``) at once. What a known token may do is
+    the view's to say (403). A browser asking a ``serves_page`` view for HTML, and CORS
+    preflights, pass."""
+    if request.method == "OPTIONS":
+        return
+    security = _security(request.endpoint)
+    if security is None:
+        return
+    token = bearer_token()
+    if token is None:
+        view = current_app.view_functions[request.endpoint or ""]
+        page = getattr(view, "_serves_page", False) and request.accept_mimetypes.best_match(
+            ["application/json", "text/html"]) == "text/html"
+        if security == BEARER_REQUIRED and not page:
+            raise Unauthenticated(msg("a token is needed: use {header}", header=NEED_TOKEN))
+        return
+    try:
+        g.alhambra_caller = service().caller(token)
+    except InvalidToken:
+        if not token.startswith(PLAYER_PREFIX):
+            raise
+        current_app.extensions["alhambra_players"].player(token)  # InvalidPlayerToken
 
 
 def errors(blp: Blueprint, *statuses: int) -> Callable[[View], View]:

@@ -151,7 +151,7 @@ def remove_seat(game_id: str, seat: int) -> None:
 @blp.route("/<string:game_id>/seats/<int:seat>/bot", methods=["POST"])
 @blp.arguments(AddBotSchema())
 @blp.response(201, BotSeatedSchema)
-@blp.doc(security=BEARER)
+@blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 409, 415, 422)
 def add_bot(body: dict[str, Any], game_id: str, seat: int) -> tuple[dict[str, Any], int]:
     """Fill an open seat with a bot

@@ -24,7 +24,15 @@ from ..player_schemas import (
 from ..players import SIGN_IN_MINUTES, Players
 from ..ratings import Ratings
 from ..schemas import JoinedSchema
-from .common import BEARER, BEARER_REQUIRED, Blueprint, bearer_token, errors, join_url
+from .common import (
+    BEARER,
+    BEARER_REQUIRED,
+    Blueprint,
+    bearer_token,
+    errors,
+    join_url,
+    serves_page,
+)
 from .web import me_page
 
 blp = Blueprint("players", __name__, url_prefix="",
@@ -74,6 +82,7 @@ def close_session() -> None:
 
 
 @blp.route("/me", methods=["GET"])
+@serves_page
 @blp.response(200, PlayerSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401)
