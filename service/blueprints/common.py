@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import http
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import flask_smorest
 import marshmallow as ma
-from flask import Request, current_app, g, request
+from flask import Request, Response, current_app, g, request
 from redis import Redis
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
@@ -53,6 +54,7 @@ class Blueprint(flask_smorest.Blueprint):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.before_request(check_token_first)
+        self.after_request(conditional_get)
 
 
 #: A view function, as a decorator gives it back.
@@ -169,3 +171,43 @@ def join_url(game_id: str, token: str) -> str:
 
 def etag(version: int) -> str:
     return f'"{version}"'
+
+
+#: The ETag of a conditional answer (``conditional``), as the API documents it.
+ETAG_HEADER = {"ETag": {
+    "description": "`\"<version>.<hash>\"`: the game's version (for `If-Match` on moves) and a "
+                   "short hash of this very body; `If-None-Match` with it gets 304",
+    "schema": {"type": "string"}}}
+
+
+def conditional(blp: Blueprint) -> Callable[[View], View]:
+    """A GET whose 200 answer gets an ETag covering its body (``conditional_get``) and
+    answers a matching ``If-None-Match`` with 304; documented so."""
+    def decorator(func: View) -> View:
+        func = blp.doc(parameters=[{
+            "in": "header", "name": "If-None-Match", "required": False,
+            "schema": {"type": "string"},
+            "description": "An ETag of an earlier answer: 304 (no body) if it is current"}])(func)
+        func = blp.alt_response(304, description="Not modified: the `If-None-Match` ETag is "
+                                "still this answer's (no body)", headers=ETAG_HEADER)(func)
+        func.__dict__["_conditional"] = True
+        return func
+    return decorator
+
+
+def conditional_get(resp: Response) -> Response:
+    """A ``conditional`` view's 200 answer: its ETag is the version the view set (if any)
+    and a hash of the body bytes (which depend on the token, the language and the clock,
+    hence ``Vary: Authorization, Accept-Language``); werkzeug's ``make_conditional``
+    answers a matching ``If-None-Match`` with 304 (no body; ETag and Cache-Control
+    kept)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    if resp.status_code != 200 or resp.is_streamed or \
+            not getattr(view, "_conditional", False):
+        return resp
+    version = resp.headers.get("ETag", "").strip('"')
+    digest = hashlib.sha256(resp.get_data()).hexdigest()[:10]
+    resp.set_etag(f"{version}.{digest}" if version else digest)
+    resp.vary.update(("Authorization", "Accept-Language"))
+    resp.make_conditional(request)
+    return resp

@@ -31,9 +31,11 @@ from ..schemas import (
 from .common import (
     BEARER,
     BEARER_REQUIRED,
+    ETAG_HEADER,
     Blueprint,
     bearer_token,
     caller,
+    conditional,
     errors,
     etag,
     join_url,
@@ -91,15 +93,19 @@ def list_games(query: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/<string:game_id>", methods=["GET"])
-@blp.response(200, GameSchema, headers={"ETag": {
-    "description": "The game's version", "schema": {"type": "string"}}})
+@conditional(blp)
+@blp.response(200, GameSchema, headers=ETAG_HEADER)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404)
 def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Read a game
 
     The view for the caller: a seat token sees its own hand; without a token, the spectator
-    view. Also the version (also as `ETag`), whose turn it is and the deadline."""
+    view. Also the version, whose turn it is and the deadline. The `ETag` is
+    `"<version>.<hash>"`: the version (what `If-Match` on moves needs; the plain
+    `"<version>"` works there too) and a hash of this answer, which depends on the token,
+    the language and the clock (`Vary: Authorization, Accept-Language`); send it back as
+    `If-None-Match` to get 304 while nothing you see changed."""
     games = service()
     doc = games.document(games.game(game_id), caller())
     return present.document(doc), 200, {"ETag": etag(doc.summary.game.version)}

@@ -29,6 +29,7 @@ from .common import (
     BEARER_REQUIRED,
     Blueprint,
     bearer_token,
+    conditional,
     errors,
     join_url,
     serves_page,
@@ -122,6 +123,7 @@ def update_me(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me/games", methods=["GET"])
+@conditional(blp)
 @blp.arguments(MyGamesQuerySchema(), location="query")
 @blp.response(200, MyGamesSchema)
 @blp.doc(security=BEARER_REQUIRED)
@@ -132,7 +134,8 @@ def my_games(query: dict[str, Any]) -> dict[str, Any]:
     Every game with a seat of the player's address: games where it is the player's turn
     first, then by the player's deadline, then the latest activity. With each, the seat's
     token, to open it (`/play/{id}#token=…`). `?status=finished`: the games that are
-    over."""
+    over. A cheap poll for clients that do not stream: send the answer's `ETag` back as
+    `If-None-Match` and get 304 (no body) while the list is the same."""
     p = players()
     player = p.player(bearer_token())
     return present.my_games(p.my_games(player, finished=query["status"] == "finished"))
