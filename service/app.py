@@ -101,7 +101,8 @@ CORS_OPTIONS: dict[str, Any] = {
     "allow_headers": ["Authorization", "Content-Type", "If-Match", "Idempotency-Key",
                       "Last-Event-ID", "Accept-Language"],
     "expose_headers": ["ETag", "Location", "Retry-After", "Content-Language",
-                       "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]}
+                       "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
+                       "Link"]}
 
 
 def _no_store(resp: Response) -> Response:

@@ -145,3 +145,29 @@ class ClaimSchema(Strict):
                              "description": "The claim code mailed to the seat's address; "
                                             "none for a signed-in player (its token)"})
 
+
+
+# -- pages of lists (issue 33): limit and offset; the next page in a Link header --------
+
+#: Games (or invitations) a page holds unless ``limit`` says otherwise, and at most.
+MY_GAMES_PAGE, MY_GAMES_MAX = 100, 500
+
+
+class PageQuerySchema(Strict):
+    limit = fields.Integer(load_default=MY_GAMES_PAGE,
+                           validate=validate.Range(1, MY_GAMES_MAX),
+                           metadata={"description": f"At most this many (default "
+                                                    f"{MY_GAMES_PAGE}, at most "
+                                                    f"{MY_GAMES_MAX}); more: a Link "
+                                                    "rel=\"next\""})
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
+                            metadata={"description": "Skip this many"})
+
+
+class MyGamesPageQuerySchema(MyGamesQuerySchema, PageQuerySchema):
+    pass
+
+
+class RatingsPageQuerySchema(RatingsQuerySchema):
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
+                            metadata={"description": "Skip this many of the best"})

@@ -6,6 +6,7 @@ import hashlib
 import http
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 import flask_smorest
 import marshmallow as ma
@@ -211,3 +212,17 @@ def conditional_get(resp: Response) -> Response:
     resp.vary.update(("Authorization", "Accept-Language"))
     resp.make_conditional(request)
     return resp
+
+
+#: The Link header of a paged list, as the API documents it.
+LINK_HEADER = {"Link": {
+    "description": '`<url>; rel="next"`: the next page, when there is one (this request\'s '
+                   "URL with the next cursor or offset)",
+    "schema": {"type": "string"}}}
+
+
+def next_link(**query: int) -> dict[str, str]:
+    """The ``Link`` header to the next page: this request's URL, ``query`` changed."""
+    args = request.args.to_dict()
+    args.update({name: str(value) for name, value in query.items()})
+    return {"Link": f'<{base_url()}{request.path}?{urlencode(args)}>; rel="next"'}

@@ -32,6 +32,7 @@ from .common import (
     BEARER,
     BEARER_REQUIRED,
     ETAG_HEADER,
+    LINK_HEADER,
     Blueprint,
     bearer_token,
     caller,
@@ -39,6 +40,7 @@ from .common import (
     errors,
     etag,
     join_url,
+    next_link,
     service,
 )
 
@@ -79,17 +81,21 @@ def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, st
 
 @blp.route("", methods=["GET"])
 @blp.arguments(ListQuerySchema(), location="query")
-@blp.response(200, GameListSchema)
+@blp.response(200, GameListSchema, headers=LINK_HEADER)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 422)
-def list_games(query: dict[str, Any]) -> dict[str, Any]:
+def list_games(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """List games
 
     Newest first. Without a token: the open games (seats to join), or with
     `status=active` the public games in play (to watch); `over` lists nothing. With a
-    seat token: that seat's game. With a host token: the games it hosts."""
-    return present.game_list(service().list_games(caller(), query.get("status"),
-                                                  query["limit"], query["offset"]))
+    seat token: that seat's game. With a host token: the games it hosts. A page of
+    `limit` (default 50, at most 200) from `offset`, `total` in all; when there are more,
+    `Link: <…?offset=…>; rel="next"`."""
+    limit, offset = query["limit"], query["offset"]
+    found = service().list_games(caller(), query.get("status"), limit, offset)
+    more = offset + limit < found.total and len(found.games) == limit
+    return present.game_list(found), 200, next_link(offset=offset + limit) if more else {}
 
 
 @blp.route("/<string:game_id>", methods=["GET"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from flask import current_app, request
@@ -13,7 +14,7 @@ from ..games import read_moves
 from ..i18n import msg
 from ..problems import ApiError
 from ..schemas import (
-    EventsQuerySchema,
+    EventsPageQuerySchema,
     EventsSchema,
     LegalMovesSchema,
     PreviewedSchema,
@@ -25,11 +26,13 @@ from .common import (
     BEARER,
     BEARER_REQUIRED,
     ETAG_HEADER,
+    LINK_HEADER,
     Blueprint,
     caller,
     conditional,
     errors,
     etag,
+    next_link,
     service,
 )
 
@@ -39,8 +42,8 @@ blp = Blueprint("play", __name__, url_prefix="/games",
 
 @blp.route("/<string:game_id>/events", methods=["GET"])
 @conditional(blp)
-@blp.arguments(EventsQuerySchema(), location="query")
-@blp.response(200, EventsSchema, headers=ETAG_HEADER)
+@blp.arguments(EventsPageQuerySchema(), location="query")
+@blp.response(200, EventsSchema, headers=ETAG_HEADER | LINK_HEADER)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404, 422)
 def list_events(query: dict[str, Any], game_id: str
@@ -49,11 +52,17 @@ def list_events(query: dict[str, Any], game_id: str
 
     Redacted for the caller: other seats' hands, the deck and bag order (and the seed, until
     the game is over) are left out. A finished game whose host created it with
-    `replay_public: false` answers 403 to anyone but its seats and host. `ETag`
-    `"<version>.<hash>"` and `If-None-Match` as for the game (304 while nothing new)."""
+    `replay_public: false` answers 403 to anyone but its seats and host. At most `limit`
+    events; when there are more, `Link: <…?since=<last version shown>…>; rel="next"`
+    (`version` stays the game's). `ETag` `"<version>.<hash>"` and `If-None-Match` as for
+    the game (304 while nothing new)."""
     games = service()
     page = games.events(games.game(game_id), caller(), query["since"])
-    return present.events(page), 200, {"ETag": etag(page.version)}
+    headers = {"ETag": etag(page.version)}
+    if len(page.items) > query["limit"]:
+        page = replace(page, items=page.items[:query["limit"]])
+        headers |= next_link(since=page.items[-1].version)
+    return present.events(page), 200, headers
 
 
 @blp.route("/<string:game_id>/legal-moves", methods=["GET"])
