@@ -125,7 +125,7 @@ def check_token_first() -> None:
         page = getattr(view, "_serves_page", False) and request.accept_mimetypes.best_match(
             ["application/json", "text/html"]) == "text/html"
         if security == BEARER_REQUIRED and not page:
-            raise Unauthenticated(msg("a token is needed: use {header}", header=NEED_TOKEN))
+            raise Unauthenticated(msg("use {header}", header=NEED_TOKEN))
         return
     try:
         g.alhambra_caller = service().caller(token)
