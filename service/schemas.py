@@ -700,7 +700,7 @@ class TalkSettingsSchema(ma.Schema):
 # -- pages of lists (issue 33): limits and cursors; the next page in a Link header ------
 
 #: Events a page holds unless ``limit`` says otherwise, and at most.
-EVENTS_PAGE, EVENTS_MAX = 2000, 5000
+EVENTS_PAGE, EVENTS_MAX = 5000, 10000
 #: Messages a page holds unless ``limit`` says otherwise, and at most.
 MESSAGES_PAGE, MESSAGES_MAX = 500, 1000
 
