@@ -702,7 +702,7 @@ class TalkSettingsSchema(ma.Schema):
 #: Events a page holds unless ``limit`` says otherwise, and at most.
 EVENTS_PAGE, EVENTS_MAX = 5000, 10000
 #: Messages a page holds unless ``limit`` says otherwise, and at most.
-MESSAGES_PAGE, MESSAGES_MAX = 500, 1000
+MESSAGES_PAGE, MESSAGES_MAX = 2000, 5000
 
 
 class EventsPageQuerySchema(EventsQuerySchema):

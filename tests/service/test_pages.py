@@ -99,7 +99,7 @@ def test_my_games_and_invitations_in_pages(client, app):
 
 
 @pytest.mark.parametrize("url", ["/games/{id}/events?limit=0", "/games/{id}/events?limit=10001",
-                                 "/games/{id}/messages?limit=1001", "/me/games?limit=501",
+                                 "/games/{id}/messages?limit=5001", "/me/games?limit=501",
                                  "/me/invitations?offset=-1", "/ratings?offset=-1",
                                  "/games?limit=201"])
 def test_limits_have_a_maximum(client, app, game, url):
