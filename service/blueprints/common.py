@@ -177,7 +177,8 @@ def etag(version: int) -> str:
 #: The ETag of a conditional answer (``conditional``), as the API documents it.
 ETAG_HEADER = {"ETag": {
     "description": "`\"<version>.<hash>\"`: the game's version (for `If-Match` on moves) and a "
-                   "short hash of this very body; `If-None-Match` with it gets 304",
+                   "short hash of this very body (`/me/games`: the hash alone); "
+                   "`If-None-Match` with it gets 304",
     "schema": {"type": "string"}}}
 
 

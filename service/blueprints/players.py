@@ -29,6 +29,7 @@ from ..schemas import JoinedSchema
 from .common import (
     BEARER,
     BEARER_REQUIRED,
+    ETAG_HEADER,
     LINK_HEADER,
     Blueprint,
     bearer_token,
@@ -129,7 +130,7 @@ def update_me(body: dict[str, Any]) -> dict[str, Any]:
 @blp.route("/me/games", methods=["GET"])
 @conditional(blp)
 @blp.arguments(MyGamesPageQuerySchema(), location="query")
-@blp.response(200, MyGamesSchema, headers=LINK_HEADER)
+@blp.response(200, MyGamesSchema, headers=ETAG_HEADER | LINK_HEADER)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 422)
 def my_games(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
