@@ -43,3 +43,10 @@ def on_starting(server):
     from service import create_app
 
     create_app().extensions["alhambra"].store.close()
+
+
+def child_exit(server, worker):
+    """A worker's counts stay in the metrics' folder; its live values go (metrics.py)."""
+    from service import metrics
+
+    metrics.process_gone(worker.pid)

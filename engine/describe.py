@@ -20,14 +20,11 @@ from typing import Any
 from .components import (
     ALHAMBRA_START,
     BARRIERS,
-    CURRENCIES,
     TILES,
     E,
     N,
     S,
     W,
-    card_currency,
-    card_value,
 )
 from .events import Event
 from .kinds import KINDS
@@ -40,35 +37,17 @@ from .terms import (
     PLURALS,
     SCORINGS,
     a_tile,
-    amount,
     barriers,
-    several,
+    money_words,
     steps,
 )
 from .terms import bot as bot_words
-from .terms import card_value as value_words
 from .terms import neutral as neutral_words
 from .words import Msg, listing, msg, nmsg
 
 #: Events that give a seat something to do: its clock starts (again).
 CLOCK_EVENTS = ("turn_started", "tile_awarded")
 _SIDE_KEYS = ((N, "n"), (E, "e"), (S, "s"), (W, "w"))
-
-
-def money_words(cards: Iterable[str]) -> Msg:
-    """Money cards as a player says them, by currency, highest first: "9 ducats" (one
-    card), "a 5 and a 3 denar" (several of one currency), "2 ducats and 3 dirhams"."""
-    groups: dict[str, list[int]] = {c: [] for c in CURRENCIES}
-    for code in cards:
-        groups[card_currency(code)].append(card_value(code))
-    parts: list[Msg] = []
-    for currency, values in groups.items():
-        values.sort(reverse=True)
-        if len(values) == 1:
-            parts.append(amount(currency, values[0]))
-        elif values:
-            parts.append(several(currency, listing(value_words(v) for v in values)))
-    return listing(parts)
 
 
 def clock_started(events: Iterable[Mapping[str, Any]]) -> bool:

@@ -267,7 +267,9 @@ class _Reader:
 
     def tile(self) -> str:
         tok = self.peek()
-        if tok is None or not _TILE.match(tok.upper()) or tok.upper() not in TILES:
+        if tok is not None and _TILE.match(tok.upper()) and tok.upper() not in TILES:
+            self.fail(msg("a tile of the game (there is no tile {tile})", tile=tok.upper()))
+        if tok is None or not _TILE.match(tok.upper()):
             self.fail(msg("a tile id like A17 or G05"))
         return self.next(msg("a tile id like A17 or G05")).upper()
 

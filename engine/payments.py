@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from .components import CODE_CURRENCY, CURRENCIES, CURRENCY_CODES, card_currency, card_value
 from .errors import RuleViolation
-from .terms import CURRENCY_NAMES
+from .terms import CURRENCY_NAMES, money_words
 from .words import msg
 
 FLIP_PRICE = 3  # G-3: at least 3 in one currency to build a tile on its other face
@@ -28,14 +28,15 @@ def check_payment(hand: Counter[str], cards: Iterable[str], currency: str | None
     for c in dict.fromkeys(cards):
         n, has = cards.count(c), hand.get(c, 0)
         if has < n:
+            card = money_words([c])
             raise RuleViolation(rule, msg("you pay {n} x {card} but hold only {held}", n=n,
-                                          card=c, held=has) if has else
-                                msg("you pay {n} x {card} but hold none", n=n, card=c))
+                                          card=card, held=has) if has else
+                                msg("you pay {n} x {card} but hold none", n=n, card=card))
     if currency is not None:
         for c in cards:
             if card_currency(c) != currency:
                 raise RuleViolation(rule, msg("{card} is a {currency} card; this payment "
-                                              "must be in {wanted}", card=c,
+                                              "must be in {wanted}", card=money_words([c]),
                                               currency=CURRENCY_NAMES[card_currency(c)],
                                               wanted=CURRENCY_NAMES[currency]))
     return sum(card_value(c) for c in cards)
@@ -49,7 +50,7 @@ def check_flip_payment(hand: Counter[str], cards: Iterable[str]) -> None:
     total = check_payment(hand, cards, None, "G-3")
     if total < FLIP_PRICE:
         raise RuleViolation("G-3", msg("a flip costs at least {price}; {cards} total {total}",
-                                       price=FLIP_PRICE, cards=",".join(cards), total=total))
+                                       price=FLIP_PRICE, cards=money_words(cards), total=total))
 
 
 @functools.lru_cache(maxsize=8192)

@@ -25,7 +25,7 @@ from .moves import Move, format_move
 from .payments import check_payment
 from .scoring import awards
 from .state import State, evolve
-from .terms import amount
+from .terms import amount, money_words
 from .terms import neutral as neutral_words
 from .variants import VARIANTS
 from .version import __version__
@@ -200,7 +200,7 @@ def _take(state: State, seat: int, move: Move) -> ev.MoneyTaken:
     if len(cards) > 1 and total > 5:
         raise RuleViolation("A-3.1", msg("several cards may be taken only if they total at "
                                          "most 5; {cards} total {total}",
-                                         cards="+".join(cards), total=total))
+                                         cards=money_words(cards), total=total))
     return {"type": "money_taken", "seat": seat, "positions": list(move.positions),
             "cards": cards}
 
@@ -216,7 +216,7 @@ def _buy(state: State, seat: int, move: Move) -> ev.TileBought:
     if total < price:
         raise RuleViolation("A-3.2", msg("{tile} costs {price}; {cards} total {total}",
                                          tile=tile, price=amount(currency, price),
-                                         cards=",".join(move.cards), total=total))
+                                         cards=money_words(move.cards), total=total))
     event: ev.TileBought = {"type": "tile_bought", "seat": seat, "space": space,
                             "tile": tile, "cards": list(move.cards), "exact": total == price}
     if tile in state.faces:

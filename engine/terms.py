@@ -8,7 +8,11 @@ words for the same things (service/web/js/strings.js) use the same message ids.
 
 from __future__ import annotations
 
-from .words import Msg, listing, msg, nmsg, pmsg
+from collections.abc import Iterable
+
+from .components import CURRENCIES, card_currency
+from .components import card_value as value_of
+from .words import Msg, listing, msg, nmsg, pmsg, pmsg_id
 
 #: The games (engine.VARIANTS) by name.
 VARIANTS: dict[str, Msg] = {"alhambra": msg("Alhambra"), "granada": msg("Granada"),
@@ -25,6 +29,27 @@ NAMES: dict[str, Msg] = {
     "hospital": pmsg("building", "hospital"), "market": pmsg("building", "market"),
     "park": pmsg("building", "park"), "school": pmsg("building", "school"),
     "residential_area": pmsg("building", "residential area"),
+}
+
+#: A building in a cell of a city's text picture (workers/city.py): at most three letters
+#: that read as that building to a player of the language (a cut word may read as another
+#: word: Greek "στοέ"), a space before the value ("gar 10", never "torn11").
+SHORT_NAMES: dict[str, Msg] = {
+    "pavilion": pmsg("building, 3 letters", "pav"),
+    "seraglio": pmsg("building, 3 letters", "ser"),
+    "arcades": pmsg("building, 3 letters", "arc"),
+    "chambers": pmsg("building, 3 letters", "cha"),
+    "garden": pmsg("building, 3 letters", "gar"),
+    "tower": pmsg("building, 3 letters", "tow"),
+    "arena": pmsg("building, 3 letters", "arn"),
+    "bath_house": pmsg("building, 3 letters", "bat"),
+    "library": pmsg("building, 3 letters", "lib"),
+    "hostel": pmsg("building, 3 letters", "hst"),
+    "hospital": pmsg("building, 3 letters", "hsp"),
+    "market": pmsg("building, 3 letters", "mkt"),
+    "park": pmsg("building, 3 letters", "prk"),
+    "school": pmsg("building, 3 letters", "sch"),
+    "residential_area": pmsg("building, 3 letters", "res"),
 }
 
 #: Several of a building type, alone ("2nd scoring: Ann got 9 for pavilions").
@@ -171,3 +196,83 @@ def neutral(name: str | None) -> Msg | str:
 
 def bot(level: str) -> Msg | str:
     return BOTS.get(level, level)
+
+
+def money_words(cards: Iterable[str]) -> Msg:
+    """Money cards as a player says them, by currency, highest first: "9 ducats" (one
+    card), "a 5 and a 3 denar" (several of one currency), "2 ducats and 3 dirhams"."""
+    groups: dict[str, list[int]] = {c: [] for c in CURRENCIES}
+    for code in cards:
+        groups[card_currency(code)].append(value_of(code))
+    parts: list[Msg] = []
+    for currency, values in groups.items():
+        values.sort(reverse=True)
+        if len(values) == 1:
+            parts.append(amount(currency, values[0]))
+        elif values:
+            parts.append(several(currency, listing(card_value(v) for v in values)))
+    return listing(parts)
+
+
+#: A Granada game's words where they differ from the other games' (RULES.md G-1): its
+#: start tile is no fountain (where a tile is: ``NEAR_START``), and the rulebooks'
+#: languages call a player's city by the game's name (Альгамбра, Alhambra), which in
+#: Granada is Гранада, Granada. While a
+#: Granada game speaks (service/i18n.py ``speaking_of``) each message of these ids is
+#: said as its entry, in the context "Granada" of the catalogs.
+GRANADA_WORDS: dict[str, tuple[str, str]] = {
+    "{seat} moved {tile} from the reserve into the city, {where}":
+        pmsg_id("Granada", "{seat} moved {tile} from the reserve into the city, {where}"),
+    "{tile} is not in your grid":
+        pmsg_id("Granada", "{tile} is not in your grid"),
+    "without {tile} at {cell}, the grid would fall apart in pieces":
+        pmsg_id("Granada", "without {tile} at {cell}, the grid would fall apart in pieces"),
+    "{tile} at {cell} is not joined side by side to the rest of the grid":
+        pmsg_id("Granada", "{tile} at {cell} is not joined side by side to the rest of the grid"),
+    "Skip to your city":
+        pmsg_id("Granada", "Skip to your city"),
+    "Your city, money and reserve":
+        pmsg_id("Granada", "Your city, money and reserve"),
+    "Your city · {name} · {points}":
+        pmsg_id("Granada", "Your city · {name} · {points}"),
+    "{name}'s city":
+        pmsg_id("Granada", "{name}'s city"),
+    "Act again: take money, buy another tile or redesign your city; your turn goes on.":
+        pmsg_id("Granada", "Act again: take money, buy another tile or redesign your "
+                        "city; your turn goes on."),
+    "Build {tile} from your reserve: choose a highlighted free "
+    "cell, or a marked tile of your city to swap it with.":
+        pmsg_id("Granada", "Build {tile} from your reserve: choose a highlighted free "
+                        "cell, or a marked tile of your city to swap it with."),
+    "pick a reserve or city tile to redesign":
+        pmsg_id("Granada", "pick a reserve or city tile to redesign"),
+    "Place {tile}: choose a highlighted cell of your city, or:":
+        pmsg_id("Granada", "Place {tile}: choose a highlighted cell of your city, or:"),
+    "{tile} fits no free cell of your city:":
+        pmsg_id("Granada", "{tile} fits no free cell of your city:"),
+    "City":
+        pmsg_id("Granada", "City"),
+    "Majorities: buildings in each city":
+        pmsg_id("Granada", "Majorities: buildings in each city"),
+    "Cities":
+        pmsg_id("Granada", "Cities"),
+    "{name}: {points}, {cards}, {tiles} in the city, {reserve} in the reserve":
+        pmsg_id("Granada", "{name}: {points}, {cards}, {tiles} in the city, {reserve} in "
+                "the reserve"),
+    "build a bought tile at a cell: x grows east, y south, the fountain is 0,0":
+        pmsg_id("Granada", "build a bought tile at a cell: x grows east, y south, the "
+                        "start tile is 0,0"),
+    "Your city (%(points)s):":
+        pmsg_id("Granada", "Your city (%(points)s):"),
+    "%(name)s's city (%(points)s, %(cards)s):":
+        pmsg_id("Granada", "%(name)s's city (%(points)s, %(cards)s):"),
+    "take money, buy, or redesign":
+        pmsg_id("Granada", "take money, buy, or redesign"),
+    "{tile} at {cell} would close off an empty space inside the grid (a hole)":
+        pmsg_id("Granada", "{tile} at {cell} would close off an empty space inside the grid "
+                "(a hole)"),
+    "move a reserve tile into your city":
+        pmsg_id("Granada", "move a reserve tile into your city"),
+    "move a tile of your city into the reserve":
+        pmsg_id("Granada", "move a tile of your city into the reserve"),
+}

@@ -6,8 +6,8 @@ or more ``Msg`` objects), and for a plural its count, for an ambiguous word its 
 service says it in a reader's language (``service/i18n.py``: the catalogs under
 ``service/translations/``); the engine itself stays pure: no catalogs, no locale.
 
-``msg``, ``nmsg`` and ``pmsg`` are the keywords ``pybabel extract`` looks for, like
-gettext's ``_``, ``ngettext`` and ``pgettext``; their message ids use ``{name}``
+``msg``, ``nmsg``, ``pmsg`` and ``pmsg_id`` are the keywords ``pybabel extract`` looks for,
+like gettext's ``_``, ``ngettext`` and ``pgettext``; their message ids use ``{name}``
 placeholders. ``listing`` is a list said as the language says lists ("a, b and c").
 """
 
@@ -75,6 +75,12 @@ def pmsg(context: str, msgid: str, **params: Any) -> Msg:
     """A word or sentence whose English is ambiguous without its ``context`` (the
     building "market" and the building market)."""
     return Msg(msgid, params, context=context)
+
+
+def pmsg_id(context: str, msgid: str) -> tuple[str, str]:
+    """A message id in its ``context``, not said yet: another message's words in that
+    context (``terms.GRANADA_WORDS``), said with that message's parameters."""
+    return context, msgid
 
 
 def listing(items: Iterable[Any], style: str = "standard") -> Msg:

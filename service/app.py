@@ -12,6 +12,7 @@ from flask import Flask, Response
 from flask_cors import CORS
 from flask_smorest.utils import prepare_response
 
+from . import metrics
 from .blueprints import BLUEPRINTS, web
 from .games import Games, WebhookPolicy
 from .json_provider import JsonProvider
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(web.blp)  # the web client's pages: not part of the API document
     init_limits(app, settings)
     init_languages(app)
+    metrics.init_app(app, settings)
     app.after_request(_no_store)
     if settings.cors_origins:
         CORS(app, resources={API_PATHS: {"origins": list(settings.cors_origins)}},

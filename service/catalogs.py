@@ -28,7 +28,7 @@ from .i18n import CATALOGS, DOMAIN, LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = CATALOGS / f"{DOMAIN}.pot"
-KEYWORDS = ("msg", "nmsg:1,2", "pmsg:1c,2")
+KEYWORDS = ("msg", "nmsg:1,2", "pmsg:1c,2", "pmsg_id:1c,2")
 _PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)s")
 
 

@@ -9,6 +9,8 @@ the database, print the OpenAPI document, keep the translations' catalogs.
     alhambra-pbem migrate
     alhambra-pbem export [--output games.jsonl]
     alhambra-pbem import [games.jsonl]
+    alhambra-pbem backup /var/backups/alhambra/2026-12-05
+    alhambra-pbem restore /var/backups/alhambra/2026-12-05
     alhambra-pbem openapi > openapi/openapi.json
     alhambra-pbem catalogs [update|check]
 
@@ -36,11 +38,12 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-from . import catalogs
+from . import backup, catalogs, metrics
 from .app import create_app, openapi_document
 from .process import host_port, wait_for_port
 from .settings import Settings, SettingsError
@@ -71,6 +74,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # The schema and the secret key, before the worker and the API's processes open them.
     _migrate(settings)
     _ = settings.secret_key  # a SQLite host's key file is made here, once
+    metrics.reset(settings)  # no process of this server has counted yet
     background = Background(settings.data_dir, {**os.environ, **settings.environ()},
                             worker=not args.no_worker, mail_in=settings.mail_in_listen)
     serve_pid = os.getpid()
@@ -126,6 +130,7 @@ def _serve_api(args: argparse.Namespace, settings: Settings,
             for name, value in gunicorn_settings(args, settings).items():
                 self.cfg.set(name, value)
             self.cfg.set("when_ready", _on_signals(on_stop))
+            self.cfg.set("child_exit", lambda server, worker: metrics.process_gone(worker.pid))
 
         def load(self) -> Flask:
             return create_app(settings)
@@ -230,6 +235,23 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    made = backup.backup(settings, Path(args.path))
+    print(f"backed up {made['games']} games (schema {made['schema']}) and the key "
+          f"({made['key']}) of the {describe(settings)} into {args.path}", file=sys.stderr)
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    restored = backup.restore(settings, Path(args.path))
+    _, after = _migrate(settings)
+    print(f"restored {restored['games']} games from {args.path} into the "
+          f"{describe(settings)}, schema version {after}", file=sys.stderr)
+    return 0
+
+
 def cmd_catalogs(args: argparse.Namespace) -> int:
     return catalogs.run(args)
 
@@ -307,6 +329,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
     p.set_defaults(func=cmd_import)
 
+    p = sub.add_parser("backup", help="copy the SQLite database (safe while serving) and "
+                       "the seats' key into a new folder")
+    p.add_argument("path", help="the backup's folder (new, or empty)")
+    p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
+    p.set_defaults(func=cmd_backup)
+
+    p = sub.add_parser("restore", help="put a backup into a data folder that holds no game")
+    p.add_argument("path", help="the backup's folder")
+    p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
+    p.set_defaults(func=cmd_restore)
+
     p = sub.add_parser("catalogs", help="the translations: extract, update and compile the "
                        "message catalogs (update), or list what is out of date (check)")
     catalogs.add_arguments(p)
@@ -319,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         return code
-    except (SettingsError, SchemaTooNew, SchemaTooOld, TransferError) as exc:
+    except (SettingsError, SchemaTooNew, SchemaTooOld, TransferError,
+            backup.BackupError) as exc:
         print(f"alhambra-pbem: {exc}", file=sys.stderr)
         return 2
 

@@ -41,6 +41,14 @@ class Forbidden(DomainError):
     """A known token that may not do this (another game's, the host's where a seat plays)."""
 
 
+class MissingScope(DomainError):
+    """An account's personal token used for what its scopes do not allow (auth.SCOPES)."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(msg("this token lacks the scope {scope}: make a token with it "
+                             "(POST /me/tokens)", scope=scope), scope=scope)
+
+
 class InvalidInvite(DomainError):
     """An invite code that does not open a seat of the game."""
 
@@ -235,6 +243,30 @@ class InvalidPlayerToken(DomainError):
 
     def __init__(self) -> None:
         super().__init__(msg("this player token belongs to no session: sign in again"))
+
+
+class TokenNotFound(DomainError):
+    """A personal access token that is not the player's (or was deleted)."""
+
+    def __init__(self, token_id: str) -> None:
+        super().__init__(msg("you have no token {id}", id=repr(token_id)), token_id=token_id)
+
+
+class TooManyTokens(DomainError):
+    """An account's personal token beyond the most it may hold."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(msg("an account may hold at most {limit} personal tokens: delete "
+                             "one first", limit=limit), limit=limit)
+
+
+class SessionNeeded(DomainError):
+    """A personal access token where only the sign-in session's token will do (tokens,
+    preferences, claims)."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("a personal token cannot do this: use the token of your "
+                             "sign-in session"))
 
 
 class VacationRefused(DomainError):

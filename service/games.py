@@ -35,7 +35,16 @@ from engine.words import msg
 
 from . import due as planned
 from . import i18n, names, times
-from .auth import Caller, hash_token, new_invite_code, new_token, same_hash, seat_token
+from .auth import (
+    PERSONAL_PREFIX,
+    SESSION_PREFIX,
+    Caller,
+    hash_token,
+    new_invite_code,
+    new_token,
+    same_hash,
+    seat_token,
+)
 from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds
 from .errors import (
     AlreadySeated,
@@ -251,16 +260,28 @@ class Games:
         return seat_token(self.secret_key, game_id, seat, generation)
 
     def caller(self, token: str | None) -> Caller:
-        """Who holds ``token`` (None: nobody, a spectator); InvalidToken if no one."""
+        """Who holds ``token`` (None: nobody, a spectator); InvalidToken if no one. A seat
+        token costs one look-up, as before accounts acted in games: a personal token
+        (``pat_…``) is looked up first and a session's (``p_…``) last, by their prefixes
+        (a seat token that happens to start so is still found)."""
         if token is None:
             return Caller()
         h = hash_token(token)
+        if token.startswith(PERSONAL_PREFIX):
+            personal = self.store.players.token(h, times.now())
+            if personal is not None:
+                return Caller(token_hash=h, account=personal.email,
+                              scopes=frozenset(personal.scopes))
         seat = self.store.seat_by_token_hash(h)
         if seat is not None:
             return Caller(token_hash=h, game_id=seat.game_id, seat=seat.seat)
         hosted = self.store.games_hosted_by(h)
         if hosted:
             return Caller(token_hash=h, hosted=tuple(hosted))
+        if token.startswith(SESSION_PREFIX):
+            player = self.store.players.session_player(h)
+            if player is not None:
+                return Caller(token_hash=h, account=player.email)
         raise InvalidToken()
 
     # -- reading -------------------------------------------------------------------------
@@ -268,6 +289,17 @@ class Games:
     def game(self, game_id: str) -> Game:
         """The game's row (GameNotFound)."""
         return self.store.game(game_id)
+
+    def variant(self, game_id: str) -> str | None:
+        """The game's variant (from a State kept here, else its row); None: no such
+        game."""
+        kept = self.cache.get(game_id) if self.cache else None
+        if kept is not None:
+            return kept.variant_name
+        try:
+            return self.game(game_id).variant
+        except GameNotFound:
+            return None
 
     def state(self, game_id: str, version: int | None = None) -> engine.State:
         """The game's State at ``version`` (None: the latest), exactly that version for
@@ -296,8 +328,7 @@ class Games:
     def summary(self, game: Game, caller: Caller) -> GameSummary:
         """The game's row as the caller may see it (an e-mail address: only to the seat
         it belongs to; a failing address: to it and to the host)."""
-        mine = caller.seat if caller.game_id == game.id else None
-        return GameSummary.of(game, game.seats, mine, caller.hosts(game))
+        return GameSummary.of(game, game.seats, caller.seat_in(game), caller.hosts(game))
 
     def document(self, game: Game, caller: Caller) -> GameDocument:
         """The summary and the engine's view for the caller (Forbidden: another game's
@@ -558,12 +589,13 @@ class Games:
                              for f in self.store.mail.failures(game.id)]}
 
     def rotate_token(self, game: Game, caller: Caller) -> Rotated:
-        """A new token for the caller's seat; its old token (the caller's) stops working."""
+        """A new token for the caller's seat (its own, or its account's); the old one
+        stops working."""
         seat = caller.own_seat(game)
         current = next(s for s in game.seats if s.seat == seat)
         generation = current.token_generation + 1
         token = self.seat_token(game.id, seat, generation)
-        if current.token_hash != caller.token_hash or \
+        if caller.account is None and current.token_hash != caller.token_hash or \
                 not self.store.rotate_token(game.id, seat, generation, hash_token(token)):
             raise InvalidToken()  # rotated meanwhile: the caller's token is an old one
         return Rotated(game_id=game.id, seat=seat, token=token)

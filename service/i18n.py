@@ -16,22 +16,25 @@ from __future__ import annotations
 
 import gettext
 import logging
-from collections.abc import Iterable
-from datetime import datetime
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import UTC, datetime, tzinfo
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from babel import Locale
-from babel.dates import format_date
+from babel.dates import format_date, format_datetime, format_skeleton
 from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
+from engine import terms
 from engine.words import Msg, msg, nmsg, pmsg
 
 __all__ = ["LANGUAGES", "Msg", "best", "date", "language", "message", "msg", "nmsg", "pmsg",
-           "say", "translations", "web_catalog"]
+           "say", "time", "translations", "web_catalog"]
 
 log = logging.getLogger(__name__)
 #: The list styles of Babel's format_list (a list said in words: engine/words.py).
@@ -73,16 +76,63 @@ def best(accept: Iterable[tuple[str, float]] | None, *preferred: str | None) -> 
     return DEFAULT
 
 
+#: The words of each variant where they differ from the other variants' (engine/terms.py).
+VARIANT_WORDS: dict[str, dict[str, tuple[str, str]]] = {"granada": terms.GRANADA_WORDS}
+_VARIANT: ContextVar[str | None] = ContextVar("alhambra_variant", default=None)
+
+
+@contextmanager
+def speaking_of(variant: str | None) -> Iterator[None]:
+    """Within it, the words said are those of a game of ``variant`` (``say``, and
+    ``translations`` with no variant given): a Granada city is no Alhambra."""
+    token = _VARIANT.set(variant)
+    try:
+        yield
+    finally:
+        _VARIANT.reset(token)
+
+
+class VariantWords(gettext.NullTranslations):
+    """A catalog that says a variant's own words (``VARIANT_WORDS``) for the messages
+    that have them, and the catalog's for the rest."""
+
+    def __init__(self, base: gettext.NullTranslations, words: dict[str, tuple[str, str]]
+                 ) -> None:
+        super().__init__()
+        self.base, self.words = base, words
+
+    def gettext(self, message: str) -> str:
+        own = self.words.get(message)
+        return self.base.pgettext(*own) if own else self.base.gettext(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.base.ngettext(msgid1, msgid2, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.base.pgettext(context, message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self.base.npgettext(context, msgid1, msgid2, n)
+
+
+def translations(lang: str, variant: str | None = None) -> gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (English: the message ids themselves), with the
+    words of ``variant`` (default: the game ``speaking_of``)."""
+    return _translations(lang, variant or _VARIANT.get())
+
+
 @cache
-def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of ``lang`` (English: the message ids themselves)."""
+def _translations(lang: str, variant: str | None) -> gettext.NullTranslations:
+    if variant in VARIANT_WORDS:
+        return VariantWords(_translations(lang, None), VARIANT_WORDS[variant])
     if lang == DEFAULT or lang not in LANGUAGES:
         return gettext.NullTranslations()
     return Translations.load(str(CATALOGS), [lang], DOMAIN)
 
 
 def say(text: Any, lang: str) -> str:
-    """``text`` in ``lang``: a ``Msg`` translated (its parameters first), else as it is."""
+    """``text`` in ``lang``: a ``Msg`` translated (its parameters first), else as it is;
+    in the words of the game ``speaking_of``."""
     if not isinstance(text, Msg):
         return "" if text is None else str(text)
     if text.items is not None:
@@ -120,6 +170,15 @@ def date(when: datetime, lang: str) -> str:
     return format_date(when, "long", locale=lang)
 
 
+def time(when: datetime, lang: str, zone: tzinfo = UTC, weekday: bool = False) -> str:
+    """A time of day on the 24-hour clock, as the language writes it (CLDR's ``Hm``
+    pattern): "23:19", Finnish and Danish "23.19"; with ``weekday`` its day before it:
+    "Thursday 23:19", "torstaina 23.19"."""
+    hm = format_skeleton("Hm", when, tzinfo=zone, locale=lang)
+    return f"{format_datetime(when, 'EEEE', tzinfo=zone, locale=lang)} {hm}" if weekday \
+        else hm
+
+
 # -- the web pages' catalogs ---------------------------------------------------------------
 
 def _samples(lang: str) -> dict[str, int]:
@@ -133,13 +192,14 @@ def _samples(lang: str) -> dict[str, int]:
 
 
 @cache
-def web_catalog(lang: str) -> dict[str, Any]:
-    """The messages the web pages show, in ``lang``: {"language", "messages"}, where
+def web_catalog(lang: str, variant: str | None = None) -> dict[str, Any]:
+    """The messages the web pages show, in ``lang`` and a game of ``variant``'s words:
+    {"language", "messages"}, where
     ``messages`` maps a message id (``context\x04id`` with a context, as gettext keys
     them) to its text, or a plural's singular id to its forms by CLDR category."""
     with (CATALOGS / f"{DOMAIN}.pot").open("rb") as f:
         template = read_po(f)
-    t = translations(lang)
+    t = translations(lang, variant)
     samples = _samples(lang)
     messages: dict[str, Any] = {}
     for m in template:

@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from babel import Locale
-from flask import Flask, Response, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale
 from marshmallow import fields
 from werkzeug.datastructures import LanguageAccept
@@ -50,8 +50,22 @@ def request_language() -> str:
 
 
 def say(text: Any) -> str:
-    """``text`` (a ``Msg``) in the current request's language."""
-    return i18n.say(text, request_language())
+    """``text`` (a ``Msg``) in the current request's language, and in the words of the
+    variant of the game its address names (a Granada city is no Alhambra)."""
+    with i18n.speaking_of(_request_variant()):
+        return i18n.say(text, request_language())
+
+
+def _request_variant() -> str | None:
+    """The variant of the game of the request's ``game_id``, once a request."""
+    if not has_request_context() or not request.view_args or \
+            "game_id" not in request.view_args:
+        return None
+    if "alhambra_variant" not in g:
+        games = current_app.extensions["alhambra"]
+        g.alhambra_variant = games.variant(str(request.view_args["game_id"]))
+    variant: str | None = g.alhambra_variant
+    return variant
 
 
 class Said(fields.String):

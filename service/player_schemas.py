@@ -9,6 +9,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from . import i18n
+from .auth import SCOPES
 from .players import NOTIFY
 from .schemas import VARIANT_NAMES, EmailAddress, Language, Strict, Timestamp
 
@@ -147,6 +148,57 @@ class ClaimSchema(Strict):
 
 
 
+# -- personal access tokens (issue 33) ----------------------------------------------------
+
+class TokenInSchema(Strict):
+    description = fields.String(required=True, validate=[
+        validate.Length(1, 100), validate.Regexp(r"^(?=.*\S)[^\x00-\x1f\x7f]*$", error=(
+            "some text, and no control characters"))], metadata={
+        "description": "What the token is for (an app, a bot…), to tell it apart later"})
+    scopes = fields.List(fields.String(validate=validate.OneOf(SCOPES)), required=True,
+                         validate=validate.Length(1, len(SCOPES)), metadata={
+        "description": "What the token may do in the account's claimed seats: `read` "
+                       "(my games, a game as my seat sees it, its events and table talk, "
+                       "the streams), `play` (moves, previews, resigning, the seat's own "
+                       "settings, token and webhooks), `talk` (write table talk, mutes, "
+                       "notes)"})
+
+
+class TokenSchema(ma.Schema):
+    id = fields.String(required=True, metadata={"description": "To delete it"})
+    description = fields.String(required=True)
+    scopes = fields.List(fields.String(), required=True)
+    created_at = Timestamp(required=True)
+    last_used_at = Timestamp(allow_none=True, required=True, metadata={
+        "description": "Its last use, to the minute (null: never used)"})
+
+
+class NewTokenSchema(TokenSchema):
+    token = fields.String(required=True, metadata={
+        "description": "The secret, shown this once (`pat_…`): send it as "
+                       "`Authorization: Bearer <token>`"})
+
+
+class TokensSchema(ma.Schema):
+    tokens = fields.List(fields.Nested(TokenSchema), required=True)
+
+
+class MyGamesWaitingQuerySchema(MyGamesQuerySchema):
+    waiting = fields.Boolean(load_default=False, metadata={
+        "description": "true: only the games where it is the player's turn (a cheap poll)"})
+
+
+class AccountExportSchema(ma.Schema):
+    exported_at = Timestamp(required=True)
+    email = fields.String(required=True)
+    tables = fields.Dict(keys=fields.String(), values=fields.List(fields.Dict()),
+                         required=True, metadata={
+                             "description": "Each table's rows about the account: players, "
+                                            "player_sessions, player_tokens, sign_ins, "
+                                            "player_vacations, ratings, seats, talk, "
+                                            "messages, mail_failures, mail_answers"})
+
+
 # -- pages of lists (issue 33): limit and offset; the next page in a Link header --------
 
 #: Games (or invitations) a page holds unless ``limit`` says otherwise, and at most.
@@ -164,7 +216,7 @@ class PageQuerySchema(Strict):
                             metadata={"description": "Skip this many"})
 
 
-class MyGamesPageQuerySchema(MyGamesQuerySchema, PageQuerySchema):
+class MyGamesPageQuerySchema(MyGamesWaitingQuerySchema, PageQuerySchema):
     pass
 
 

@@ -17,6 +17,11 @@ saw. Until then the seat plays with the creator's copy of its token but counts f
 nobody: no rating, not in the address's games, no vacation, no table-talk mails beyond
 the turn mails. One seat per account per game. The seats written before claims existed
 are claimed by their address's next sign-in (``add_session``).
+
+Personal access tokens (``create_token``): made, listed and deleted with the session's
+token only, shown once (only the hash is kept), each with some of ``auth.SCOPES``; it acts
+in every seat the account claimed (auth.Caller), and reads the player's games and stream
+(``account``).
 """
 
 from __future__ import annotations
@@ -33,21 +38,33 @@ from typing import Any
 import precis_i18n
 
 from . import names, times
-from .auth import claim_code, hash_token, new_token, same_hash
+from .auth import (
+    PERSONAL_PREFIX,
+    SCOPES,
+    SESSION_PREFIX,
+    claim_code,
+    hash_token,
+    new_token,
+    same_hash,
+)
 from .errors import (
     AlreadySeated,
     HandleRefused,
     InvalidPlayerToken,
     InvalidSignInCode,
+    MissingScope,
     NotYourInvitation,
     SeatNotClaimable,
+    SessionNeeded,
+    TokenNotFound,
+    TooManyTokens,
     VacationRefused,
 )
 from .games import Games
 from .i18n import msg
 from .ratings import Ratings
 from .results import Joined, MyGame
-from .store import Due, EventStore, Game, Player, Seat, SignIn
+from .store import Due, EventStore, Game, Player, PlayerToken, Seat, SignIn
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +75,9 @@ CODE_LENGTH = 12  # 60 bits
 NOTIFY = ("turn", "digest", "none")
 #: A player token's start: a join with such a bearer token joins as the player (a seat
 #: token, which a join never needs, may start so too: 1 in 4096)
-PLAYER_PREFIX = "p_"
+PLAYER_PREFIX = SESSION_PREFIX
 HANDLE_LENGTH = range(2, 31)
+MAX_TOKENS = 20  # personal tokens an account may hold
 _USERNAME = precis_i18n.get_profile("UsernameCaseMapped")
 
 
@@ -180,12 +198,52 @@ class Players:
         if self.games.game(game_id).status == "over":
             Ratings(self.store, self.games.state).rate_game(game_id)
 
-    def player(self, token: str | None) -> Player:
-        """The player of a player token; InvalidPlayerToken."""
+    def player(self, token: str | None, scope: str = "read") -> Player:
+        """The player of a session's token, or of a personal token with ``scope``
+        (MissingScope); InvalidPlayerToken."""
+        if token and token.startswith(PERSONAL_PREFIX):
+            personal = self.store.players.token(hash_token(token), times.now())
+            if personal is not None:
+                if scope not in personal.scopes:
+                    raise MissingScope(scope)
+                found = self.store.players.player(personal.email)
+                if found is not None:
+                    return found
         player = self.store.players.session_player(hash_token(token)) if token else None
         if player is None:
             raise InvalidPlayerToken()
         return player
+
+    def session(self, token: str | None) -> Player:
+        """The player of a session's token, where a personal token will not do (its
+        preferences, claims, tokens: SessionNeeded); InvalidPlayerToken."""
+        if token and token.startswith(PERSONAL_PREFIX) and \
+                self.store.players.token(hash_token(token), times.now()) is not None:
+            raise SessionNeeded()
+        player = self.store.players.session_player(hash_token(token)) if token else None
+        if player is None:
+            raise InvalidPlayerToken()
+        return player
+
+    def create_token(self, player: Player, description: str, scopes: list[str],
+                     now: datetime | None = None) -> tuple[PlayerToken, str]:
+        """A new personal token of the player with ``scopes`` (of auth.SCOPES, in that
+        order) and its secret, which is not kept (only its hash); TooManyTokens past
+        ``MAX_TOKENS``."""
+        token = PERSONAL_PREFIX + new_token()
+        record = PlayerToken(secrets.token_hex(8), player.email, description.strip(),
+                             tuple(s for s in SCOPES if s in scopes), now or times.now())
+        if not self.store.players.add_token(record, hash_token(token), MAX_TOKENS):
+            raise TooManyTokens(MAX_TOKENS)
+        return record, token
+
+    def tokens(self, player: Player) -> list[PlayerToken]:
+        return self.store.players.tokens(player.email)
+
+    def delete_token(self, player: Player, token_id: str) -> None:
+        """The token stops working at once; TokenNotFound if it is not the player's."""
+        if not self.store.players.delete_token(player.email, token_id):
+            raise TokenNotFound(token_id)
 
     def end_session(self, token: str | None) -> None:
         """Sign out: the token stops working; InvalidPlayerToken if it was no session."""
@@ -203,6 +261,16 @@ class Players:
                 raise HandleRefused(msg("the handle {handle} reads like another player's",
                                         handle=kept), reason="taken")
         return self.store.players.update_player(player.email, changes)
+
+    def export(self, player: Player) -> dict[str, Any]:
+        """Everything the service keeps of the player's account (``GET /me/export``), by
+        table (store.players.export): what a player may ask for under the GDPR's right of
+        access, as JSON."""
+        rows = self.store.players.export(player.email)
+        return {"exported_at": times.now(), "email": player.email,
+                "tables": {table: [{k: times.to_text(v) if isinstance(v, datetime) else v
+                                    for k, v in row.items()} for row in found]
+                           for table, found in rows.items()}}
 
     def document(self, player: Player, now: datetime | None = None) -> dict[str, Any]:
         """The player as ``GET /me`` shows it: preferences, the vacation going on or to
@@ -306,6 +374,12 @@ class Players:
             your_turn=mine, deadline=game.deadline if mine else None,
             token=self.games.seat_token(game.id, seat.seat, seat.token_generation)
             if playing and token else None)
+
+
+def token_document(token: PlayerToken) -> dict[str, Any]:
+    """A personal token as ``GET /me/tokens`` shows it (never its secret)."""
+    return {"id": token.id, "description": token.description, "scopes": list(token.scopes),
+            "created_at": token.created_at, "last_used_at": token.last_used_at}
 
 
 def used_days(spans: list[tuple[datetime, datetime]], year: int) -> int:

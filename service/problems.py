@@ -63,6 +63,10 @@ CODES: dict[str, Code] = {
                                  errors.InvalidPlayerToken),
     "not_your_invitation": Code(403, "the seat was offered to another address (or the "
                                 "claim code is wrong)", errors.NotYourInvitation),
+    "missing_scope": Code(403, "the personal token lacks the scope this needs (see scope)",
+                          errors.MissingScope),
+    "session_needed": Code(403, "only the sign-in session's token may do this (tokens, "
+                           "preferences, claims)", errors.SessionNeeded),
     "forbidden": Code(403, "this token may not do this (another game's; the host's on "
                       "/moves)", errors.Forbidden),
     "not_your_turn": Code(403, "it is another seat's turn", errors.OutOfTurn),
@@ -73,6 +77,7 @@ CODES: dict[str, Code] = {
                               errors.WebhookNotFound),
     "message_not_found": Code(404, "no such message (or it was deleted already)",
                               errors.MessageNotFound),
+    "token_not_found": Code(404, "no such personal token of yours", errors.TokenNotFound),
     "method_not_allowed": Code(405, "see the Allow header"),
     "version_conflict": Code(409, "the game moved on; current_version says where it is",
                              errors.VersionConflict),
@@ -107,6 +112,8 @@ CODES: dict[str, Code] = {
                                 "(see reason)", errors.WebhookUrlRefused),
     "too_many_webhooks": Code(422, "the game or the caller has as many webhooks as "
                               "allowed (see limit)", errors.TooManyWebhooks),
+    "too_many_tokens": Code(422, "the account holds as many personal tokens as allowed "
+                            "(see limit)", errors.TooManyTokens),
     "vacation_refused": Code(422, "a vacation beyond the yearly allowance (see allowance, "
                              "days_left, year) or that ends before it begins or in the past",
                              errors.VacationRefused),

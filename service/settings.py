@@ -290,6 +290,12 @@ class Settings:
         "seconds due work (a mail, a deadline…) may wait past its time before `/health` "
         "answers 503",
         "`300`", read=_float, topic=WORKERS)
+    metrics_token: str | None = setting(
+        "ALHAMBRA_METRICS_TOKEN", None,
+        "the bearer token a Prometheus scraper sends to `GET /metrics` (see [Running "
+        "it](running.md#metrics)); the API's and the workers' processes count in "
+        "`PROMETHEUS_MULTIPROC_DIR` (default `$ALHAMBRA_DATA/metrics`)",
+        "none: no `/metrics`, nothing counted", topic=WORKERS)
     claim_interval: float = setting(
         "ALHAMBRA_CLAIM_INTERVAL", 0.2,
         "seconds between the workers' looks for due work (on PostgreSQL a new row wakes them "
@@ -336,6 +342,11 @@ class Settings:
         "ALHAMBRA_THREADS", 8,
         "threads of each gunicorn worker (deploy/gunicorn.conf.py); open streams hold none",
         "`8`", read=_int, topic=WEB)
+    streams_per_account: int = setting(
+        "ALHAMBRA_STREAMS_PER_ACCOUNT", 3,
+        "open `/me/stream` connections per account (one more: 429 `rate_limited`); they "
+        "do not count against `ALHAMBRA_STREAMS_PER_CLIENT`",
+        "`3`", read=_int, topic=WEB)
     streams_max: int = setting(
         "ALHAMBRA_STREAMS_MAX", 5000,
         "open streams in all, every API process sharing the Redis together (one more: 429)",
@@ -474,9 +485,10 @@ class Settings:
             raise SettingsError("ALHAMBRA_MAX_BODY must be at least 1024 bytes")
         if self.threads < 1:
             raise SettingsError("ALHAMBRA_THREADS must be at least 1")
-        if self.streams_per_client < 1 or self.streams_max < 1:
-            raise SettingsError("ALHAMBRA_STREAMS_PER_CLIENT and ALHAMBRA_STREAMS_MAX must "
-                                "be at least 1")
+        if self.streams_per_client < 1 or self.streams_max < 1 or \
+                self.streams_per_account < 1:
+            raise SettingsError("ALHAMBRA_STREAMS_PER_CLIENT, ALHAMBRA_STREAMS_PER_ACCOUNT "
+                                "and ALHAMBRA_STREAMS_MAX must be at least 1")
         if self.trusted_proxies < 0:
             raise SettingsError("ALHAMBRA_TRUSTED_PROXIES must be 0 or more")
         for var, text in (("ALHAMBRA_LIMIT_CREATE", self.limit_create),

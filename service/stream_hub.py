@@ -58,6 +58,10 @@ class Stream:
     chunked: bool = False
     quiet_since: float = field(default_factory=time.monotonic)
     chat: tuple[int, int] = (0, 0)  # the talk's mark told so far (talk.py: ``changes``)
+    #: A stream of its own (``/me/stream``): each look sends what this gives, instead of
+    #: the game's events; ``keepalive_text`` keeps it open while quiet.
+    look: Callable[[], str] | None = None
+    keepalive_text: str = KEEPALIVE
 
 
 class StreamHub:
@@ -150,7 +154,7 @@ class StreamHub:
             if now >= stream.ends:
                 self._end(stream)
             elif now - stream.quiet_since >= stream.keepalive:
-                self._send(stream, KEEPALIVE)
+                self._send(stream, stream.keepalive_text)
 
     def _readable(self, stream: Stream) -> None:
         """The client sent something: its end (closed), or bytes nobody asked for."""
@@ -165,10 +169,21 @@ class StreamHub:
             self._close(stream)
 
     def _look(self) -> None:
-        """New events of the streams' games, to each stream that lacks them."""
+        """New events of the streams' games, to each stream that lacks them; what each
+        stream of its own has to say."""
         watched: dict[tuple[Games, str], list[Stream]] = defaultdict(list)
-        for stream in self.streams:
-            watched[(stream.games, stream.game_id)].append(stream)
+        for stream in list(self.streams):
+            if stream.look is None:
+                watched[(stream.games, stream.game_id)].append(stream)
+                continue
+            try:
+                text = stream.look()
+            except Exception as exc:  # noqa: BLE001 - this stream ends; its client returns
+                log.warning("a stream could not look: %s", exc)
+                self._end(stream)
+                continue
+            if text:
+                self._send(stream, text)
         by_service: dict[Games, list[str]] = defaultdict(list)
         for games, game_id in watched:
             by_service[games].append(game_id)

@@ -147,7 +147,7 @@ class TableTalk:
     def send(self, game: Game, caller: Caller, text: str, to: int | None
              ) -> MessageItem:
         """A message from the caller's seat (or from the host, to the table only)."""
-        sender = caller.owner(game)
+        sender = caller.owner(game, scope="talk")
         return self.write(game, sender, text, to)
 
     def write(self, game: Game, sender: int | None, text: str, to: int | None
@@ -289,7 +289,7 @@ class TableTalk:
     # -- a seat's own --------------------------------------------------------------------
 
     def own(self, game: Game, caller: Caller) -> Talk:
-        return self.settings(game.id)[caller.player(game)]
+        return self.settings(game.id)[caller.player(game, scope="talk")]
 
     def talk_settings(self, game: Game, caller: Caller) -> dict[str, Any]:
         talk = self.own(game, caller)

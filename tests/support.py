@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import email.policy
 import itertools
+import json
 import os
 import random
 import secrets
@@ -16,6 +17,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -291,6 +294,19 @@ def run_due_here(ctx, game_id: str, pick: Callable[[Any], bool]) -> dict[tuple, 
             for r in mine}
 
 
+def run_due_now(ctx, game_id: str) -> dict[tuple, str]:
+    """Run, in this process, every row of ``game_id`` due now by the service's clock and
+    those the runs add due now too, until none is left: {(kind, seat, version): result}
+    (with a FakeClock: the workers' behaviour without waiting for real time)."""
+    done: dict[tuple, str] = {}
+    for _ in range(100):
+        ran = run_due_here(ctx, game_id, lambda row: True)
+        if not ran:
+            return done
+        done.update(ran)
+    raise AssertionError(f"due work of {game_id} kept coming")
+
+
 def make_stack(tmp: Path, redis_url: str, smtp_url: str, queue: str, **env: str) -> Stack:
     """A stack on a fresh data folder; ``queue`` is its own RQ queue (a queue no worker
     serves keeps jobs for the test to run in-process)."""
@@ -531,6 +547,20 @@ class FakeClock:
         return self.now
 
 
+class FakeTime:
+    """A module's ``time`` in a test (``monkeypatch.setattr(module, "time", FakeTime())``):
+    ``sleep`` moves ``monotonic`` on at once; ``slept`` is how long it was asked to wait."""
+
+    def __init__(self) -> None:
+        self.slept = 0.0
+
+    def monotonic(self) -> float:
+        return self.slept
+
+    def sleep(self, seconds: float) -> None:
+        self.slept += seconds
+
+
 def fake_clock(monkeypatch, start: datetime) -> FakeClock:
     """``times.now`` replaced by a FakeClock at ``start`` for the test."""
     from service import times
@@ -571,3 +601,43 @@ def claim(client, game: GameHandle, seat: int, player_token: str) -> str:
     game.tokens[seat] = r.get_json()["token"]
     return game.tokens[seat]
 
+
+class Answer:
+    """An HTTP answer shaped like the Flask test client's."""
+
+    def __init__(self, status: int, headers: Any, data: bytes) -> None:
+        self.status_code, self.headers, self.data = status, headers, data
+
+    def get_json(self, silent: bool = False) -> Any:
+        return json.loads(self.data) if self.data else None
+
+
+class Http:
+    """Real HTTP to the served API, with the test client's methods."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def open(self, path: str, method: str = "GET", json_body: Any = None,
+             headers: dict | None = None) -> Answer:
+        data = None if json_body is None else json.dumps(json_body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers={
+            **({"Content-Type": "application/json"} if data is not None else {}),
+            **(headers or {})})
+        try:
+            with urllib.request.urlopen(req, timeout=20) as resp:
+                return Answer(resp.status, resp.headers, resp.read())
+        except urllib.error.HTTPError as exc:
+            return Answer(exc.code, exc.headers, exc.read())
+
+    def get(self, path: str, headers: dict | None = None) -> Answer:
+        return self.open(path, headers=headers)
+
+    def post(self, path: str, json: Any = None, headers: dict | None = None) -> Answer:
+        return self.open(path, "POST", {} if json is None else json, headers)
+
+    def patch(self, path: str, json: Any = None, headers: dict | None = None) -> Answer:
+        return self.open(path, "PATCH", json, headers)
+
+    def put(self, path: str, json: Any = None, headers: dict | None = None) -> Answer:
+        return self.open(path, "PUT", json, headers)

@@ -42,8 +42,8 @@ class Speaker:
         return self(terms.NAMES.get(type_, type_))
 
     def short(self, type_: str) -> str:
-        """A building's name cut to four letters, for the cells of a text picture."""
-        return self.name(type_).replace(" ", "")[:4]
+        """A building in three letters, for the cells of a text picture."""
+        return self(terms.SHORT_NAMES.get(type_, type_))[:3]
 
 
 def tile_line(state: engine.State, tile: str, say_: Speaker) -> str:

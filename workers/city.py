@@ -1,16 +1,16 @@
 """A seat's city as a small text picture, for plain-text mails (pbmserv style).
 
-Each tile is a cell of two lines, its id and its building with its value (``gard10``:
-a garden worth 10, the building's name cut to four letters in the reader's language;
-``**`` the fountain or start tile); a compact picture (another player's city) has the
-second line only. x grows east, y south, as in the notation. Walls are drawn with ``-``
-and ``|``, Granada's moats with ``=`` and ``:``, ``+`` at their ends and turns; dots mark
-the other sides of the city's cells::
+Each tile is a cell of two lines, its id and its building with its value (``gar 10``:
+a garden worth 10, the building in three letters of the reader's language, a space
+before the value; ``**`` the fountain or start tile); a compact picture (another
+player's city) has the second line only. x grows east, y south, as in the notation.
+Walls are drawn with ``-`` and ``|``, Granada's moats with ``=`` and ``:``, ``+`` at
+their ends and turns; dots mark the other sides of the city's cells::
 
           -1      0      1
         +------+------+------+
      -1 | A16  . A40  . A05  |
-        |arca 5.gard10.pavi 6|
+        |arc  5.gar 10.pav  6|
         +....................+
       0        . A00  .
                .  **  .
@@ -50,7 +50,7 @@ def _label(tile: dict[str, Any], name: Callable[[dict[str, Any]], str]) -> tuple
     if tile["type"] == "start" or tile["value"] == 0:
         return tile["id"].center(WIDTH), "**".center(WIDTH)
     return (tile["id"].center(WIDTH),
-            f"{name(tile)[:WIDTH - 2]:<{WIDTH - 2}}{tile['value']:>2}")
+            f"{name(tile)[:WIDTH - 3]:<{WIDTH - 3}} {tile['value']:>2}")
 
 
 def picture(city: list[dict[str, Any]], name: Callable[[dict[str, Any]], str] = _english,

@@ -10,12 +10,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from babel.dates import format_datetime, format_timedelta, get_day_names
+from babel.dates import format_timedelta, get_day_names
 from babel.units import format_unit
 
 from engine.words import listing, msg
 from service.clock import DAYS, TimeControl
 from service.i18n import say
+from service.i18n import time as time_of_day
 
 UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
 WEEKEND = ("sat", "sun")
@@ -65,8 +66,7 @@ def time_left_words(seconds: float, bank: bool, lang: str) -> str:
 
 def when_words(at: datetime, zone: str | None, lang: str) -> str:
     """``Thursday 18:00 UTC`` (or in ``zone``: ``Monday 00:00 Europe/Helsinki``)."""
-    weekday_time = format_datetime(at, "EEEE HH:mm", tzinfo=ZoneInfo(zone) if zone else UTC,
-                                   locale=lang)
+    weekday_time = time_of_day(at, lang, ZoneInfo(zone) if zone else UTC, weekday=True)
     # TRANSLATORS: a weekday and a time ("Thursday 18:00"), then the time zone ("UTC")
     return say(msg("{weekday_time} {zone}", weekday_time=weekday_time, zone=zone or "UTC"),
                lang)

@@ -8,6 +8,7 @@ import threading
 from redis import Redis
 from rq import Queue
 
+from service import metrics
 from service.games import Games
 from service.settings import Settings
 from service.store import open_store
@@ -18,6 +19,7 @@ from .mail import Mailer
 class Context:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        metrics.setup(settings)  # this process counts its due work and bounces
         self.store = open_store(settings)
         self.games = Games(self.store, cache_size=64, secret_key=settings.secret_key,
                            takeover_bot=settings.takeover_level,

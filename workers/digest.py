@@ -46,16 +46,16 @@ def digest_mail(player: Player, games: list[MyGame], public_url: str,
                        variant=terms.VARIANTS.get(variant, variant),
                        players=listing([name or "?" for name in g.others]),
                        version=g.game.version,
-                       when=i18n.date(deadline, lang) + deadline.strftime(" %H:%M UTC")
+                       when=i18n.date(deadline, lang) + " " + i18n.time(deadline, lang) + " UTC"
                        if deadline else "–"))
         url = public_url + play_path(g.game.id, g.token)
         lines.append((line, url))
     subject = say(nmsg("Alhambra: {n} game waits for your move",
                        "Alhambra: {n} games wait for your move", len(games)))
     intro = say(msg("These games wait for your move:"))
-    hour = "%02d" % player.digest_hour  # noqa: UP031 - pybabel reads no f-string here
-    outro = say(msg("You get this mail once a day at {hour}:00 UTC. Your games and your "
-                    "preferences: {url}", hour=hour, url=public_url + me_path()))
+    at = now.replace(hour=player.digest_hour, minute=0, second=0, microsecond=0)
+    outro = say(msg("You get this mail once a day at {time} UTC. Your games and your "
+                    "preferences: {url}", time=i18n.time(at, lang), url=public_url + me_path()))
     text = "\n".join([intro, "", *(f"- {line}\n  {url}" for line, url in lines), "",
                       outro]) + "\n"
     items = "".join(f'<li>{html.escape(line)}<br><a href="{html.escape(url)}">'

@@ -30,7 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from service import due as planned
-from service import present, times
+from service import metrics, present, times
 from service.auth import claim_code
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.games import to_store
@@ -57,11 +57,17 @@ def run_due(row_id: int, attempt: int) -> str:
 
 
 def run(ctx: Context, claim: Claim) -> str:
-    """Do the claimed row's work and finish it; returns its result."""
+    """Do the claimed row's work and finish it; returns its result (counted in the
+    metrics by kind)."""
     row = ctx.store.start_due(claim, ctx.settings.claim_lease)
     if row is None:
         return "not-mine"  # run by another job of the row, or done meanwhile
-    claim = Claim(row.id, row.attempts)
+    result = _run(ctx, row, Claim(row.id, row.attempts))
+    metrics.due_run(row.kind, result)
+    return result
+
+
+def _run(ctx: Context, row: DueRow, claim: Claim) -> str:
     try:
         finish = HANDLERS[row.kind](ctx, row, claim)
     except Exception as exc:  # noqa: BLE001 - recorded on the row, tried again later
@@ -129,6 +135,8 @@ def send(ctx: Context, mail: Mail | None, row: DueRow | None = None) -> Finish:
             return Finish(error=f"refused for now, {row.attempts} times: {exc.reason}")
         return Finish(error=f"refused for now ({exc.reason}): attempt {row.attempts}, "
                             f"again at {times.to_text(retry)}", retry_at=retry)
+    if mail.new_thread:  # the seat's first mail: its subject stays the thread's
+        ctx.store.mail.keep_subject(mail.game_id, mail.seat, mail.subject)
     return Finish("sent")
 
 

@@ -93,6 +93,7 @@ class Mail:
     references: tuple[str, ...] = ()  # that mail's References
     language: str = "en"  # its words' (Content-Language)
     failing: str | None = None  # why mails to ``to_addr`` stopped (the seat's mark): unsent
+    new_thread: bool = False  # the seat's first mail: once sent, its subject is the thread's
 
     @property
     def key(self) -> str:

@@ -49,6 +49,11 @@ class Refused(Exception):
     """The reply's sender cannot be read or believed; the message says why."""
 
 
+class Unauthenticated(Refused):
+    """No authentication result of the operator's MTA at all: a setup fault (every reply
+    is refused until it is mended), not a sender's."""
+
+
 def sender(msg: EmailMessage) -> str:
     """The From address, lower-cased: its one address, strictly parsed; Refused
     otherwise."""
@@ -94,7 +99,10 @@ def authenticate(msg: EmailMessage, address: str, mode: str, authserv_id: str | 
     methods = ("dkim", "spf") if mode == "any" else (mode,)
     domain = organisational_domain(address.rpartition("@")[2])
     seen: list[str] = []
+    ours = 0
     for value in _raw_all("Authentication-Results", msg):
+        # a header our MTA wrote, even one it garbled (its authserv-id first)
+        ours += value.lower().split(";")[0].split()[:1] == [authserv_id.lower()]
         try:
             header = authres.AuthenticationResultsHeader.parse_value(value)
         except Exception:  # noqa: BLE001 - authres raises several kinds: not a header
@@ -110,6 +118,12 @@ def authenticate(msg: EmailMessage, address: str, mode: str, authserv_id: str | 
             if outcome == "pass" and identity and \
                     organisational_domain(identity) == domain:
                 return
+    if not ours:
+        raise Unauthenticated(
+            f"no Authentication-Results header of {authserv_id} at all: the MTA's "
+            f"milter that writes it (OpenDKIM and OpenDMARC, or rspamd: deploy/POSTFIX.md) "
+            f"is not running, or names itself otherwise than MAIL_IN_AUTHSERV_ID; until it "
+            f"writes one, MAIL_IN_AUTH={mode} refuses every reply")
     wanted = " or ".join(f"{m}=pass" for m in methods)
     raise Refused(f"no Authentication-Results of {authserv_id} says {wanted} aligned with "
                   f"{address.rpartition('@')[2]} (found: {'; '.join(seen) or 'none'})")

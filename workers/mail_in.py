@@ -65,7 +65,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 import engine
 from engine import terms
-from service import i18n, times
+from service import i18n, metrics, times
 from service.errors import (
     AlreadySeated,
     DomainError,
@@ -195,8 +195,9 @@ class Gateway:
             mail_auth.authenticate(msg, sender, settings.mail_in_auth,
                                    settings.mail_in_authserv_id)
         except mail_auth.Refused as exc:
-            log.warning("mail-in: %s (envelope sender %s) refused: %s: nothing played, no "
-                        "answer", message_id, envelope_sender or "?", exc)
+            log.log(logging.ERROR if isinstance(exc, mail_auth.Unauthenticated) else
+                    logging.WARNING, "mail-in: %s (envelope sender %s) refused: %s: "
+                    "nothing played, no answer", message_id, envelope_sender or "?", exc)
             return IGNORED
         handled = False
         for target in targets.values():
@@ -222,6 +223,7 @@ class Gateway:
                 times.now()), settings.mail_hard_failures)
         except Exception as exc:  # noqa: BLE001 - the store: try again later
             raise Unavailable(str(exc)) from exc
+        metrics.bounce(failure.permanent)
         log.warning("mail-in: a bounce of game %s seat %s v%s (%s): %s: %s%s", tag.game_id,
                     seat.seat, tag.version, seat.email,
                     "failed" if failure.permanent else "delayed", failure.reason,
@@ -268,7 +270,8 @@ class Gateway:
                           message_id, tag.game_id, seat.seat)
             raise Unavailable(str(exc)) from exc
         log.info("mail-in: %s for game %s seat %s at version %s: %s %s", message_id,
-                 tag.game_id, seat.seat, tag.version, outcome["result"],
+                 tag.game_id, seat.seat, tag.version, "delivered again, played once "
+                 "before:" if outcome.get("replayed") else outcome["result"],
                  "; ".join(outcome.get("moves") or reading.lines)[:200])
         return True
 
@@ -293,8 +296,18 @@ class Gateway:
     def outcome(self, target: Target, reading: replies.Reading, message_id: str
                 ) -> dict[str, Any] | None:
         """What becomes of the reply (JSON for the answer job, its words in the seat's
-        language): played, refused, unreadable, empty, stale, over, status, help,
-        resigned, language or unknown_language. None: no answer at all."""
+        language and the game's variant): played, refused, unreadable, empty, stale,
+        over, status, help, resigned, language or unknown_language. None: no answer at
+        all."""
+        try:
+            variant = self.ctx.games.game(target.tag.game_id).variant
+        except GameNotFound:
+            return None
+        with i18n.speaking_of(variant):
+            return self._outcome(target, reading, message_id)
+
+    def _outcome(self, target: Target, reading: replies.Reading, message_id: str
+                 ) -> dict[str, Any] | None:
         tag = target.tag
         lang = i18n.best(None, target.seat.language)
         out: dict[str, Any] = {"answered": tag.version, "wrote": reading.lines,
@@ -345,9 +358,8 @@ class Gateway:
         except DomainError as exc:
             return {**out, "result": "refused", "rule": exc.extra.get("rule", "-"),
                     "detail": i18n.say(exc.detail, lang)}
-        if played.replayed:
-            log.info("mail-in: %s was delivered again: played once", message_id)
         return {**out, "result": "played", "played_version": played.version,
+                "replayed": played.replayed,  # a delivery again: nothing played now
                 "turn_mail": played.turn_mail,  # its batch mails the seat its turn
                 # in words, as the history says them, in the seat's language
                 "played": [i18n.say(line, lang) for line in played.own],

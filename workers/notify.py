@@ -63,10 +63,11 @@ ANSWER_SUBJECTS: dict[str, Msg] = {
 MOVE_KINDS = ("your_turn", "reminder", "answer")
 
 
-@lru_cache(maxsize=len(i18n.LANGUAGES))
-def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
-    """The mails' templates, their words in ``lang`` (``_()``, ``ngettext()``,
-    ``pgettext()`` with %-placeholders; ``{% trans %}`` blocks would be trimmed)."""
+@lru_cache(maxsize=4 * len(i18n.LANGUAGES))
+def templates(lang: str = i18n.DEFAULT, variant: str | None = None) -> jinja2.Environment:
+    """The mails' templates, their words in ``lang`` and a game of ``variant``'s (``_()``,
+    ``ngettext()``, ``pgettext()`` with %-placeholders; ``{% trans %}`` blocks would be
+    trimmed)."""
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("workers", "templates"),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html",),
@@ -75,7 +76,7 @@ def templates(lang: str = i18n.DEFAULT) -> jinja2.Environment:
         extensions=["jinja2.ext.i18n"])
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(  # type: ignore[attr-defined]  # jinja2.ext.i18n's
-        i18n.translations(lang), newstyle=True)
+        i18n.translations(lang, variant), newstyle=True)
     return env
 
 
@@ -200,6 +201,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         "lang": lang, "language_name": i18n.NATIVE_NAMES[lang], "kind": kind,
         "game_id": game.id, "stylesheet": board.stylesheet(),
         "variant": say_(terms.VARIANTS.get(game.variant, game.variant)), "turn": view["turn"],
+        "game_variant": game.variant,
         "version": batch.to_version, "seat": seat, "name": me["name"],
         "players": [{"seat": s["seat"], "name": s["name"], "score": s["score"]}
                     for s in view["seats"]],
@@ -238,7 +240,7 @@ def context_for(batch: Batch, kind: str, seat: int, **extra: Any) -> dict[str, A
         # the other players on vacation (their clocks stand still: service/clock.py)
         "away": [say_(msg("{name} is on vacation until {when}: that clock stands still.",
                           name=batch.names[s],
-                          when=i18n.date(until, lang) + until.strftime(" %H:%M UTC")))
+                          when=i18n.date(until, lang) + " " + i18n.time(until, lang) + " UTC"))
                  for s, until in sorted(batch.away.items())
                  if s != seat and s < len(batch.names)],
         # table talk (workers/talk_mail.py): the messages and notes shown, what a reply said
@@ -312,7 +314,8 @@ def _taken_over_line(e: dict[str, Any], you: bool, name: str) -> Msg:
 def subject(ctx: dict[str, Any]) -> str:
     """``Alhambra · game 4ea4c0ff · Ann, Bob, Cid``: one subject for every mail of a game
     to a seat, so that clients threading by subject (Gmail) keep the game in one thread
-    (in the seat's language); what the mail is goes in ``status``."""
+    (in the seat's language as its first mail went: the seat keeps it,
+    ``Seat.thread_subject``); what the mail is goes in ``status``."""
     return i18n.say(msg("{variant} · game {id} · {players}", variant=ctx["variant"],
                         id=ctx["game_id"][:8],
                         players=", ".join(p["name"] for p in ctx["players"])), ctx["lang"])
@@ -337,17 +340,20 @@ def render(batch: Batch, kind: str, seat: int, version: int | None = None,
     info = batch.seats[seat] if seat < len(batch.seats) else None
     if info is None or not info.email:
         return None
-    ctx = context_for(batch, kind, seat, **extra)
-    if version is not None:
-        ctx["version"] = version
-    ctx["status"] = status(ctx)
-    env = templates(ctx["lang"])
-    html = env.get_template(f"{kind}.html").render(ctx)
+    with i18n.speaking_of(batch.game.variant):  # a Granada city is no Alhambra
+        ctx = context_for(batch, kind, seat, **extra)
+        if version is not None:
+            ctx["version"] = version
+        ctx["status"] = status(ctx)
+        env = templates(ctx["lang"], batch.game.variant)
+        html = env.get_template(f"{kind}.html").render(ctx)
+        text = env.get_template(f"{kind}.txt").render(ctx)
+        title = info.thread_subject or subject(ctx)  # the thread keeps its first subject
     return Mail(game_id=batch.game.id, version=ctx["version"], kind=mail_kind or kind,
-                seat=seat, to_name=info.name or "", to_addr=info.email,
-                subject=subject(ctx), text=env.get_template(f"{kind}.txt").render(ctx),
-                html=_inline(html), token_hash=info.token_hash, language=ctx["lang"],
-                failing=info.mail_failing)
+                seat=seat, to_name=info.name or "", to_addr=info.email, subject=title,
+                text=text, html=_inline(html), token_hash=info.token_hash,
+                language=ctx["lang"], failing=info.mail_failing,
+                new_thread=info.thread_subject is None)
 
 
 _INLINER = css_inline.CSSInliner(load_remote_stylesheets=False, keep_style_tags=False)

@@ -80,8 +80,9 @@ SEPARATOR = re.compile(r"^-{3,}\s*[^-]{3,60}\s*-{3,}$")
 COMMANDS = {"status": pmsg("command", "status"), "help": pmsg("command", "help"),
             "resign": pmsg("command", "resign"), "language": pmsg("command", "language")}
 #: Table talk in a reply (issue 27): ``say`` (the lines after it, to the table),
-#: ``say: text``, ``tell 2: text`` (to seat 2, or ``tell Bob: text``), ``note: text`` (the
-#: seat's notes, replaced; ``note`` alone: the lines after it). Read in every language.
+#: ``say: text``, ``tell 2: text`` (to the second seat: mails count seats from 1, or
+#: ``tell Bob: text``), ``note: text`` (the seat's notes, replaced; ``note`` alone: the
+#: lines after it). Read in every language.
 TALK = {"say": pmsg("command", "say"), "tell": pmsg("command", "tell"),
         "note": pmsg("command", "note")}
 #: The most lines read as moves (a whole turn fits easily).
@@ -213,7 +214,8 @@ def command_words() -> dict[str, str]:
 
 @dataclass
 class Said:
-    """A message of a reply: ``to`` a seat number, a name, or None (the table)."""
+    """A message of a reply: ``to`` a seat number (counted from 1, as mails and pages
+    show them), a name, or None (the table)."""
 
     text: str
     to: int | str | None = None

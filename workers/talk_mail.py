@@ -37,8 +37,8 @@ def section(ctx: Context, game_id: str, seat: int) -> dict[str, Any]:
                      for m in found.messages],
         "notes": found.notes.split("\n") if found.notes else None,
         "last": found.last,
-        "example_seat": others[0].seat if others else 0,
-        "seats": ", ".join(f"{s.seat} {s.name or ''}".strip() for s in others),
+        "example_seat": others[0].seat + 1 if others else 1,  # counted from 1, as read
+        "seats": ", ".join(f"{s.seat + 1} {s.name or ''}".strip() for s in others),
     }
 
 
@@ -65,8 +65,14 @@ def apply(ctx: Context, game_id: str, seat: int, talked: Talked, message_id: str
         if isinstance(to, str):
             to = next((s.seat for s in seats if (s.name or "").casefold() == to.casefold()),
                       None)
+        elif isinstance(to, int):  # a mail counts seats from 1, as the pages do
+            to = to - 1 if 1 <= to <= len(seats) else None
         try:
-            if to is None and said.to is not None:
+            if isinstance(said.to, int) and to is None:
+                entry["error"] = i18n.say(msg("there is no seat {seat}: the seats are "
+                                              "numbered 1 to {count}", seat=said.to,
+                                              count=len(seats)), lang)
+            elif to is None and said.to is not None:
                 entry["error"] = i18n.say(msg("no player of this game is called {name}",
                                               name=str(said.to)), lang)
             else:

@@ -1,7 +1,18 @@
 """One flask-smorest blueprint per resource; ``create_app`` registers ``BLUEPRINTS``."""
 
-from . import games, meta, play, players, records, stream, talk, webhooks
+from . import (
+    account,
+    games,
+    me_stream,
+    meta,
+    play,
+    players,
+    records,
+    stream,
+    talk,
+    webhooks,
+)
 
 #: The API's blueprints (documented in the OpenAPI document).
 BLUEPRINTS = [games.blp, play.blp, stream.blp, talk.blp, webhooks.blp, records.blp,
-              meta.blp, players.blp]
+              meta.blp, players.blp, me_stream.blp, account.blp]

@@ -13,6 +13,7 @@ from ..player_schemas import (
     LeaderboardSchema,
     MyGamesPageQuerySchema,
     MyGamesSchema,
+    NewTokenSchema,
     PageQuerySchema,
     PlayerPatchSchema,
     PlayerSchema,
@@ -21,8 +22,10 @@ from ..player_schemas import (
     SessionSchema,
     SignInSchema,
     SignInSentSchema,
+    TokenInSchema,
+    TokensSchema,
 )
-from ..players import SIGN_IN_MINUTES, Players
+from ..players import SIGN_IN_MINUTES, Players, token_document
 from ..ratings import Ratings
 from ..results import MyGame
 from ..schemas import JoinedSchema
@@ -120,7 +123,7 @@ def update_me(body: dict[str, Any]) -> dict[str, Any]:
     by the time left, reminders wait) and each running game's log records it; at most
     `ALHAMBRA_VACATION_DAYS` days in a calendar year, else 422 `vacation_refused`."""
     p = players()
-    player = p.player(bearer_token())
+    player = p.session(bearer_token())
     if "vacation" in body:
         vacation = body.pop("vacation")
         p.set_vacation(player, vacation and vacation["from_"], vacation and vacation["until"])
@@ -138,13 +141,16 @@ def my_games(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]
 
     Every game with a seat of the player's address: games where it is the player's turn
     first, then by the player's deadline, then the latest activity. With each, the seat's
-    token, to open it (`/play/{id}#token=…`). `?status=finished`: the games that are
-    over. A cheap poll for clients that do not stream: send the answer's `ETag` back as
-    `If-None-Match` and get 304 (no body) while the list is the same. A page of `limit`
-    from `offset`; more: `Link: <…?offset=…>; rel="next"`."""
+    token, to open it (`/play/{id}#token=…`; a personal token of the account, or its
+    session's, acts in these seats too). `?status=finished`: the games that are over;
+    `?waiting=true`: only those where it is the player's turn. A cheap poll for clients
+    that do not stream: send the answer's `ETag` back as `If-None-Match` and get 304 (no
+    body) while the list is the same. A page of `limit` from `offset`; more:
+    `Link: <…?offset=…>; rel="next"`."""
     p = players()
     player = p.player(bearer_token())
-    return page(p.my_games(player, finished=query["status"] == "finished"), query)
+    games = p.my_games(player, finished=query["status"] == "finished")
+    return page([g for g in games if g.your_turn or not query["waiting"]], query)
 
 
 def page(items: list[MyGame], query: dict[str, Any]
@@ -187,8 +193,52 @@ def claim_seat(body: dict[str, Any], game_id: str, seat: int) -> tuple[dict[str,
     bot, or claimed already; 409 `already_seated`: one seat per player and game."""
     token = bearer_token() if "Authorization" in request.headers else None
     p = players()
-    player = p.player(token) if token is not None else None
+    player = p.session(token) if token is not None else None
     return present.joined(p.claim(game_id, seat, player, body["code"]), join_url), 201
+
+
+@blp.route("/me/tokens", methods=["POST"])
+@blp.arguments(TokenInSchema())
+@blp.response(201, NewTokenSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 400, 401, 403, 415, 422)
+def create_token(body: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Make a personal access token
+
+    A token (`pat_…`, shown this once: only its hash is kept) that acts for the player in
+    every seat it claimed, within its `scopes` (`read`, `play`, `talk`; 403
+    `missing_scope` beyond them), for an app or a bot of the player's. Only the sign-in
+    session's token makes, lists and deletes tokens (403 `session_needed` for a personal
+    token)."""
+    p = players()
+    record, token = p.create_token(p.session(bearer_token()), body["description"],
+                                   body["scopes"])
+    return {**token_document(record), "token": token}, 201
+
+
+@blp.route("/me/tokens", methods=["GET"])
+@blp.response(200, TokensSchema)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403)
+def list_tokens() -> dict[str, Any]:
+    """My personal access tokens
+
+    Each token's id, description, scopes and last use (never its secret), oldest first."""
+    p = players()
+    return {"tokens": [token_document(t) for t in p.tokens(p.session(bearer_token()))]}
+
+
+@blp.route("/me/tokens/<string:token_id>", methods=["DELETE"])
+@blp.response(204)
+@blp.doc(security=BEARER_REQUIRED)
+@errors(blp, 401, 403, 404)
+def delete_token(token_id: str) -> None:
+    """Delete a personal access token
+
+    It stops working at once (401 `invalid_token`). 404 `token_not_found`: no token of
+    the player's has this id."""
+    p = players()
+    p.delete_token(p.session(bearer_token()), token_id)
 
 
 @blp.route("/ratings", methods=["GET"])

@@ -15,10 +15,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, jsonify, render_template, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    jsonify,
+    render_template,
+    request,
+    send_from_directory,
+)
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import i18n
+from ..games import variants
 from ..languages import request_language
 from ..rules_page import rules_html
 
@@ -96,11 +105,14 @@ def rules() -> Response:
 
 @blp.route("/i18n/<string:lang>.json")
 def catalog(lang: str) -> Response:
-    """The web pages' messages in ``lang`` (from the gettext catalogs): a public resource,
-    the same for everyone."""
-    if lang not in i18n.LANGUAGES:
+    """The web pages' messages in ``lang`` (from the gettext catalogs), with
+    ``?variant=`` in a game of that variant's words (a Granada city is no Alhambra): a
+    public resource, the same for everyone."""
+    variant = request.args.get("variant")
+    if lang not in i18n.LANGUAGES or variant is not None and \
+            variant not in {v["name"] for v in variants()}:
         abort(404)
-    resp = jsonify(i18n.web_catalog(lang))
+    resp = jsonify(i18n.web_catalog(lang, variant))
     resp.headers["Cache-Control"] = "public, max-age=300"
     resp.headers["Content-Language"] = lang
     return resp

@@ -14,6 +14,7 @@ from .base import (
     MAIL_MESSAGES,
     Answer,
     AnswerExists,
+    Census,
     Claim,
     Due,
     DueRow,
@@ -25,6 +26,7 @@ from .base import (
     MailFailure,
     Message,
     Player,
+    PlayerToken,
     Rating,
     SchemaTooNew,
     SchemaTooOld,
@@ -69,9 +71,9 @@ def describe(settings: Settings) -> str:
 
 
 __all__ = [
-    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Claim", "Due",
+    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Census", "Claim", "Due",
     "DueRow", "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows",
-    "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "Rating",
+    "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "PlayerToken", "Rating",
     "SchemaTooNew", "SchemaTooOld", "Seat", "SignIn", "SqlStore", "Talk",
     "VersionConflict", "Webhook", "describe", "open_store", "sqlite_store",
 ]

@@ -87,6 +87,17 @@ class Seat:
     #: the account (its address) whose seat this is; None: nobody's yet (service/players.py)
     claimed_by: str | None = None
     claim_on_sign_in: bool = False  # a seat from before claims: its address's next sign-in
+    #: the subject of the seat's mails, kept as the first one said it (workers/notify.py)
+    thread_subject: str | None = None
+
+
+@dataclass(frozen=True)
+class Census:
+    """What the metrics read at a scrape (service/metrics.py): games by status, and the
+    due rows due now and not claimed by kind, with the earliest's due time."""
+
+    games: dict[str, int]
+    due: dict[str, tuple[int, datetime | None]]
 
 
 @dataclass(frozen=True)
@@ -136,6 +147,19 @@ class Player:
     notify: str = "turn"
     digest_hour: int = 7  # the UTC hour of its daily digest (notify: digest)
     handle: str | None = None  # its public name (ratings, lobbies): unique, chosen by it
+
+
+@dataclass(frozen=True)
+class PlayerToken:
+    """A personal access token of an account (service/players.py): its public ``id``,
+    what the player wrote of it, its scopes (auth.SCOPES); the secret is never kept."""
+
+    id: str
+    email: str
+    description: str
+    scopes: tuple[str, ...]
+    created_at: datetime
+    last_used_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,13 @@ class MailRecords:
                           "null where game_id = ? and seat = ?", (email, game_id, seat)) != 1:
                 raise GameNotFound(game_id)
 
+    def keep_subject(self, game_id: str, seat: int, subject: str) -> None:
+        """The seat's thread goes on under ``subject`` (its first mail's), whatever
+        language its later mails come in."""
+        with self.a.write() as db:
+            db.execute("update seats set thread_subject = ? where game_id = ? and seat = ? "
+                       "and thread_subject is null", (subject, game_id, seat))
+
     def failures(self, game_id: str, limit: int = 50) -> list[MailFailure]:
         """The game's failed mails, newest first."""
         with self.a.read() as db:

@@ -1,7 +1,7 @@
 """The players' records (service/players.py and service/ratings.py are their rules):
 sign-in requests (only the hash of a code), sessions (only the hash of a token), each
-address's preferences, handle and vacation spans, the seats it claims, the ratings and the
-games rated."""
+address's preferences, handle and vacation spans, its personal access tokens (only the
+hash of each), the seats it claims, the ratings and the games rated."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ from typing import Any
 
 from .. import times
 from .access import Access
-from .base import Player, Rating, SignIn
+from .base import Player, PlayerToken, Rating, SignIn
 from .dialect import as_time
 
 PLAYER = "email, created_at, language, notify, digest_hour, handle"
+TOKEN = "id, email, description, scopes, created_at, last_used_at"
+#: How stale a token's ``last_used_at`` may be before a use writes it again (seconds).
+LAST_USED_STEP = 60
 #: A rating with its player's handle as its name (never an address or a seat's name).
 RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, r.updated_at "
           "from ratings r left join players p on p.email = r.email")
@@ -23,6 +26,13 @@ RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, 
 def _player(row: dict[str, Any]) -> Player:
     return Player(row["email"], row["created_at"], row["language"], row["notify"],
                   row["digest_hour"], row["handle"])
+
+
+def _token(row: dict[str, Any]) -> PlayerToken:
+    created = as_time(row["created_at"])
+    assert created is not None
+    return PlayerToken(row["id"], row["email"], row["description"],
+                       tuple(row["scopes"].split()), created, as_time(row["last_used_at"]))
 
 
 def _rating(row: dict[str, Any]) -> Rating:
@@ -132,6 +142,118 @@ class PlayerRecords:
         with self.a.write() as db:
             return db.execute("delete from player_sessions where token_hash = ?",
                               (token_hash,)) == 1
+
+    # -- personal access tokens ----------------------------------------------------------
+
+    def add_token(self, token: PlayerToken, token_hash: str, most: int) -> bool:
+        """Keep the account's new token (by its hash) unless it holds ``most`` already
+        (False: nothing kept)."""
+        t = token
+        with self.a.write() as db:
+            self.d.lock_name(db, f"tokens {t.email}")
+            if db.scalar("select count(*) from player_tokens where email = ?",
+                         (t.email,)) >= most:
+                return False
+            db.execute("insert into player_tokens (id, email, token_hash, description, "
+                       "scopes, created_at) values (?, ?, ?, ?, ?, ?)",
+                       (t.id, t.email, token_hash, t.description, " ".join(t.scopes),
+                        self.d.time(t.created_at)))
+        return True
+
+    def tokens(self, email: str) -> list[PlayerToken]:
+        """The account's tokens, oldest first."""
+        with self.a.read() as db:
+            rows = db.query(f"select {TOKEN} from player_tokens where email = ? "
+                            f"order by created_at, id", (email,))
+        return [_token(r) for r in rows]
+
+    def delete_token(self, email: str, token_id: str) -> bool:
+        """Forget the account's token ``token_id``; False if it has none such."""
+        with self.a.write() as db:
+            return db.execute("delete from player_tokens where id = ? and email = ?",
+                              (token_id, email)) == 1
+
+    def token(self, token_hash: str, at: datetime) -> PlayerToken | None:
+        """The token of this hash, used at ``at`` (kept to the minute: a write at most
+        once a minute per token)."""
+        with self.a.read() as db:
+            row = db.one(f"select {TOKEN} from player_tokens where token_hash = ?",
+                         (token_hash,))
+        if row is None:
+            return None
+        found = _token(row)
+        if found.last_used_at is None or \
+                (at - found.last_used_at).total_seconds() >= LAST_USED_STEP:
+            with self.a.write() as db:
+                db.execute("update player_tokens set last_used_at = ? where id = ?",
+                           (self.d.time(at), found.id))
+        return found
+
+    # -- what happened in an account's games (its stream: service/blueprints/me_stream.py)
+
+    def account_changes(self, email: str, since: datetime
+                        ) -> tuple[list[tuple[str, int, int, datetime]],
+                                   list[tuple[str, int, datetime]]]:
+        """What was written at ``since`` or later in the games of the seats ``email``
+        claimed: their event batches (game, first version, version, time) and their
+        messages (game, id, time), in no order."""
+        with self.a.read() as db:
+            batches = db.query(
+                "select b.game_id, b.first, b.version, b.at from seats s "
+                "join games g on g.id = s.game_id join event_batches b on "
+                "b.game_id = s.game_id where s.claimed_by = ? and g.updated_at >= ? and "
+                "b.at >= ?", (email, self.d.time(since), self.d.batch_at(since)))
+            messages = db.query(
+                "select m.game_id, m.id, m.created_at from seats s join messages m on "
+                "m.game_id = s.game_id where s.claimed_by = ? and m.created_at >= ?",
+                (email, self.d.time(since)))
+        return ([(r["game_id"], r["first"], r["version"], self.d.batch_time(r["at"]))
+                 for r in batches],
+                [(r["game_id"], r["id"], as_time(r["created_at"]))  # type: ignore[misc]
+                 for r in messages])
+
+    # -- an account's data, for the player (GET /me/export) ------------------------------
+
+    def export(self, email: str) -> dict[str, list[dict[str, Any]]]:
+        """Every row the service keeps of the account ``email``, by table: its own
+        (preferences, sessions, personal tokens, sign-in requests, vacations, ratings),
+        the seats claimed by it or offered to its address with their talk settings and
+        notes, the messages those seats wrote, and the mails to its address that failed
+        or were answered. Hashes of secrets (tokens, codes) are left out: they are no
+        data about the player, only locks."""
+        seats = ("(select game_id, seat from seats where claimed_by = ? or lower(email) = ?)")
+        queries = {
+            "players": ("select email, created_at, language, notify, digest_hour, "
+                        "digest_day, handle from players where email = ?", 1),
+            "player_sessions": ("select created_at from player_sessions where email = ? "
+                                "order by created_at", 1),
+            "player_tokens": (f"select {TOKEN} from player_tokens where email = ? "
+                              "order by created_at", 1),
+            "sign_ins": ("select created_at, expires_at, used_at, language from sign_ins "
+                         "where lower(email) = ? order by created_at", 1),
+            "player_vacations": ("select since, until, created_at from player_vacations "
+                                 "where email = ? order by since", 1),
+            "ratings": ("select variant, name, mu, sigma, games, updated_at from ratings "
+                        "where email = ? order by variant", 1),
+            "seats": ("select s.game_id, g.variant, g.status, s.seat, s.name, s.email, "
+                      "s.joined_at, s.bot, s.language, s.claimed_by, s.mail_failures, "
+                      "s.mail_failing, s.thread_subject from seats s join games g on "
+                      "g.id = s.game_id where s.claimed_by = ? or lower(s.email) = ? "
+                      "order by g.created_at, s.game_id", 2),
+            "talk": ("select game_id, seat, muted, mail_messages, notes, notes_in_mail from "
+                     f"talk where (game_id, seat) in {seats} order by game_id", 2),
+            "messages": ("select game_id, id, sender, recipient, text, version, created_at, "
+                         "deleted_at from messages where (game_id, sender) in "
+                         f"{seats} order by game_id, id", 2),
+            "mail_failures": ("select game_id, seat, reason, permanent, at from "
+                              "mail_failures where address = ? order by id", 1),
+            "mail_answers": ("select allowed_at from mail_answers where address = ? "
+                             "order by allowed_at", 1),
+        }
+        address = email.lower()
+        with self.a.read() as db:
+            return {table: db.query(sql, (address,) * n) for table, (sql, n) in
+                    queries.items()}
 
     # -- preferences, digests, vacations ------------------------------------------------
 

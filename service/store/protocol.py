@@ -8,7 +8,19 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
-from .base import Answer, Claim, Due, DueRow, Event, Finish, Game, GameUpdate, Message, Seat
+from .base import (
+    Answer,
+    Census,
+    Claim,
+    Due,
+    DueRow,
+    Event,
+    Finish,
+    Game,
+    GameUpdate,
+    Message,
+    Seat,
+)
 from .mail import MailRecords
 from .players import PlayerRecords
 from .sql import Tx
@@ -69,6 +81,7 @@ class EventStore(Protocol):
     def start_due(self, claim: Claim, lease_seconds: float) -> DueRow | None: ...
     def finish_due(self, claim: Claim, finish: Finish) -> bool: ...
     def due_rows(self, game_id: str) -> list[DueRow]: ...
+    def census(self) -> Census: ...
     def next_due(self) -> datetime | None: ...
     def wait_for_due(self, timeout: float) -> bool: ...
 

@@ -197,6 +197,21 @@ create unique index {ix}players_handle_key on players (handle_key);
 delete from ratings;
 delete from rated_games;
 """,
+    # 22: an account's personal access tokens (issue 33): only each token's hash, its
+    # scopes (auth.SCOPES, space-separated), the player's description, when it was last
+    # used (to the minute).
+    """
+create table player_tokens (
+   id text primary key, email text not null references players(email),
+   token_hash text not null unique, description text not null, scopes text not null,
+   created_at {time} not null, last_used_at {time});
+create index {ix}player_tokens_email on player_tokens (email, created_at);
+""",
+    # 23: the subject of each seat's thread of mails, as its first mail said it: a
+    # language changed later does not change it (mail clients thread by subject).
+    """
+alter table seats add column thread_subject text;
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

@@ -30,6 +30,7 @@ from .base import (
     COLUMNS,
     Answer,
     AnswerExists,
+    Census,
     Claim,
     Due,
     DueRow,
@@ -468,6 +469,18 @@ class SqlStore:
         with self.a.read() as db:
             return [DueRow(**r) for r in db.query(f"select {DUE} from due where game_id = ? "
                                                   f"order by id", (game_id,))]
+
+    def census(self) -> Census:
+        """Games by status, and the due work due now and not claimed by kind (the
+        metrics' scrape)."""
+        now = self.d.time(times.now())
+        with self.a.read() as db:
+            games = {r["status"]: r["n"] for r in db.query(
+                "select status, count(*) as n from games group by status")}
+            due = {r["kind"]: (r["n"], as_time(r["first"])) for r in db.query(
+                "select kind, count(*) as n, min(due_at) as first from due where state = "
+                "'pending' and due_at <= ? group by kind", (now,))}
+        return Census(games, due)
 
     def next_due(self) -> datetime | None:
         """When the earliest row not done becomes claimable (None: there is none)."""

@@ -178,3 +178,14 @@ def test_fuzz_any_text_is_a_notation_error_or_moves_that_round_trip(text):
     for move in moves:
         assert parse_move(format_move(move)) == move
         assert Move.from_json(move.to_json()) == move
+
+
+def test_a_tile_id_that_names_no_tile_is_said_so():
+    """Issue 34.4: ``G99`` looks like a tile id; the error says there is no such tile
+    (a word that is no tile id at all still gets the notation's example)."""
+    with pytest.raises(NotationError) as err:
+        parse_move("buy G99 pay DE5")
+    assert err.value.position == 5 and "there is no tile G99" in str(err.value.message)
+    with pytest.raises(NotationError) as err:
+        parse_move("buy X1 pay DE5")
+    assert "a tile id like A17 or G05" in str(err.value.message)

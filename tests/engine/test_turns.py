@@ -47,9 +47,10 @@ def test_a3_2_overpaying_ends_the_actions_and_wrong_payments_are_refused():
     seat = s.current
     set_market(s, ["A07", "A14", "A22", "A50"])
     set_hand(s, seat, ["DE5", "DE4", "DI3", "FL1"])
-    for text, words in (("buy A07 pay DE5", "costs 8 denars"),
-                        ("buy A07 pay DE5,DI3", "DI3 is a dirham card"),
-                        ("buy A07 pay DE5,DE5", "hold only 1"),
+    # the cards in words, never their codes (issue 34.4)
+    for text, words in (("buy A07 pay DE5", "costs 8 denars; 5 denars total 5"),
+                        ("buy A07 pay DE5,DI3", "3 dirhams is a dirham card"),
+                        ("buy A07 pay DE5,DE5", "you pay 2 x 5 denars but hold only 1"),
                         ("buy A01 pay DE5,DE4", "not on the building market")):
         with pytest.raises(RuleViolation) as err:
             apply(s, seat, text)
@@ -65,7 +66,8 @@ def test_a3_1_several_cards_only_up_to_a_total_of_5():
     s.display[:] = ["DE2", "DI3", "DU4", "FL1"]
     with pytest.raises(RuleViolation) as err:
         apply(s, seat, "take 2,3")
-    assert err.value.rule == "A-3.1" and "total 7" in err.value.message
+    assert err.value.rule == "A-3.1" and "3 dirhams and 4 ducats total 7" in \
+        err.value.message  # in words, not DI3+DU4 (issue 34.4)
     with pytest.raises(RuleViolation):
         apply(s, seat, "take 5")
     apply(s, seat, "take 1,2")  # 2 + 3 = 5

@@ -282,6 +282,7 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
         "/games/<string:game_id>/seats/<int:seat>/bot": {"level": "random"},
         "/players/sign-in": {"email": "x@example.org", "language": "fi"},
         "/players/session": {"code": "AAAA-BBBB-CCCC"},
+        "/me/tokens": {"description": "my app", "scopes": ["read"]},
         "/games/<string:game_id>/seats/<int:seat>/claim": {"code": "not-the-code"},
         "/games/<string:game_id>/seats/<int:seat>/mail-address": {"email": "b@example.org"},
         "/records": {"format": "alhambra-pbem-record", "format_version": 1, "variant":

@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engine import terms
+from engine import NotationError, terms
 from engine.moves import parse_move
 from engine.words import listing, nmsg
 from service import catalogs, i18n
 from service.blueprints.web import RULES
 from service.rules_page import HEADINGS, heading_text
-from workers import replies
+from workers import city, replies
 from workers.board import Speaker
 from workers.clock_words import deadline_words, human_duration
 
@@ -53,12 +53,25 @@ def test_a_missing_translation_or_a_wrong_placeholder_is_found(tmp_path, monkeyp
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_the_text_pictures_name_every_building_apart(lang):
-    """A city's text picture names a building by four letters of its name: in every
+    """A city's text picture names a building in three letters: in every
     language the fifteen types of the combined game stay apart (Finnish chambers and
     residential area both began 'asui' once)."""
     say = Speaker(lang)
     shorts = [say.short(t) for t in terms.PLURALS]
     assert len(set(shorts)) == len(shorts), shorts
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_cell_of_a_text_picture_keeps_the_building_and_its_value_apart(lang):
+    """Issue 34.4: a building's three letters are the translator's, not a cut word (Greek
+    "στοέ" is none), and a space parts them from a two-digit value ("torn11" read as one
+    word)."""
+    say = Speaker(lang)
+    for type_ in terms.PLURALS:
+        tile = {"id": "A01", "type": type_, "value": 11, "x": 0, "y": 0}
+        label = city.picture([tile], lambda t: say.short(t["type"]))[3]
+        assert re.search(r"\w{1,3} 11", label), label
+    assert "στοέ" not in say.short("arcades")
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
@@ -93,8 +106,8 @@ def test_dates_durations_and_lists_in_each_language():
     said = {lang: deadline_words(deadline, now, lang) for lang in i18n.LANGUAGES}
     assert said == {"en": "in 3 days, Thursday 18:00 UTC",
                     "el": "σε 3 ημέρες, Πέμπτη 18:00 UTC",
-                    "fi": "3 päivän päästä, torstaina 18:00 UTC",
-                    "da": "om 3 dage, torsdag 18:00 UTC",
+                    "fi": "3 päivän päästä, torstaina 18.00 UTC",
+                    "da": "om 3 dage, torsdag 18.00 UTC",
                     "ru": "через 3 дня, четверг 18:00 UTC"}
     assert human_duration(2 * 86400, "ru") == "2 дня" and human_duration(3600, "el") == "1 ώρα"
     sides = listing([terms.SIDES["n"], terms.SIDES["e"], terms.SIDES["s"]])
@@ -119,3 +132,12 @@ def test_the_web_catalog_holds_the_pages_words_with_their_plural_categories(lang
     assert set(forms) >= {"one", "other"} or set(forms) >= {"one", "few", "many"}
     assert all(isinstance(v, str) and v for v in forms.values())
     assert "Rule %(rule)s does not allow it: %(detail)s" not in messages  # mails only
+
+
+def test_what_a_notation_error_expected_reads_in_russian():
+    """Issue 34.4: "ожидалось номер тайла" agreed with nothing; "ожидалось:" takes any
+    noun (a tile id, a coordinate, a word)."""
+    with pytest.raises(NotationError) as err:
+        parse_move("buy X1 pay DE5")
+    said = i18n.say(err.value.message, "ru")
+    assert said.startswith("столбец 5: ожидалось: номер тайла") and "ожидалось номер" not in said

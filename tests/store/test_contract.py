@@ -633,9 +633,7 @@ def test_a_waiting_claiming_loop_is_told_of_new_due_work(spec, store):
         waiter.wait_for_due(0)  # listening from now on
         threading.Timer(0.3, lambda: store.append(
             "g1", 0, events(1), ACTIVE, due=[Due("bot", 1, times.now(), seat=0)])).start()
-        start = time.monotonic()
-        assert waiter.wait_for_due(10) is True
-        assert time.monotonic() - start < 5
+        assert waiter.wait_for_due(30) is True  # woken (a timeout says False)
     finally:
         waiter.close()
 

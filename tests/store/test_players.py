@@ -209,3 +209,54 @@ def test_digest_players_and_one_digest_a_day(store):
     assert store.players.mark_digest("d1@x.org", "2027-01-01") is True
     assert store.players.mark_digest("d1@x.org", "2027-01-01") is False
     assert store.players.mark_digest("d1@x.org", "2027-01-02") is True
+
+
+def test_personal_tokens_are_kept_by_hash_listed_and_deleted(store):
+    """Issue 33: an account's personal tokens, by the hash of each; a use is written at
+    most once a minute; deleting is the owner's only."""
+    from service.store import PlayerToken
+
+    now = times.now()
+    store.players.add_player("ann@example.org", now)
+    store.players.add_player("bob@example.org", now)
+    one = PlayerToken("t1", "ann@example.org", "phone", ("read", "play"), now)
+    assert store.players.add_token(one, "hash-1", 2)
+    assert store.players.add_token(PlayerToken("t2", "ann@example.org", "bot", ("talk",),
+                                               now + timedelta(seconds=1)), "hash-2", 2)
+    assert not store.players.add_token(PlayerToken("t3", "ann@example.org", "more",
+                                                   ("read",), now), "hash-3", 2)
+    assert [(t.id, t.scopes) for t in store.players.tokens("ann@example.org")] == [
+        ("t1", ("read", "play")), ("t2", ("talk",))]
+    assert store.players.tokens("bob@example.org") == []
+    found = store.players.token("hash-1", now)
+    assert found is not None and found.email == "ann@example.org"
+    assert found.last_used_at is None  # as it was before this use
+    used = store.players.tokens("ann@example.org")[0].last_used_at
+    assert used is not None and abs((used - now).total_seconds()) < 1
+    store.players.token("hash-1", now + timedelta(seconds=30))  # within the minute
+    assert store.players.tokens("ann@example.org")[0].last_used_at == used
+    store.players.token("hash-1", now + timedelta(seconds=61))
+    assert store.players.tokens("ann@example.org")[0].last_used_at > used
+    assert store.players.token("hash-unknown", now) is None
+    assert not store.players.delete_token("bob@example.org", "t1")  # not Bob's
+    assert store.players.delete_token("ann@example.org", "t1")
+    assert store.players.token("hash-1", now) is None
+    assert [t.id for t in store.players.tokens("ann@example.org")] == ["t2"]
+
+
+def test_an_accounts_export_reads_its_rows_on_both_stores(store):
+    """Issue 38: the account's rows by table, its seats' messages and notes only."""
+    from service.store import Message, Talk
+
+    make_game(store, "g1")
+    store.players.add_player("p1@example.org", times.now())
+    assert store.players.claim("g1", 1, "p1@example.org", 1, "new-g1-1") is True
+    store.talk.add(Message("g1", 0, 1, None, "mine", 0, times.now()))
+    store.talk.add(Message("g1", 0, 0, 1, "theirs", 0, times.now()))
+    store.talk.set(Talk("g1", 1, (0,), "at_once", "my notes", True))
+    store.talk.set(Talk("g1", 0, (), "with_next", "their notes", False))
+    rows = store.players.export("P1@example.org")
+    assert [(s["game_id"], s["seat"]) for s in rows["seats"]] == [("g1", 1)]
+    assert [m["text"] for m in rows["messages"]] == ["mine"]
+    assert [(t["notes"], list(t["muted"])) for t in rows["talk"]] == [("my notes", [0])]
+    assert [p["email"] for p in rows["players"]] == ["p1@example.org"]

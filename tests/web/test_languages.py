@@ -143,3 +143,22 @@ def test_a_seat_whose_mails_fail_is_told_on_its_page_and_confirms_its_address(
     page.wait_for_selector("#mail-failing:empty", state="attached")
     assert store.game(gid).seats[0].mail_failing is None
     assert errors == []
+
+
+def test_a_granada_seats_page_says_granadas_words(server, new_context):
+    """Issue 34.2: in a Granada game the Russian page calls the player's city Гранада (the
+    Alhambra game's pages say Альгамбра, the rulebook's word), and no fountain."""
+    for variant, own, other in (("granada", "Гранад", "Альгамбр"),
+                                ("alhambra", "Альгамбр", "Гранад")):
+        created = server.call("/games", {"variant": variant,
+                                         "seats": [{"name": "Ann", "language": "ru"},
+                                                   {"name": "Bob", "language": "ru"}]})
+        page = new_context(locale="en-US").new_page()
+        errors = watch_errors(page)
+        page.goto(created["seats"][0]["join_url"])
+        page.wait_for_selector("ul.history li")
+        page.wait_for_selector("html[lang='ru']")
+        text = page.locator("body").inner_text() + page.content()
+        assert own in text and other not in text, (variant, text)
+        assert "фонтан" not in text or variant == "alhambra"
+        assert errors == []

@@ -21,6 +21,7 @@ from engine.bots import choose
 from service import i18n
 from service.store import Game, Seat
 from workers import notify
+from workers.mail import Mail
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 NAMES = ["Ann", "Bob", "Cid"]
@@ -41,6 +42,12 @@ def game_log() -> list[engine.Event]:
 
 def your_turn_mail(lang: str) -> str:
     """The subject and the text part of the mail, as a reviewer reads them."""
+    mail = your_turn(lang)
+    return f"Subject: {mail.subject}\nContent-Language: {mail.language}\n\n{mail.text}"
+
+
+def your_turn(lang: str) -> Mail:
+    """The golden game's "your turn" mail in ``lang``."""
     events = game_log()
     state = engine.replay(events)
     version = len(events)
@@ -58,7 +65,7 @@ def your_turn_mail(lang: str) -> str:
                          sent_at=SENT)
     mail = notify.render(batch, "your_turn", state.current)
     assert mail is not None and mail.language == lang
-    return f"Subject: {mail.subject}\nContent-Language: {mail.language}\n\n{mail.text}"
+    return mail
 
 
 def path(lang: str) -> Path:

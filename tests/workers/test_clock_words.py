@@ -19,6 +19,7 @@ from workers.clock_words import (
     human_duration,
     time_left_words,
     time_words,
+    when_words,
 )
 
 D, H, M = 86400, 3600, 60
@@ -114,6 +115,15 @@ def test_every_sentence_comes_from_the_catalog(lang):
 def test_the_clock_in_finnish_and_russian():
     now = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # a Monday
     assert deadline_words(datetime(2026, 3, 5, 18, 0, tzinfo=UTC), now, "fi") == \
-        "3 päivän päästä, torstaina 18:00 UTC"
+        "3 päivän päästä, torstaina 18.00 UTC"  # Finnish writes 18.00 (issue 34.4)
     assert time_left_words(2 * D + 4 * H, True, "ru") == "ещё 2 дня 4 часа в вашем банке времени"
     assert human_duration(72 * H, "ru") == "3 дня" and human_duration(H, "fi") == "1 tunti"
+
+
+def test_times_of_day_as_each_language_writes_them():
+    """Issue 34.4: Babel's (CLDR's) 24-hour pattern of each language, never a fixed
+    ``HH:mm``: Finnish and Danish write 23.19."""
+    at = datetime(2026, 12, 3, 23, 19, tzinfo=UTC)
+    assert {lang: i18n.time(at, lang) for lang in i18n.LANGUAGES} == {
+        "en": "23:19", "fi": "23.19", "da": "23.19", "ru": "23:19", "el": "23:19"}
+    assert when_words(at, "Europe/Helsinki", "fi") == "perjantaina 1.19 Europe/Helsinki"

@@ -4,29 +4,40 @@ the turn's reminders are replaced); a reminder comes at a fraction of the seat's
 
 from __future__ import annotations
 
-import time
+from datetime import timedelta
+
+import pytest
 
 import engine
 from service import times
-from tests.support import make_stack, new_game, wait_until
+from tests.support import fake_clock, make_stack, new_game, run_due_now
 
 
-def _seconds_to(deadline: str) -> float:
-    return -times.seconds_since(times.from_text(deadline))
+@pytest.fixture
+def here(tmp_path, redis_server, smtp, monkeypatch):
+    """A stack with no worker, its due work run in this process on a fake clock."""
+    s = make_stack(tmp_path, redis_server.url, smtp.url, "idle")
+    ctx = s.context()
+    clock = fake_clock(monkeypatch, times.now().replace(microsecond=0))
+    try:
+        yield s, ctx, clock
+    finally:
+        ctx.close()
+        s.store.close()
 
 
-def _events(stack, game_id):
-    return stack.store.read(game_id)
-
-
-def test_time_runs_out_the_default_move_is_played_and_the_next_player_mailed(stack, smtp):
-    h = new_game(stack.client, 3, time_per_move=2)
+def test_time_runs_out_the_default_move_is_played_and_the_next_player_mailed(here, smtp):
+    s, ctx, clock = here
+    h = new_game(s.client, 3, time_per_move=2)
     doc = h.get()
     seat, setup = doc["current_seat"], doc["version"]
-    expected = engine.default_moves(engine.replay(_events(stack, h.id)), seat)
+    expected = engine.default_moves(engine.replay(s.store.read(h.id)), seat)
+    run_due_now(ctx, h.id)  # the started mails
+    clock.now = times.from_text(doc["deadline"]) + timedelta(seconds=1)
+    run_due_now(ctx, h.id)
 
-    (timeout_mail,) = smtp.wait(h.id, "timeout", timeout=20)
-    events = _events(stack, h.id)
+    (timeout_mail,) = smtp.wait(h.id, "timeout")
+    events = s.store.read(h.id)
     played = [e for e in events[setup:] if "move" in e]
     assert played[0]["seat"] == seat and played[0]["timeout"] is True
     assert [e["move"] for e in played if e["seat"] == seat and e.get("timeout")][
@@ -41,39 +52,39 @@ def test_time_runs_out_the_default_move_is_played_and_the_next_player_mailed(sta
     assert turn.rcpt == [f"p{nxt}@example.org"]
     assert "(time ran out: the default move)" in turn.part("plain")
     # the game's one alarm, done by the default move's own append
-    alarms = [d for d in stack.store.due_rows(h.id) if d.kind == "deadline"]
+    alarms = [d for d in s.store.due_rows(h.id) if d.kind == "deadline"]
     (alarm,) = [d for d in alarms if d.version == setup]
     assert (alarm.state, alarm.result, alarm.seat) == ("done", "applied", seat)
     assert alarm.done_at >= alarm.due_at == times.from_text(doc["deadline"])
     assert [d.state for d in alarms if d.version > setup][-1:] == ["pending"]  # the next
 
 
-def test_a_move_just_before_the_deadline_is_kept_and_reminders_stop(stack, smtp):
-    h = new_game(stack.client, 3, time_per_move=5)
+def test_a_move_just_before_the_deadline_is_kept_and_reminders_stop(here, smtp):
+    s, ctx, clock = here
+    h = new_game(s.client, 3, time_per_move=10)
     doc = h.get()
     seat, version = doc["current_seat"], doc["version"]
+    deadline = times.from_text(doc["deadline"])
+    run_due_now(ctx, h.id)
     # the 50% reminder comes while the seat has not moved
-    (reminder,) = smtp.wait(h.id, "reminder50", timeout=10)
+    clock.now = deadline - timedelta(seconds=4)
+    run_due_now(ctx, h.id)
+    (reminder,) = smtp.wait(h.id, "reminder50")
     assert reminder.rcpt == [f"p{seat}@example.org"] and reminder.version == version
     assert "still your turn" in reminder.part("plain")
-    # move before the deadline, between the two reminders (the 90% one is 2 s later: a
-    # margin that holds on a loaded machine)
-    assert _seconds_to(doc["deadline"]) > 0.5, "the reminder came too late for this test"
+    # a move before the deadline, between the two reminders
     r = h.submit(seat, h.notations(seat)[0], version)
     assert r.status_code == 201, r.get_json()
     after = r.get_json()["version"]
     # the move replaced the alarm and the 90% reminder: neither ever runs
-    rows = {(d.kind, d.percent): d for d in stack.store.due_rows(h.id) if d.version == version}
+    rows = {(d.kind, d.percent): d for d in s.store.due_rows(h.id) if d.version == version}
     assert (rows["deadline", None].state, rows["deadline", None].result) == ("done",
                                                                              "replaced")
     assert (rows["reminder", 90].state, rows["reminder", 90].result) == ("done", "replaced")
-    # the 50% reminder: done once its worker recorded it (just after the SMTP server took
-    # the mail that the test saw arrive)
-    wait_until(lambda: [(d.state, d.result) for d in stack.store.due_rows(h.id)
-                        if (d.kind, d.version, d.percent) == ("reminder", version, 50)] ==
-               [("done", "sent")], 5, 0.02, "the 50% reminder recorded sent")
-    time.sleep(max(0.0, _seconds_to(doc["deadline"])) + 0.5)
-    events = _events(stack, h.id)
+    assert (rows["reminder", 50].state, rows["reminder", 50].result) == ("done", "sent")
+    clock.now = deadline + timedelta(seconds=1)
+    run_due_now(ctx, h.id)
+    events = s.store.read(h.id)
     mine = [e for e in events[version:after] if "move" in e]
     assert mine and not any(e.get("timeout") for e in mine)
     assert not smtp.of(h.id, "timeout") or all(m.version > after
@@ -84,16 +95,17 @@ def test_a_move_just_before_the_deadline_is_kept_and_reminders_stop(stack, smtp)
 
 
 def test_a_move_at_the_last_moment_beats_a_deadline_job_already_running(
-        tmp_path, redis_server, smtp):
+        tmp_path, redis_server, smtp, monkeypatch):
     """The deadline job has read the game when the player's move commits: the store's
     version check refuses the default move, and the player's move stands."""
     s = make_stack(tmp_path, redis_server.url, smtp.url, "idle")  # no worker: in-process
     ctx = s.context()
     try:
+        clock = fake_clock(monkeypatch, times.now())
         h = new_game(s.client, 2, time_per_move=1)
         doc = h.get()
         seat, version = doc["current_seat"], doc["version"]
-        time.sleep(max(0.0, _seconds_to(doc["deadline"])) + 0.1)
+        clock.now = times.from_text(doc["deadline"]) + timedelta(seconds=0.1)
         move = h.notations(seat)[0]
         real_state = ctx.games.state
         calls = []

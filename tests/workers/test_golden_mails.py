@@ -10,7 +10,7 @@ import pytest
 
 from service import i18n
 
-from .golden_mail import path, your_turn_mail
+from .golden_mail import path, your_turn, your_turn_mail
 
 #: Lines of the English mail that a translated mail must not show.
 ENGLISH = ["Hello ", "It is your turn", "Since your last move", "Your hand", "Money display",
@@ -33,3 +33,14 @@ def test_a_golden_mail_is_all_in_its_language(lang):
                                                                 re.M))
     assert not [e for e in ENGLISH if e in prose], [e for e in ENGLISH if e in prose]
     assert f"Content-Language: {lang}" in text
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_the_api_call_is_in_the_footer_for_programs(lang):
+    """Issue 34.4: "POST … against version 174" is for programs: below the signature
+    line ("--", and after the game's link in the HTML part), not in the player's words."""
+    mail = your_turn(lang)
+    words, footer = mail.text.split("\n--\n")
+    assert "POST " not in words and "/moves" not in words
+    assert re.search(r"^  POST https://\S+/moves  \{\"version\": \d+", footer, re.M)
+    assert mail.html.index("/play/") < mail.html.index("/moves</code>")

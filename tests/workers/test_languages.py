@@ -167,7 +167,7 @@ def test_a_reply_in_the_seats_own_words_asks_for_help_and_changes_the_language(m
     assert unknown.status == i18n.say(i18n.msg(
         "{what}, move {turn}", what=ANSWER_SUBJECTS["unknown_language"], turn=1), "da")
     assert unknown.status == "Ukendt sprog, træk 1"
-    assert unknown.subject == f"Alhambra · spil {gid[:8]} · Aino, Bo"
+    assert unknown.subject == f"Alhambra · peli {gid[:8]} · Aino, Bo"  # the thread's (34.3)
     assert "en, el, fi, da, ru" in unknown.part("plain")
     assert doc["version"] == s.client.get(f"/games/{gid}").get_json()["version"]
     # Bo resigns by mail: the answer names the bot that plays his seat in his words

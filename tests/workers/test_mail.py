@@ -67,7 +67,7 @@ def test_one_your_turn_mail_with_the_right_content_even_when_the_job_runs_twice(
         assert (f"  {purse.currency}: {values} = {purse.total}" if len(purse.values) > 1
                 else f"  {purse.currency}: {values}") in text
     legal = h.notations(nxt)
-    listed = re.findall(r"^  (\S.*)$", text.split("Your legal moves")[1].split("Play one")[0],
+    listed = re.findall(r"^  (\S.*)$", text.split("Your legal moves")[1].split("\n--\n")[0],
                         re.M)
     assert listed == legal[:60]
     assert "your turn" in html and h.id in html and f"P{first} took " in html

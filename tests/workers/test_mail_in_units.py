@@ -177,9 +177,12 @@ def test_only_an_aligned_pass_of_our_mta_authenticates(headers, passes):
     for mode in ("dkim", "spf", "any"):
         if mode in passes:
             mail_auth.authenticate(msg, "ann@example.org", mode, "mx.ours.test")
-        else:
-            with pytest.raises(mail_auth.Refused, match="no Authentication-Results of "
-                               "mx.ours.test says"):
+        else:  # no header of ours at all: the milter is missing (issue 34.6)
+            ours = any(line.split(";")[0].split()[1:2] == ["mx.ours.test"]
+                       for line in headers.lower().split("\n") if line)
+            with pytest.raises(mail_auth.Unauthenticated if not ours else mail_auth.Refused,
+                               match="no Authentication-Results of mx.ours.test says" if ours
+                               else "no Authentication-Results header of mx.ours.test at all"):
                 mail_auth.authenticate(msg, "ann@example.org", mode, "mx.ours.test")
     mail_auth.authenticate(msg, "ann@example.org", "none", None)  # MAIL_IN_AUTH=none
 
@@ -247,7 +250,7 @@ def test_the_city_as_a_text_picture():
         "       0      1",
         "    .......+.......",
         "  0 . G00  : G38  .",
-        "    .  **  :bath10.",
+        "    .  **  :bat 10.",
         "    .......+======+",
     ]
     assert city.picture([]) == []

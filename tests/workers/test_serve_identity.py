@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import random
 import re
 import sqlite3
-import urllib.error
-import urllib.request
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,50 +16,9 @@ from typing import Any
 import pytest
 
 from service import times
-from tests.support import GameHandle, play_random, start_serve, stop_serve, wait_until
+from tests.support import GameHandle, Http, play_random, start_serve, stop_serve, wait_until
 
 CODE = re.compile(r"\b([A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4})\b")
-
-
-class Answer:
-    """An HTTP answer shaped like the Flask test client's (for tests/support.py)."""
-
-    def __init__(self, status: int, headers: Any, data: bytes) -> None:
-        self.status_code, self.headers, self.data = status, headers, data
-
-    def get_json(self, silent: bool = False) -> Any:
-        return json.loads(self.data) if self.data else None
-
-
-class Http:
-    """Real HTTP to the served API, with the test client's methods."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-    def open(self, path: str, method: str = "GET", json_body: Any = None,
-             headers: dict | None = None) -> Answer:
-        data = None if json_body is None else json.dumps(json_body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method, headers={
-            **({"Content-Type": "application/json"} if data is not None else {}),
-            **(headers or {})})
-        try:
-            with urllib.request.urlopen(req, timeout=20) as resp:
-                return Answer(resp.status, resp.headers, resp.read())
-        except urllib.error.HTTPError as exc:
-            return Answer(exc.code, exc.headers, exc.read())
-
-    def get(self, path: str, headers: dict | None = None) -> Answer:
-        return self.open(path, headers=headers)
-
-    def post(self, path: str, json: Any = None, headers: dict | None = None) -> Answer:
-        return self.open(path, "POST", {} if json is None else json, headers)
-
-    def patch(self, path: str, json: Any = None, headers: dict | None = None) -> Answer:
-        return self.open(path, "PATCH", json, headers)
-
-    def put(self, path: str, json: Any = None, headers: dict | None = None) -> Answer:
-        return self.open(path, "PUT", json, headers)
 
 
 def bearer(token: str | None) -> dict[str, str]:

@@ -108,17 +108,12 @@ def test_sigterm_to_the_process_group_ends_streams_and_stops_everything_at_once(
                              "127.0.0.1", created["game"]["version"])
         head = read_until(stream, b"retry:", 5)
         assert head.startswith(b"HTTP/1.1 200"), head
-        started = time.monotonic()
         os.killpg(proc.pid, signal.SIGTERM)
-        rest = read_until(stream, b"0\r\n\r\n", 5, b"")
-        ended = time.monotonic() - started
+        rest = read_until(stream, b"0\r\n\r\n", 2, b"")  # ended within 2 s
         stream.close()
-        gone = wait_until(lambda: not _running([psutil.Process(proc.pid), *children])
-                          and time.monotonic(), 10, 0.05, "every process to stop") - started
-        print(f"\nSIGTERM to the group: the stream ended after {ended:.2f} s, every process "
-              f"was gone after {gone:.2f} s")
-        assert rest.endswith(b"0\r\n\r\n") and ended < 2, rest
-        assert gone < 10  # (about 2-3 s on an idle machine; more on a loaded one)
+        wait_until(lambda: not _running([psutil.Process(proc.pid), *children]), 10, 0.05,
+                   "every process to stop")
+        assert rest.endswith(b"0\r\n\r\n"), rest
         assert proc.wait(1) == 0
     finally:
         stop_serve(proc, children, log)
@@ -148,21 +143,16 @@ def test_a_killed_master_takes_its_children_along_and_a_new_serve_takes_the_port
                               created["seats"][seat]["token"])
         assert status == 201  # acknowledged: it must be there after the crash
         children = psutil.Process(proc.pid).children(recursive=True)
-        started = time.monotonic()
         proc.kill()  # kill -9 of the master
         proc.wait(5)
-        gone = wait_until(lambda: not _running(children) and time.monotonic(), 10, 0.05,
-                          "the master's children to die") - started
+        wait_until(lambda: not _running(children), 10, 0.05,  # (1-2 s on an idle machine)
+                   "the master's children to die")
         rest = read_until(stream, b"0\r\n\r\n", 1)
         stream.close()
-        print(f"\nkill -9 of the master: its children were gone after {gone:.2f} s")
-        assert gone < 10, _running(children)  # (about 1-2 s on an idle machine)
         assert rest.endswith(b"0\r\n\r\n"), rest  # the stream was ended, not left hanging
         again, base_again, log_again = start_serve(tmp_path, "--workers", "2", "--port", port,
                                                    env=env, log_name="again.log")
         children = _up(again, base_again, tmp_path, "again.log")
-        print(f"a new serve on the same port answered /health after "
-              f"{time.monotonic() - started:.2f} s")
         assert _call(base_again, f"/games/{gid}")[1]["version"] == moved["version"]
         smtp.wait(gid, "your_turn", 1, timeout=30)
         time.sleep(1)  # a mail sent twice would come now

@@ -13,7 +13,6 @@ import socket
 import stat
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -25,13 +24,13 @@ from tests.support import ROOT, wait_until
 from workers.redis_server import free_port
 
 
-def _request(base: str, path: str, body: dict | None = None,
-             headers: dict | None = None) -> tuple[int, dict[str, str], bytes]:
+def _request(base: str, path: str, body: dict | None = None, headers: dict | None = None,
+             timeout: float = 10) -> tuple[int, dict[str, str], bytes]:
     req = urllib.request.Request(base + path, method="POST" if body else "GET",
                                  data=json.dumps(body).encode() if body else None,
                                  headers={"Content-Type": "application/json",
                                           **(headers or {})})
-    with urllib.request.urlopen(req, timeout=10) as resp:
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
         return resp.status, dict(resp.headers), resp.read()
 
 
@@ -80,11 +79,8 @@ def test_slow_clients_do_not_hold_the_api(served):
             s = socket.create_connection(("127.0.0.1", port))
             s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
             slow.append(s)
-        time.sleep(0.3)
-        for _ in range(3):
-            started = time.monotonic()
-            assert _healthy(base)
-            assert time.monotonic() - started < 1.0
+        for _ in range(3):  # answers come at once beside them (a second at most)
+            assert _request(base, "/health", timeout=1.0)[0] == 200
     finally:
         for s in slow:
             s.close()
@@ -98,9 +94,8 @@ def test_a_client_that_leaves_its_socket_open_holds_up_no_other(served):
     _, _, port = served
     held = []
     try:
-        for _ in range(6):
-            started = time.monotonic()
-            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        for _ in range(6):  # each whole within 1.5 s (held up: LINGER, 2 s, times out)
+            s = socket.create_connection(("127.0.0.1", port), timeout=1.5)
             held.append(s)
             s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             answer = b""
@@ -111,7 +106,6 @@ def test_a_client_that_leaves_its_socket_open_holds_up_no_other(served):
             length = next(int(line.partition(b":")[2]) for line in head.split(b"\r\n")
                           if line.lower().startswith(b"content-length:"))
             assert len(body) == length
-            assert time.monotonic() - started < 1.5  # held up: LINGER, 2 s
     finally:
         for s in held:
             s.close()

@@ -90,22 +90,16 @@ def test_idle_streams_from_many_addresses_hold_neither_health_nor_a_move(served)
         assert all(h.startswith(b"HTTP/1.1 200") for h in heads), \
             [h[:40] for h in heads if not h.startswith(b"HTTP/1.1 200")]
         assert all(b"Transfer-Encoding: chunked" in h for h in heads), heads[0]
-        started = time.monotonic()
-        assert _call(base, "/health", timeout=5)[0] == 200
-        health = time.monotonic() - started
-        started = time.monotonic()
+        # the API answers beside them: within 2 s (/health) and 3 s (a move)
+        assert _call(base, "/health", timeout=2)[0] == 200
         status, moved = _call(base, f"/games/{gid}/moves",
-                              {"version": version, "move": "take 1"}, token, timeout=5)
-        move = time.monotonic() - started
+                              {"version": version, "move": "take 1"}, token, timeout=3)
         assert status == 201
         needle = f"id: {moved['version']}\n".encode()
         end = time.monotonic() + 5
         heard = [needle in read_until(s, needle, end - time.monotonic(), h)
                  for s, h in zip(streams, heads, strict=True)]
-        print(f"\n{len(streams)} idle streams: /health {health:.3f} s, a move {move:.3f} s, "
-              f"{sum(heard)} heard it")
         assert heard == [True] * len(streams)
-        assert health < 2 and move < 3
         # a ninth stream from one address is refused; another address still gets one
         extra = open_stream(port, gid, token, ADDRESSES[0], version)
         answer = read_until(extra, b"}", 5)

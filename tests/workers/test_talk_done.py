@@ -128,7 +128,8 @@ def test_every_reader_reads_exactly_what_it_may(mail_stack, smtp, tmp_path):
         move = next(line for line in started.part("plain").split("\n")
                     if line.strip().startswith("take"))
         body = (f"{move.strip()}\nsay: MAILTABLE{current} from the mail\n"
-                f"tell {other}: MAILPRIV{current}TO{other} psst\n"
+                f"tell {other + 1}: MAILPRIV{current}TO{other} psst\n"
+                f"tell 0: NOBODY\n"  # mails count seats from 1 (issue 34)
                 f"note: NOTEMAIL{current} remember the market")
         smtp_send(s.listener.port, reply_to(started, body))
         talk.messages[f"MAILTABLE{current}"] = (current, None)
@@ -139,6 +140,8 @@ def test_every_reader_reads_exactly_what_it_may(mail_stack, smtp, tmp_path):
             talk.notes["NOTEP1"] = 1  # ...but p1's earlier mails may hold it (its own)
         (answer,) = smtp.wait(h.id, None, where=lambda m: m.kind.startswith("answer-"))
         assert "Your message to everyone was sent." in answer.part("plain")
+        assert f"Your message to P{other} was sent." in answer.part("plain")
+        assert "there is no seat 0: the seats are numbered 1 to 3" in answer.part("plain")
         assert "Your notes were replaced." in answer.part("plain")
         assert wait_until(lambda: api(f"p{current}", "GET", "/notes")["text"].startswith(
             f"NOTEMAIL{current}"))
@@ -151,6 +154,10 @@ def test_every_reader_reads_exactly_what_it_may(mail_stack, smtp, tmp_path):
         turn_seat = int(turn.rcpt[0][1])
         turn_text = turn.part("plain")
         assert "Table talk since your last mail:" in turn_text
+        others = [s for s in range(3) if s != turn_seat]  # counted from 1, as on the page
+        assert " ".join(turn_text.split()).count(
+            f"\"tell {others[0] + 1}: …\" (seat {others[0] + 1} only); seats: "
+            + ", ".join(f"{s + 1} P{s}" for s in others) + ".") == 1
         shown = "".join(m.part("plain") for m in smtp.of(h.id)
                         if m.rcpt == turn.rcpt and m.at < turn.at)  # (at-once mails)
         for token in talk.messages:

@@ -5,8 +5,6 @@ was not told to stop first. The session's stacks took 15 s each to stop (killed)
 
 from __future__ import annotations
 
-import time
-
 from redis import Redis
 from rq import Queue
 
@@ -24,9 +22,8 @@ def test_the_command_channels_thread_ends_soon_after_the_unsubscribe(redis_serve
         worker.pubsub.unsubscribe()
         # the answer read before the thread is told to stop (the race a stop can lose)
         wait_until(lambda: not worker.pubsub.subscribed, 10, 0.01, "the unsubscribe read")
-        started = time.monotonic()
-        thread.stop(timeout=10)
-        assert not thread.is_alive() and time.monotonic() - started < 3
+        thread.stop(timeout=3)  # it ends soon, not after its next read's timeout
+        assert not thread.is_alive()
     finally:
         thread.stop(timeout=0)
         worker.pubsub.close()

@@ -3,10 +3,11 @@
 // The language: `?lang=` in the address, else (a seat's page) the seat's own language,
 // else the one chosen with the switcher on this browser, else the browser's languages,
 // else English. Its catalog (GET /i18n/<lang>.json: the messages of the web pages, from
-// the same catalogs as the mails) is loaded before any page module says a word (top-level
-// await). `_`, `ngettext` and `pgettext` are what `pybabel extract` looks for; their
-// placeholders are `{name}`, as in the server's messages. Every request the pages make
-// says the language (`Accept-Language`), so errors and the history come back in it.
+// the same catalogs as the mails; on a game's page, in its variant's words) is loaded
+// before any page module says a word (top-level await). `_`, `ngettext` and `pgettext`
+// are what `pybabel extract` looks for; their placeholders are `{name}`, as in the
+// server's messages. Every request the pages make says the language (`Accept-Language`),
+// so errors and the history come back in it.
 
 export const LANGUAGES = { en: "English", el: "Ελληνικά", fi: "suomi", da: "dansk",
                            ru: "русский" };
@@ -17,21 +18,25 @@ function supported(tag) {
   return Object.hasOwn(LANGUAGES, primary) ? primary : null;
 }
 
-/** The seat's own language, on a seat's page (`/play/<id>#token=…`), else null. */
-async function seatLanguage() {
-  const game = location.pathname.match(/^\/play\/([^/]+)$/);
+/** The game of a game's page (`/play/<id>`, `/replay/<id>`, with `#token=…` as the
+ *  seat sees it), else null. */
+async function pageGame() {
+  const game = location.pathname.match(/^\/(play|replay)\/([^/]+)$/);
+  if (!game) return null;
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (!game || !token) return null;
   try {
-    const resp = await fetch(`/games/${encodeURIComponent(game[1])}`,
-                             { headers: { Authorization: `Bearer ${token}` } });
-    if (!resp.ok) return null;
-    const doc = await resp.json();
-    const mine = doc.seats.find((s) => s.seat === doc.your_seat);
-    return mine ? supported(mine.language) : null;
+    const resp = await fetch(`/games/${encodeURIComponent(game[2])}`,
+                             token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+    return resp.ok ? await resp.json() : null;
   } catch {
     return null;
   }
+}
+
+/** The seat's own language, on a seat's page, else null. */
+function seatLanguage(doc) {
+  const mine = doc && doc.seats.find((s) => s.seat === doc.your_seat);
+  return mine ? supported(mine.language) : null;
 }
 
 function stored() {
@@ -42,15 +47,14 @@ function stored() {
   }
 }
 
-async function choose() {
-  return supported(new URLSearchParams(location.search).get("lang"))
-    || await seatLanguage() || stored()
-    || (navigator.languages || [navigator.language]).map(supported).find(Boolean) || "en";
-}
+const game = await pageGame();
 
-export const lang = await choose();
-const catalog = await fetch(`/i18n/${lang}.json`).then((r) => (r.ok ? r.json() : null))
-  .catch(() => null);
+export const lang = supported(new URLSearchParams(location.search).get("lang"))
+  || seatLanguage(game) || stored()
+  || (navigator.languages || [navigator.language]).map(supported).find(Boolean) || "en";
+// a game's page says its variant's words (a Granada city is no Alhambra)
+const catalog = await fetch(`/i18n/${lang}.json${game ? `?variant=${game.variant}` : ""}`)
+  .then((r) => (r.ok ? r.json() : null)).catch(() => null);
 const messages = (catalog && catalog.messages) || {};
 const rules = new Intl.PluralRules(lang);
 document.documentElement.lang = lang;

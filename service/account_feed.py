@@ -1,0 +1,124 @@
+"""What happened in an account's games, in one order (issue 33.6): the events of its
+stream (blueprints/me_stream.py), each with its place (``Key``) among stored facts.
+
+An event's place is the time of the fact it tells (an event batch's, a message's, the
+game's creation for an invitation) in milliseconds, then the game, the kind (``KINDS``)
+and number of the fact, then which event of it; written ``<ms>-<game>-<b|m|i><n>.<k>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from . import present, times
+from .auth import Caller
+from .games import Games
+from .talk import TableTalk
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+KINDS = "bmi"  # a batch, a message, an invitation
+_KEY = re.compile(r"^\s*(\d{1,15})(?:-(.{1,100})-([bmi])(\d{1,10})\.(\d))?\s*$")
+
+
+def ms(t: datetime) -> int:
+    return (t - EPOCH) // timedelta(milliseconds=1)
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    """An event's place: the fact's time (ms), its game, kind (KINDS), number and which
+    event of the fact. ``Key(ms)`` alone: before everything at that millisecond."""
+
+    ms: int
+    game_id: str = ""
+    kind: int = -1
+    n: int = -1
+    k: int = 0
+
+    def __str__(self) -> str:
+        if self.kind < 0:
+            return str(self.ms)
+        return f"{self.ms}-{self.game_id}-{KINDS[self.kind]}{self.n}.{self.k}"
+
+    @classmethod
+    def parse(cls, text: str) -> Key | None:
+        """The key an id names (None: no id of this stream)."""
+        m = _KEY.match(text)
+        if not m:
+            return None
+        if m.group(2) is None:
+            return cls(int(m.group(1)))
+        return cls(int(m.group(1)), m.group(2), KINDS.index(m.group(3)), int(m.group(4)),
+                   int(m.group(5)))
+
+
+@dataclass(frozen=True, order=True)
+class Item:
+    key: Key
+    event: str = field(compare=False)
+    data: dict[str, Any] = field(compare=False)
+
+
+class Feed:
+    """What happened in an account's games from a time on, in the stream's order."""
+
+    def __init__(self, games: Games, email: str) -> None:
+        self.games, self.email = games, email
+        self.who = Caller(token_hash="", account=email)
+        self.talk = TableTalk(games)
+
+    def since(self, start_ms: int) -> list[Item]:
+        batches, messages = self.games.store.players.account_changes(
+            self.email, EPOCH + timedelta(milliseconds=start_ms))
+        items: list[Item] = []
+        for game_id in sorted({b[0] for b in batches}):
+            items += self._batches(game_id, sorted(b[1:] for b in batches if b[0] == game_id))
+        for game_id in sorted({m[0] for m in messages}):
+            items += self._messages(game_id, min(m[1] for m in messages if m[0] == game_id))
+        for game, seat in self.games.store.seats_of(self.email, claimed=False):
+            if ms(game.created_at) >= start_ms:
+                items.append(Item(Key(ms(game.created_at), game.id, 2, seat.seat),
+                                  "invitation", {"game_id": game.id, "version": game.version,
+                                                 "seat": seat.seat, "name": seat.name,
+                                                 "variant": game.variant}))
+        return sorted(i for i in items if i.key.ms >= start_ms)
+
+    def _batches(self, game_id: str, batches: list[tuple[int, int, datetime]]
+                 ) -> list[Item]:
+        game = self.games.game(game_id)
+        seat = self.who.seat_in(game)
+        out: list[Item] = []
+        for first, version, at in batches:
+            events = [i.event for i in self.games.events(game, self.who, first - 1).items
+                      if i.version <= version]  # redacted for the account's seat
+            types = {e["type"] for e in events}
+            key = Key(ms(at), game_id, 0, version)
+            base = {"game_id": game_id, "version": version}
+            moves = [e for e in events if "move" in e]
+            if "game_created" in types:
+                out.append(Item(key, "game_started", {**base, "seat": seat}))
+            elif moves:
+                out.append(Item(key, "moved", {**base, "seat": moves[0].get("seat"),
+                                               "moves": [e["move"] for e in moves]}))
+            if "game_over" in types:
+                out.append(Item(replace(key, k=1), "game_over", base))
+            if version == game.version and game.status == "active" and \
+                    game.current_seat == seat:
+                out.append(Item(replace(key, k=2), "your_turn", {
+                    **base, "seat": seat, "deadline": game.deadline and
+                    times.to_text(game.deadline)}))
+        return out
+
+    def _messages(self, game_id: str, first_id: int) -> list[Item]:
+        game = self.games.game(game_id)
+        seat = self.who.seat_in(game)
+        if seat is None:
+            return []
+        reader = self.talk.seat_reader(game_id, seat)
+        return [Item(Key(ms(m.created_at), game_id, 1, m.id), "message", {
+            **present.message(m), "game_id": game_id, "version": m.version,
+            "created_at": times.to_text(m.created_at)})
+            for m in self.talk.items(game, reader, since=first_id - 1)]
