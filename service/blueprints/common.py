@@ -17,7 +17,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import UnsupportedMediaType
 
 from ..auth import NEED_TOKEN, Caller
-from ..errors import InvalidToken, Unauthenticated
+from ..errors import InvalidPlayerToken, InvalidToken, Unauthenticated
 from ..games import Games
 from ..i18n import message, msg
 from ..links import play_path
@@ -128,11 +128,11 @@ def check_token_first() -> None:
             raise Unauthenticated(msg("use {header}", header=NEED_TOKEN))
         return
     try:
-        g.alhambra_caller = service().caller(token)
+        g.alhambra_caller = service().caller(token)  # seats, hosts, sessions, personal
     except InvalidToken:
-        if not token.startswith(PLAYER_PREFIX):
-            raise
-        current_app.extensions["alhambra_players"].player(token)  # InvalidPlayerToken
+        if token.startswith(PLAYER_PREFIX):  # a session's, signed out (as /me says it)
+            raise InvalidPlayerToken() from None
+        raise
 
 
 def errors(blp: Blueprint, *statuses: int) -> Callable[[View], View]:
