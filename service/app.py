@@ -101,7 +101,9 @@ CORS_OPTIONS: dict[str, Any] = {
     "max_age": 600,
     "allow_headers": ["Authorization", "Content-Type", "If-Match", "Idempotency-Key",
                       "Last-Event-ID", "Accept-Language"],
-    "expose_headers": ["ETag", "Location", "Retry-After", "Content-Language"]}
+    "expose_headers": ["ETag", "Location", "Retry-After", "Content-Language",
+                       "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
+                       "Link"]}
 
 
 def _no_store(resp: Response) -> Response:

@@ -197,3 +197,29 @@ class AccountExportSchema(ma.Schema):
                                             "player_sessions, player_tokens, sign_ins, "
                                             "player_vacations, ratings, seats, talk, "
                                             "messages, mail_failures, mail_answers"})
+
+
+# -- pages of lists (issue 33): limit and offset; the next page in a Link header --------
+
+#: Games (or invitations) a page holds unless ``limit`` says otherwise, and at most.
+MY_GAMES_PAGE, MY_GAMES_MAX = 100, 500
+
+
+class PageQuerySchema(Strict):
+    limit = fields.Integer(load_default=MY_GAMES_PAGE,
+                           validate=validate.Range(1, MY_GAMES_MAX),
+                           metadata={"description": f"At most this many (default "
+                                                    f"{MY_GAMES_PAGE}, at most "
+                                                    f"{MY_GAMES_MAX}); more: a Link "
+                                                    "rel=\"next\""})
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
+                            metadata={"description": "Skip this many"})
+
+
+class MyGamesPageQuerySchema(MyGamesWaitingQuerySchema, PageQuerySchema):
+    pass
+
+
+class RatingsPageQuerySchema(RatingsQuerySchema):
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
+                            metadata={"description": "Skip this many of the best"})

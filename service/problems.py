@@ -135,7 +135,8 @@ CODES: dict[str, Code] = {
     "rate_limited": Code(429, "too many requests of this kind from your address; see "
                          "Retry-After"),
     "too_many_messages": Code(429, "the seat (or host) wrote as many messages this hour as "
-                              "allowed (see limit)", errors.TooManyMessages),
+                              "allowed (see limit, and Retry-After or retry_after)",
+                              errors.TooManyMessages),
     "internal_error": Code(500, "a bug; nothing was written"),
 }
 
@@ -206,6 +207,8 @@ def domain_problem(exc: Exception) -> Response:
         headers["WWW-Authenticate"] = 'Bearer error="invalid_token"'
     elif isinstance(exc, errors.VersionConflict):
         headers["ETag"] = f'"{exc.current}"'
+    if CODES[code].status == 429:  # every 429 says when to try again
+        headers["Retry-After"] = str(extra.get("retry_after", 60))
     rule = extra.get("rule") if code in ("rule_violation", "not_your_turn",
                                          "seat_played_by_bot") else None
     return problem(code, detail, headers, type_=rule_link(rule) if rule else None, **extra)

@@ -161,14 +161,36 @@ def _only_limited_routes(app: Flask, limiter: Limiter) -> None:
     hooks = app.after_request_funcs[None]
     for i, hook in enumerate(hooks):
         if isinstance(hook, partial) and hook.args == (limiter,):
-            hooks[i] = _on_limited(hook, limited)
+            hooks[i] = _on_limited(hook, limited, limiter)
 
 
-def _on_limited(hook: Callable[[Response], Response], limited: set[str]
-                ) -> Callable[[Response], Response]:
+def _on_limited(hook: Callable[[Response], Response], limited: set[str],
+                limiter: Limiter) -> Callable[[Response], Response]:
     def after(response: Response) -> Response:
-        return hook(response) if request.endpoint in limited else response
+        if request.endpoint not in limited:
+            return response
+        return rate_limit_headers(limiter, hook(response))
     return after
+
+
+def rate_limit_headers(limiter: Limiter, response: Response) -> Response:
+    """The answer of a limited operation says where its caller stands, in the three fields
+    of draft-ietf-httpapi-ratelimit-headers-06 (as express-rate-limit's ``draft-6``):
+    ``RateLimit-Limit`` (requests in the window), ``RateLimit-Remaining`` (after this one)
+    and ``RateLimit-Reset`` (seconds until the window resets), for the limit of the
+    operation that is nearest to its end (the least remaining, then the latest reset).
+    Counted after a join's deduction; nothing if the storage cannot say."""
+    try:
+        limits = [(lim.remaining, -lim.reset_at, lim) for lim in limiter.current_limits]
+    except Exception:  # noqa: BLE001 - the storage is away: the answer goes without
+        log.warning("rate-limit headers cannot be counted", exc_info=True)
+        return response
+    if limits:
+        remaining, _, lim = min(limits, key=lambda t: t[:2])
+        response.headers["RateLimit-Limit"] = str(lim.limit.amount)
+        response.headers["RateLimit-Remaining"] = str(max(0, remaining))
+        response.headers["RateLimit-Reset"] = str(max(0, math.ceil(lim.reset_at - time.time())))
+    return response
 
 
 def init_limits(app: Flask, settings: Settings) -> Limiter:

@@ -695,3 +695,27 @@ class TalkSettingsSchema(ma.Schema):
     muted = fields.List(fields.Integer(), required=True)
     mail_messages = fields.String(required=True)
     notes_in_mail = fields.Boolean(required=True)
+
+
+# -- pages of lists (issue 33): limits and cursors; the next page in a Link header ------
+
+#: Events a page holds unless ``limit`` says otherwise, and at most.
+EVENTS_PAGE, EVENTS_MAX = 5000, 10000
+#: Messages a page holds unless ``limit`` says otherwise, and at most.
+MESSAGES_PAGE, MESSAGES_MAX = 2000, 5000
+
+
+class EventsPageQuerySchema(EventsQuerySchema):
+    limit = fields.Integer(load_default=EVENTS_PAGE, validate=validate.Range(1, EVENTS_MAX),
+                           metadata={"description": f"At most this many events (default "
+                                                    f"{EVENTS_PAGE}, at most {EVENTS_MAX}); "
+                                                    "more: a Link rel=\"next\""})
+
+
+class MessagesPageQuerySchema(MessagesQuerySchema):
+    limit = fields.Integer(load_default=MESSAGES_PAGE,
+                           validate=validate.Range(1, MESSAGES_MAX),
+                           metadata={"description": f"At most this many messages (default "
+                                                    f"{MESSAGES_PAGE}, at most "
+                                                    f"{MESSAGES_MAX}); more: a Link "
+                                                    "rel=\"next\""})

@@ -15,9 +15,11 @@ A note is its seat's alone: no other reader, mail, webhook or stream ever holds 
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from engine.words import msg
@@ -164,14 +166,28 @@ class TableTalk:
         message = Message(game.id, 0, sender, to, text, game.version, times.now())
         notify = self._at_once(game, seats, message)
         limit = self.games.messages_per_hour
-        with self.store.transaction() as tx:  # messages at once cannot pass the limit
-            tx.lock_game(game.id)
-            if tx.talk.sent_since(game.id, sender,
-                                  times.later(-WINDOW, message.created_at)) >= limit:
-                raise TooManyMessages(limit)
-            kept = tx.talk.add(message)
-            tx.add_due(game.id, mailed_at_once(kept, notify), kept.created_at)
+        try:
+            with self.store.transaction() as tx:  # messages at once cannot pass the limit
+                tx.lock_game(game.id)
+                if tx.talk.sent_since(game.id, sender,
+                                      times.later(-WINDOW, message.created_at)) >= limit:
+                    raise TooManyMessages(limit)
+                kept = tx.talk.add(message)
+                tx.add_due(game.id, mailed_at_once(kept, notify), kept.created_at)
+        except TooManyMessages as refused:
+            refused.extra["retry_after"] = self._retry_after(game, sender, limit,
+                                                             message.created_at)
+            raise
         return item(kept, [s.name for s in seats])
+
+    def _retry_after(self, game: Game, sender: int | None, limit: int, now: datetime
+                     ) -> int:
+        """Seconds until ``sender`` may write again: when the oldest of its last
+        ``limit`` messages leaves the hour's window (the 429's ``Retry-After``)."""
+        sent = sorted(m.created_at for m in self.store.talk.messages(game.id, 0)
+                      if m.sender == sender and m.created_at > times.later(-WINDOW, now))
+        oldest = sent[-limit] if 0 < limit <= len(sent) else now
+        return max(1, math.ceil((times.later(WINDOW, oldest) - now).total_seconds()))
 
     def _at_once(self, game: Game, seats: list[Seat], message: Message) -> list[int]:
         """The seats that get ``message`` by mail at once: those that asked so, once

@@ -31,12 +31,16 @@ from ..schemas import (
 from .common import (
     BEARER,
     BEARER_REQUIRED,
+    ETAG_HEADER,
+    LINK_HEADER,
     Blueprint,
     bearer_token,
     caller,
+    conditional,
     errors,
     etag,
     join_url,
+    next_link,
     service,
 )
 
@@ -77,29 +81,37 @@ def create_game(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, st
 
 @blp.route("", methods=["GET"])
 @blp.arguments(ListQuerySchema(), location="query")
-@blp.response(200, GameListSchema)
+@blp.response(200, GameListSchema, headers=LINK_HEADER)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 422)
-def list_games(query: dict[str, Any]) -> dict[str, Any]:
+def list_games(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """List games
 
     Newest first. Without a token: the open games (seats to join), or with
     `status=active` the public games in play (to watch); `over` lists nothing. With a
-    seat token: that seat's game. With a host token: the games it hosts."""
-    return present.game_list(service().list_games(caller(), query.get("status"),
-                                                  query["limit"], query["offset"]))
+    seat token: that seat's game. With a host token: the games it hosts. A page of
+    `limit` (default 50, at most 200) from `offset`, `total` in all; when there are more,
+    `Link: <…?offset=…>; rel="next"`."""
+    limit, offset = query["limit"], query["offset"]
+    found = service().list_games(caller(), query.get("status"), limit, offset)
+    more = offset + limit < found.total and len(found.games) == limit
+    return present.game_list(found), 200, next_link(offset=offset + limit) if more else {}
 
 
 @blp.route("/<string:game_id>", methods=["GET"])
-@blp.response(200, GameSchema, headers={"ETag": {
-    "description": "The game's version", "schema": {"type": "string"}}})
+@conditional(blp)
+@blp.response(200, GameSchema, headers=ETAG_HEADER)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404)
 def get_game(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Read a game
 
     The view for the caller: a seat token sees its own hand; without a token, the spectator
-    view. Also the version (also as `ETag`), whose turn it is and the deadline."""
+    view. Also the version, whose turn it is and the deadline. The `ETag` is
+    `"<version>.<hash>"`: the version (what `If-Match` on moves needs; the plain
+    `"<version>"` works there too) and a hash of this answer, which depends on the token,
+    the language and the clock (`Vary: Authorization, Accept-Language`); send it back as
+    `If-None-Match` to get 304 while nothing you see changed."""
     games = service()
     doc = games.document(games.game(game_id), caller())
     return present.document(doc), 200, {"ETag": etag(doc.summary.game.version)}
@@ -151,7 +163,7 @@ def remove_seat(game_id: str, seat: int) -> None:
 @blp.route("/<string:game_id>/seats/<int:seat>/bot", methods=["POST"])
 @blp.arguments(AddBotSchema())
 @blp.response(201, BotSeatedSchema)
-@blp.doc(security=BEARER)
+@blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 404, 409, 415, 422)
 def add_bot(body: dict[str, Any], game_id: str, seat: int) -> tuple[dict[str, Any], int]:
     """Fill an open seat with a bot

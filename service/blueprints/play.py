@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from flask import current_app, request
@@ -13,7 +14,7 @@ from ..games import read_moves
 from ..i18n import msg
 from ..problems import ApiError
 from ..schemas import (
-    EventsQuerySchema,
+    EventsPageQuerySchema,
     EventsSchema,
     LegalMovesSchema,
     PreviewedSchema,
@@ -21,40 +22,67 @@ from ..schemas import (
     SubmitSchema,
     SubmittedSchema,
 )
-from .common import BEARER, BEARER_REQUIRED, Blueprint, caller, errors, etag, service
+from .common import (
+    BEARER,
+    BEARER_REQUIRED,
+    ETAG_HEADER,
+    LINK_HEADER,
+    Blueprint,
+    caller,
+    conditional,
+    errors,
+    etag,
+    next_link,
+    service,
+)
 
 blp = Blueprint("play", __name__, url_prefix="/games",
                 description="Playing: events, legal moves, moves")
 
 
 @blp.route("/<string:game_id>/events", methods=["GET"])
-@blp.arguments(EventsQuerySchema(), location="query")
-@blp.response(200, EventsSchema)
+@conditional(blp)
+@blp.arguments(EventsPageQuerySchema(), location="query")
+@blp.response(200, EventsSchema, headers=ETAG_HEADER | LINK_HEADER)
 @blp.doc(security=BEARER)
 @errors(blp, 401, 403, 404, 422)
-def list_events(query: dict[str, Any], game_id: str) -> dict[str, Any]:
+def list_events(query: dict[str, Any], game_id: str
+                ) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The events since a version
 
     Redacted for the caller: other seats' hands, the deck and bag order (and the seed, until
     the game is over) are left out. A finished game whose host created it with
-    `replay_public: false` answers 403 to anyone but its seats and host."""
+    `replay_public: false` answers 403 to anyone but its seats and host. At most `limit`
+    events; when there are more, `Link: <…?since=<last version shown>…>; rel="next"`
+    (`version` stays the game's). `ETag` `"<version>.<hash>"` and `If-None-Match` as for
+    the game (304 while nothing new)."""
     games = service()
-    return present.events(games.events(games.game(game_id), caller(), query["since"]))
+    page = games.events(games.game(game_id), caller(), query["since"])
+    headers = {"ETag": etag(page.version)}
+    if len(page.items) > query["limit"]:
+        page = replace(page, items=page.items[:query["limit"]])
+        headers |= next_link(since=page.items[-1].version)
+    return present.events(page), 200, headers
 
 
 @blp.route("/<string:game_id>/legal-moves", methods=["GET"])
-@blp.response(200, LegalMovesSchema)
+@conditional(blp)
+@blp.response(200, LegalMovesSchema, headers=ETAG_HEADER)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404)
-def legal_moves(game_id: str) -> dict[str, Any]:
+def legal_moves(game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The caller's legal moves now
 
-    In notation and as structured JSON; empty when it is not the caller's turn."""
+    In notation and as structured JSON; empty when it is not the caller's turn. `ETag`
+    `"<version>.<hash>"` and `If-None-Match` as for the game."""
     games = service()
-    return present.legal_moves(games.legal_moves(games.game(game_id), caller()))
+    moves = games.legal_moves(games.game(game_id), caller())
+    return present.legal_moves(moves), 200, {"ETag": etag(moves.version)}
 
 
-_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,10})"?\s*$')
+#: ``If-Match``: the game's version, plain (``"278"``, as moves and creation answer) or as
+#: the ETag of a GET (``"278.3f9a1c2b04"``: the version is the part before the dot).
+_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,10})(?:\.[0-9a-f]{1,64})?"?\s*$')
 
 
 def _expected_version(body: dict[str, Any], header: str | None) -> int:
@@ -85,7 +113,8 @@ def _expected_version(body: dict[str, Any], header: str | None) -> int:
                             "schema": {"type": "string"}}})
 @blp.doc(security=BEARER_REQUIRED, parameters=[
     {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
-     "description": "The game's ETag (its version) the move was made against"},
+     "description": "The version the move was made against: `\"<version>\"` or an ETag "
+                    "of a GET, `\"<version>.<hash>\"` (its hash is not checked)"},
     {"in": "header", "name": "Idempotency-Key", "required": False,
      "schema": {"type": "string", "minLength": 1, "maxLength": 200},
      "description": "A retry with the same key returns the first answer"}])

@@ -11,12 +11,13 @@ from ..languages import request_language
 from ..player_schemas import (
     ClaimSchema,
     LeaderboardSchema,
+    MyGamesPageQuerySchema,
     MyGamesSchema,
-    MyGamesWaitingQuerySchema,
     NewTokenSchema,
+    PageQuerySchema,
     PlayerPatchSchema,
     PlayerSchema,
-    RatingsQuerySchema,
+    RatingsPageQuerySchema,
     SessionInSchema,
     SessionSchema,
     SignInSchema,
@@ -26,8 +27,21 @@ from ..player_schemas import (
 )
 from ..players import SIGN_IN_MINUTES, Players, token_document
 from ..ratings import Ratings
+from ..results import MyGame
 from ..schemas import JoinedSchema
-from .common import BEARER, BEARER_REQUIRED, Blueprint, bearer_token, errors, join_url
+from .common import (
+    BEARER,
+    BEARER_REQUIRED,
+    ETAG_HEADER,
+    LINK_HEADER,
+    Blueprint,
+    bearer_token,
+    conditional,
+    errors,
+    join_url,
+    next_link,
+    serves_page,
+)
 from .web import me_page
 
 blp = Blueprint("players", __name__, url_prefix="",
@@ -77,6 +91,7 @@ def close_session() -> None:
 
 
 @blp.route("/me", methods=["GET"])
+@serves_page
 @blp.response(200, PlayerSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401)
@@ -116,36 +131,49 @@ def update_me(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me/games", methods=["GET"])
-@blp.arguments(MyGamesWaitingQuerySchema(), location="query")
-@blp.response(200, MyGamesSchema)
+@conditional(blp)
+@blp.arguments(MyGamesPageQuerySchema(), location="query")
+@blp.response(200, MyGamesSchema, headers=ETAG_HEADER | LINK_HEADER)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 422)
-def my_games(query: dict[str, Any]) -> dict[str, Any]:
+def my_games(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """My games
 
     Every game with a seat of the player's address: games where it is the player's turn
     first, then by the player's deadline, then the latest activity. With each, the seat's
     token, to open it (`/play/{id}#token=…`; a personal token of the account, or its
     session's, acts in these seats too). `?status=finished`: the games that are over;
-    `?waiting=true`: only those where it is the player's turn."""
+    `?waiting=true`: only those where it is the player's turn. A cheap poll for clients
+    that do not stream: send the answer's `ETag` back as `If-None-Match` and get 304 (no
+    body) while the list is the same. A page of `limit` from `offset`; more:
+    `Link: <…?offset=…>; rel="next"`."""
     p = players()
     player = p.player(bearer_token())
     games = p.my_games(player, finished=query["status"] == "finished")
-    return present.my_games([g for g in games if g.your_turn or not query["waiting"]])
+    return page([g for g in games if g.your_turn or not query["waiting"]], query)
+
+
+def page(items: list[MyGame], query: dict[str, Any]
+         ) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The ``limit`` items from ``offset``, and the Link to the next page if any."""
+    end = query["offset"] + query["limit"]
+    more = next_link(offset=end) if len(items) > end else {}
+    return present.my_games(items[query["offset"]:end]), 200, more
 
 
 @blp.route("/me/invitations", methods=["GET"])
-@blp.response(200, MyGamesSchema)
+@blp.arguments(PageQuerySchema(), location="query")
+@blp.response(200, MyGamesSchema, headers=LINK_HEADER)
 @blp.doc(security=BEARER_REQUIRED)
-@errors(blp, 401)
-def my_invitations() -> dict[str, Any]:
+@errors(blp, 401, 422)
+def my_invitations(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Seats offered to me
 
     The seats of games not over whose creator wrote the player's address on them and
     that nobody claimed yet (no token: `POST /games/{id}/seats/{seat}/claim` makes one
-    the player's)."""
+    the player's). Paged as `/me/games`."""
     p = players()
-    return present.my_games(p.invitations(p.player(bearer_token())))
+    return page(p.invitations(p.player(bearer_token())), query)
 
 
 @blp.route("/games/<string:game_id>/seats/<int:seat>/claim", methods=["POST"])
@@ -214,16 +242,19 @@ def delete_token(token_id: str) -> None:
 
 
 @blp.route("/ratings", methods=["GET"])
-@blp.arguments(RatingsQuerySchema(), location="query")
-@blp.response(200, LeaderboardSchema)
+@blp.arguments(RatingsPageQuerySchema(), location="query")
+@blp.response(200, LeaderboardSchema, headers=LINK_HEADER)
 @errors(blp, 422)
-def leaderboard(query: dict[str, Any]) -> dict[str, Any]:
+def leaderboard(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """The leaderboard of a variant
 
     Players rated by openskill (Plackett-Luce) over their finished games of the variant
     in which every seat was a person's from the start (a seat a bot took over counts as
-    last), the best `ordinal` (mu - 3 sigma) first; names, no addresses."""
+    last), the best `ordinal` (mu - 3 sigma) first; names, no addresses. `limit` of
+    them from `offset`; more: `Link: <…?offset=…>; rel="next"`."""
     p = players()
     ratings = Ratings(p.store, p.games.state)
-    return {"variant": query["variant"],
-            "ratings": ratings.leaderboard(query["variant"], query["limit"])}
+    end = query["offset"] + query["limit"]
+    best = ratings.leaderboard(query["variant"], end + 1)
+    more = next_link(offset=end) if len(best) > end else {}
+    return {"variant": query["variant"], "ratings": best[query["offset"]:end]}, 200, more

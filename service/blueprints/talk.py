@@ -9,13 +9,22 @@ from ..schemas import (
     MessageInSchema,
     MessageListSchema,
     MessageSchema,
-    MessagesQuerySchema,
+    MessagesPageQuerySchema,
     NotesSchema,
     TalkSettingsInSchema,
     TalkSettingsSchema,
 )
 from ..talk import TableTalk
-from .common import BEARER, BEARER_REQUIRED, Blueprint, caller, errors, service
+from .common import (
+    BEARER,
+    BEARER_REQUIRED,
+    LINK_HEADER,
+    Blueprint,
+    caller,
+    errors,
+    next_link,
+    service,
+)
 
 blp = Blueprint("talk", __name__, url_prefix="/games",
                 description="Table talk: messages between the seats, mutes, private notes")
@@ -49,19 +58,27 @@ def send_message(body: dict[str, Any], game_id: str
 
 
 @blp.route("/<string:game_id>/messages", methods=["GET"])
-@blp.arguments(MessagesQuerySchema(), location="query")
-@blp.response(200, MessageListSchema)
+@blp.arguments(MessagesPageQuerySchema(), location="query")
+@blp.response(200, MessageListSchema, headers=LINK_HEADER)
 @blp.doc(security=BEARER)
 @errors(blp, 400, 401, 403, 404, 422)
-def list_messages(query: dict[str, Any], game_id: str) -> dict[str, Any]:
+def list_messages(query: dict[str, Any], game_id: str
+                  ) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Read the messages
 
     What the caller may read, after id `since`: a seat the table's messages and the
     private ones it wrote or received (none of the seats it muted); the host the table's;
-    anyone else the table's only if the game was created with `spectators_read_chat`."""
+    anyone else the table's only if the game was created with `spectators_read_chat`.
+    At most `limit`; when there are more, `Link: <…?since=<last id shown>…>;
+    rel="next"`."""
     t = talk()
     game = t.games.game(game_id)
-    return present.messages(game.id, t.read(game, caller(), query["since"]))
+    items = t.read(game, caller(), query["since"])
+    headers: dict[str, str] = {}
+    if len(items) > query["limit"]:
+        items = items[:query["limit"]]
+        headers = next_link(since=items[-1].id)
+    return present.messages(game.id, items), 200, headers
 
 
 @blp.route("/<string:game_id>/messages/<int:message_id>", methods=["DELETE"])
