@@ -9,6 +9,7 @@ sends it as a bearer token (401 to anyone else) in Prometheus's text format:
   requests, sessions opened and codes refused (``alhambra_sign_ins_total``); each due
   row's run by kind and result: mails sent or failed, webhook deliveries, bots' moves,
   deadlines (``alhambra_due_runs_total``); bounces recorded (``alhambra_mail_bounces_total``);
+  the live streams open (``alhambra_open_streams``);
 - read from the database at each scrape: games by status (``alhambra_games``), the due
   work waiting (due now, not claimed) and how late its earliest is, by kind
   (``alhambra_due_waiting``, ``alhambra_due_lag_seconds``).
@@ -54,6 +55,7 @@ class Metrics:
     sign_ins: Any
     due_runs: Any
     bounces: Any
+    streams: Any
 
 
 _metrics: Metrics | None = None
@@ -68,7 +70,7 @@ def setup(settings: Settings) -> Metrics | None:
     if _metrics is None:
         os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(folder(settings)))
         Path(os.environ["PROMETHEUS_MULTIPROC_DIR"]).mkdir(parents=True, exist_ok=True)
-        from prometheus_client import Counter, Histogram
+        from prometheus_client import Counter, Gauge, Histogram
 
         _metrics = Metrics(
             requests=Counter("alhambra_http_requests", "API requests answered",
@@ -83,7 +85,9 @@ def setup(settings: Settings) -> Metrics | None:
                              "bots' moves, deadlines...) by kind and result",
                              ["kind", "result"]),
             bounces=Counter("alhambra_mail_bounces", "Bounces of the game's mails "
-                            "recorded", ["permanent"]))
+                            "recorded", ["permanent"]),
+            streams=Gauge("alhambra_open_streams", "Live streams open (a game's, an "
+                          "account's)", multiprocess_mode="livesum"))
     return _metrics
 
 
@@ -113,6 +117,12 @@ def process_gone(pid: int) -> None:
 def due_run(kind: str, result: str) -> None:
     if _metrics is not None:
         _metrics.due_runs.labels(kind, result).inc()
+
+
+def stream(opened: bool) -> None:
+    """A live stream opened, or ended (service/stream_caps.py's slots)."""
+    if _metrics is not None:
+        (_metrics.streams.inc if opened else _metrics.streams.dec)()
 
 
 def bounce(permanent: bool) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import redis
 
+from . import metrics
 from .settings import Settings
 
 log = logging.getLogger("alhambra.streams")
@@ -65,10 +66,14 @@ class Slot:
     _release: Callable[[], None]
     _done: bool = field(default=False)
 
+    def __post_init__(self) -> None:
+        metrics.stream(opened=True)
+
     def release(self) -> None:
         if not self._done:
             self._done = True
             self._release()
+            metrics.stream(opened=False)
 
 
 class StreamCaps:

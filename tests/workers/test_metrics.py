@@ -5,6 +5,8 @@ gunicorn workers and the due work run by the worker process add up in one scrape
 
 from __future__ import annotations
 
+import http.client as http_client
+
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support import Http, start_serve, stop_serve, wait_until
@@ -27,7 +29,8 @@ def value(samples: dict, name: str, **labels: str) -> float:
 
 def test_a_scripted_game_is_counted_across_processes(tmp_path):
     proc, base, log = start_serve(tmp_path, "--workers", "2",
-                                  env={"ALHAMBRA_METRICS_TOKEN": TOKEN})
+                                  env={"ALHAMBRA_METRICS_TOKEN": TOKEN,
+                                       "ALHAMBRA_STREAM_SECONDS": "5"})
     http = Http(base)
     try:
         wait_until(lambda: proc.poll() is not None or _healthy(http), 30, 0.1, "the API")
@@ -54,6 +57,16 @@ def test_a_scripted_game_is_counted_across_processes(tmp_path):
         wait_until(lambda: value(scrape(http), "alhambra_due_runs_total", kind="started",
                                  result="sent") >= 2, 30, 0.2, "the started mails counted")
         samples = scrape(http)
+        # a live stream open is counted while it lasts (in the process holding it)
+        host, port = base.rsplit("/", 1)[1].split(":")
+        conn = http_client.HTTPConnection(host, int(port), timeout=10)
+        conn.request("GET", f"/games/{game_id}/stream")
+        stream = conn.getresponse()
+        assert stream.status == 200 and stream.readline().startswith(b"retry:")
+        assert value(scrape(http), "alhambra_open_streams") == 1
+        conn.close()
+        wait_until(lambda: value(scrape(http), "alhambra_open_streams") == 0, 30, 0.2,
+                   "the stream counted as ended")
     finally:
         stop_serve(proc, [], log)
     assert value(samples, "alhambra_http_requests_total", route=MOVES, method="POST",
