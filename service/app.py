@@ -21,6 +21,7 @@ from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
 from .schemas import ProblemSchema
 from .settings import Settings
+from .spec import ContractMarshmallowPlugin, OperationIds
 from .store import open_store
 
 DESCRIPTION = """\
@@ -73,6 +74,12 @@ class Api(flask_smorest.Api):
 
     def _register_error_handlers(self) -> None:
         register_error_handlers(self._app)
+
+    def _init_spec(self, **kwargs: Any) -> None:
+        """The document as service/spec.py writes it (clean generated clients)."""
+        kwargs.setdefault("marshmallow_plugin", ContractMarshmallowPlugin())
+        kwargs.setdefault("extra_plugins", [OperationIds()])
+        super()._init_spec(**kwargs)
 
 
 API_CONFIG: dict[str, Any] = {
