@@ -22,6 +22,7 @@ members: a rule of its ``validates_schema``) in a ``JSON_SCHEMA`` class attribut
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -29,6 +30,23 @@ import marshmallow as ma
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.ext.marshmallow.openapi import OpenAPIConverter
+
+#: The API's version (``info.version``), not the package's: semantic versioning of the
+#: contract. A new operation, member or value: the minor number; a change a client may
+#: break on (a member removed or retyped, a status dropped): the major, after the
+#: deprecation period (docs/clients.md). Each goes with an "API" entry in CHANGELOG.md.
+API_VERSION = "1.1.0"
+#: fingerprint() of the document API_VERSION names; tests/service/test_contract.py fails
+#: when the document changes and this does not (raise API_VERSION, then set this).
+API_FINGERPRINT = "64ac8a993274a1a3"
+
+
+def fingerprint(document: dict[str, Any]) -> str:
+    """A short digest of an OpenAPI document, its ``info.version`` aside."""
+    info = {k: v for k, v in document.get("info", {}).items() if k != "version"}
+    text = json.dumps({**document, "info": info}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
 
 #: The null of a nullable member, as OpenAPI 3.0.3 validators and generators all read it.
 NULL: dict[str, Any] = {"nullable": True, "enum": [None]}

@@ -24,6 +24,7 @@ from schemathesis.specs.openapi.checks import (
 from service import create_app, openapi_document
 from service.schemas import CreateGameSchema, PreviewSchema, SubmitSchema
 from service.settings import Settings
+from service.spec import API_FINGERPRINT, API_VERSION, fingerprint
 from tests.support import auth, new_game, play_random
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -150,3 +151,17 @@ def test_request_rules_are_in_the_document(app, name, schema, body):
     with app.app_context():
         accepted = not schema().validate(body)
     assert _spec_accepts(name, body) == accepted, (body, schema().validate(body))
+
+
+def test_the_api_version_moves_with_the_document():
+    """A changed document needs a new API_VERSION (and its CHANGELOG entry)."""
+    document = json.loads(SPEC.read_text())
+    assert document["info"]["version"] == API_VERSION != "0.1.0"
+    assert fingerprint(document) == API_FINGERPRINT, (
+        "the API changed: raise API_VERSION in service/spec.py (minor: added; major: a "
+        "client may break), add its 'API' entry to CHANGELOG.md, then set API_FINGERPRINT "
+        f"to {fingerprint(document)!r}")
+    changelog = (SPEC.parents[1] / "CHANGELOG.md").read_text()
+    assert f"### API {API_VERSION}" in changelog
+    clients = (SPEC.parents[1] / "docs" / "clients.md").read_text()
+    assert "## Versions and deprecation" in clients and "Deprecation" in changelog
