@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import http
-from importlib import metadata
 from typing import Any
 
 import flask_smorest
@@ -22,6 +21,7 @@ from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
 from .schemas import ProblemSchema
 from .settings import Settings
+from .spec import API_VERSION, ContractMarshmallowPlugin, OperationIds
 from .store import open_store
 
 DESCRIPTION = """\
@@ -75,10 +75,16 @@ class Api(flask_smorest.Api):
     def _register_error_handlers(self) -> None:
         register_error_handlers(self._app)
 
+    def _init_spec(self, **kwargs: Any) -> None:
+        """The document as service/spec.py writes it (clean generated clients)."""
+        kwargs.setdefault("marshmallow_plugin", ContractMarshmallowPlugin())
+        kwargs.setdefault("extra_plugins", [OperationIds()])
+        super()._init_spec(**kwargs)
+
 
 API_CONFIG: dict[str, Any] = {
     "API_TITLE": "alhambra-pbem",
-    "API_VERSION": metadata.version("alhambra-pbem"),
+    "API_VERSION": API_VERSION,  # the contract's, not the package's (service/spec.py)
     "OPENAPI_VERSION": "3.0.3",
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",

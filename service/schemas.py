@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 import email_validator
 import marshmallow as ma
@@ -23,6 +23,9 @@ from .languages import Said
 GAME_ID = r"^[0-9a-f]{16}$"
 STATUSES = ("open", "active", "over")
 VARIANT_NAMES = [v["name"] for v in variants()]
+
+#: The JSON Schema of null alone (OpenAPI 3.0.3)
+NULL_ONLY: dict[str, Any] = {"nullable": True, "enum": [None]}
 
 _TAG = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*")
 
@@ -154,6 +157,16 @@ class SeatSpecSchema(Strict):
                                   "name defaults to 'Bot <n> (<level>)'); another level: "
                                   "422 invalid_option"})
 
+    #: _person_or_bot, in the document (service/spec.py): refused, a seat without a name or
+    #: a bot, and a bot's seat with an address or a language
+    JSON_SCHEMA: ClassVar[dict[str, Any]] = {
+        "description": "A person's seat (a name) or a bot's (a level, and no e-mail or "
+                       "language)", "not": {"anyOf": [
+        {"properties": {"name": NULL_ONLY, "bot": NULL_ONLY}},
+        *({"required": ["bot", other], "properties": {"bot": {"type": "string"},
+                                                     other: {"type": "string"}}}
+          for other in ("email", "language"))]}}
+
     @ma.validates_schema
     def _person_or_bot(self, data: dict[str, Any], **kwargs: Any) -> None:
         if data.get("bot") is None and data.get("name") is None:
@@ -249,6 +262,11 @@ class CreateGameSchema(Strict):
         metadata={"enum": list(LEVELS), "description": "The level of the bot that takes "
                   "over a seat that resigns or is abandoned; default: the server's "
                   "(ALHAMBRA_TAKEOVER_BOT, greedy unless set)"})
+
+    #: _players, in the document: a number of players, a seat, or both (service/spec.py)
+    JSON_SCHEMA: ClassVar[dict[str, Any]] = {
+        "description": "Give players, seats or both", "not": {
+            "properties": {"players": NULL_ONLY, "seats": {"maxItems": 0}}}}
 
     @ma.validates_schema
     def _players(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -477,6 +495,12 @@ class SubmitSchema(Strict):
                                                   "separated by ';' or new lines"})
     moves = fields.List(fields.Nested(MoveJsonSchema), validate=validate.Length(1, 20),
                         metadata={"description": "The same as structured JSON"})
+
+    #: _one, in the document: move or moves, not both (service/spec.py)
+    JSON_SCHEMA: ClassVar[dict[str, Any]] = {
+        "description": "Give move (notation) or moves (JSON), not both", "not": {"anyOf": [
+        {"required": ["move", "moves"]},
+        {"not": {"anyOf": [{"required": ["move"]}, {"required": ["moves"]}]}}]}}
 
     @ma.validates_schema
     def _one(self, data: dict[str, Any], **kwargs: Any) -> None:

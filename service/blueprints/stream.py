@@ -51,14 +51,32 @@ blp = Blueprint("stream", __name__, url_prefix="/games",
 
 _LAST_EVENT_ID = re.compile(r"^\s*(\d{1,10})\s*$")
 
-#: One message of the stream, as the OpenAPI document describes it.
-MESSAGE = {"type": "object", "description": "One server-sent event", "properties": {
-    "id": {"type": "string", "description": "The game's version after this event"},
-    "event": {"type": "string", "description": "Always the default type, message"},
-    "data": {"type": "string", "description": "JSON: one event item, as in GET /events"},
-    "retry": {"type": "integer", "description": "Reconnect after this many milliseconds"}}}
+#: The stream as the OpenAPI document describes it: the body is text (what a generated
+#: client returns); each message in it, as an SSE reader parses it, is the object (what
+#: schemathesis checks each event against). Two types of message are sent.
+MESSAGE = {"description": "Server-sent events: after `retry:`, a game event (no `event:` "
+           "line, the default type `message`; `id:` its version) or a table-talk message "
+           "(`event: chat`, no `id:`); comment lines (`: keep-alive`) while nothing happens",
+           "anyOf": [
+    {"type": "string", "description": "The stream as text"},
+    {"type": "object", "description": "One message, as an SSE reader parses it",
+     "properties": {
+        "id": {"type": "string", "description": "Game events only: the game's version after "
+                                                "the event (send it back as Last-Event-ID)"},
+        "event": {"type": "string", "enum": ["message", "chat"], "description": "message "
+                  "(the default type: no `event:` line): a game event; chat: a message of "
+                  "the table's talk the caller may read, sent when it is written and when "
+                  "it is deleted"},
+        "data": {"type": "string", "description": "JSON. message: one event item, as in "
+                 "GET /games/{id}/events. chat: one message, as in GET "
+                 "/games/{id}/messages (a deleted one: `deleted: true`, an empty text)"},
+        "retry": {"type": "integer", "description": "First of each stream: reconnect "
+                                                   "after this many milliseconds"}}}]}
 EXAMPLE = ('retry: 1000\n\nid: 14\ndata: {"version": 14, "event": {"type": "money_taken", '
-           '"seat": 1, "cards": ["DI3"], "move": "take 2"}}\n\n: keep-alive\n\n')
+           '"seat": 1, "cards": ["DI3"], "move": "take 2"}, "text": "Ann takes DI3."}\n\n'
+           'event: chat\ndata: {"id": 3, "from": 1, "from_name": "Ann", "to": null, '
+           '"to_name": null, "text": "Good luck", "created_at": "2026-05-01T10:00:00.000Z", '
+           '"version": 14, "deleted": false}\n\n: keep-alive\n\n')
 
 
 def _since(query_since: int) -> int:

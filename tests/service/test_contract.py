@@ -22,7 +22,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service import create_app, openapi_document
+from service.schemas import CreateGameSchema, PreviewSchema, SubmitSchema
 from service.settings import Settings
+from service.spec import API_FINGERPRINT, API_VERSION, fingerprint
 from tests.support import auth, new_game, play_random
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -102,3 +104,64 @@ def test_api_keeps_its_contract(case, world):
 def test_api_keeps_its_contract_on_bad_input(case, world):
     """Requests that break the spec: a documented 4xx problem, never a 5xx."""
     _call(case, world)
+
+
+def test_every_operation_has_a_unique_readable_operation_id():
+    document = json.loads(SPEC.read_text())
+    ids = [op.get("operationId") for item in document["paths"].values()
+           for method, op in item.items() if method in ("get", "put", "post", "patch", "delete")]
+    assert len(ids) >= 40 and all(ids), "an operation without operationId"
+    assert len(set(ids)) == len(ids), sorted(i for i in ids if ids.count(i) > 1)
+    assert all(i.isidentifier() and i.islower() for i in ids), ids
+    assert {"create_game", "get_game", "submit_moves", "join_game"} <= set(ids)
+
+
+def _spec_accepts(name: str, body) -> bool:
+    from openapi_schema_validator import OAS30Validator
+    document = json.loads(SPEC.read_text())
+    schema = {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+    return OAS30Validator(schema).is_valid(body)
+
+
+@pytest.mark.parametrize(("name", "schema", "body"), [
+    ("Submit", SubmitSchema, {"version": 1, "move": "take 1"}),
+    ("Submit", SubmitSchema, {"moves": [{"action": "take", "positions": [1]}]}),
+    ("Submit", SubmitSchema, {"version": 1}),
+    ("Submit", SubmitSchema, {}),
+    ("Submit", SubmitSchema, {"move": "take 1", "moves": [{"action": "take"}]}),
+    ("Preview", PreviewSchema, {"move": "take 1"}),
+    ("Preview", PreviewSchema, {"version": 2}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"name": "Ann"}, {"name": "Ben"}]}),
+    ("CreateGame", CreateGameSchema, {"players": 3}),
+    ("CreateGame", CreateGameSchema, {"players": 3, "seats": []}),
+    ("CreateGame", CreateGameSchema, {"players": None, "seats": [None]}),
+    ("CreateGame", CreateGameSchema, {"variant": "granada"}),
+    ("CreateGame", CreateGameSchema, {"players": None, "seats": []}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"bot": "random"}, {"name": "A"}]}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"email": "a@example.org"}]}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"name": "A", "bot": "greedy"}]}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"bot": "greedy", "language": "fi"}]}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"bot": "greedy", "email": None}]}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"bot": "strong", "email": "a@b.org"}]}),
+    ("CreateGame", CreateGameSchema, {"seats": [{"name": None, "bot": None}]}),
+])
+def test_request_rules_are_in_the_document(app, name, schema, body):
+    """What the schemas' validates_schema refuses, the document refuses: a request valid
+    by the document is accepted (and one it refuses is refused)."""
+    with app.app_context():
+        accepted = not schema().validate(body)
+    assert _spec_accepts(name, body) == accepted, (body, schema().validate(body))
+
+
+def test_the_api_version_moves_with_the_document():
+    """A changed document needs a new API_VERSION (and its CHANGELOG entry)."""
+    document = json.loads(SPEC.read_text())
+    assert document["info"]["version"] == API_VERSION != "0.1.0"
+    assert fingerprint(document) == API_FINGERPRINT, (
+        "the API changed: raise API_VERSION in service/spec.py (minor: added; major: a "
+        "client may break), add its 'API' entry to CHANGELOG.md, then set API_FINGERPRINT "
+        f"to {fingerprint(document)!r}")
+    changelog = (SPEC.parents[1] / "CHANGELOG.md").read_text()
+    assert f"### API {API_VERSION}" in changelog
+    clients = (SPEC.parents[1] / "docs" / "clients.md").read_text()
+    assert "## Versions and deprecation" in clients and "Deprecation" in changelog
