@@ -11,7 +11,7 @@ from flask import Flask, Response
 from flask_cors import CORS
 from flask_smorest.utils import prepare_response
 
-from . import metrics
+from . import logs, metrics
 from .blueprints import BLUEPRINTS, web
 from .games import Games, WebhookPolicy
 from .json_provider import JsonProvider
@@ -149,6 +149,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     init_limits(app, settings)
     init_languages(app)
     metrics.init_app(app, settings)
+    logs.init_app(app, settings)
     app.after_request(_no_store)
     if settings.cors_origins:
         CORS(app, resources={API_PATHS: {"origins": list(settings.cors_origins)}},

@@ -43,7 +43,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import backup, catalogs, metrics
+from . import backup, catalogs, logs, metrics
 from .app import create_app, openapi_document
 from .process import host_port, wait_for_port
 from .settings import Settings, SettingsError
@@ -65,8 +65,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if not settings.public_url:
         settings = settings.replace(public_url=f"http://{host_port(args.host, args.port)}")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(process)d %(name)s "
-                        "%(levelname)s %(message)s")
+    logs.configure(settings)
     # A server that crashed a moment ago: its workers let go of the port within seconds.
     if not args.dev and not wait_for_port(args.host, args.port):
         logging.getLogger("alhambra.serve").warning(

@@ -296,6 +296,11 @@ class Settings:
         "it](running.md#metrics)); the API's and the workers' processes count in "
         "`PROMETHEUS_MULTIPROC_DIR` (default `$ALHAMBRA_DATA/metrics`)",
         "none: no `/metrics`, nothing counted", topic=WORKERS)
+    log_format: str = setting(
+        "ALHAMBRA_LOG_FORMAT", "text",
+        "`json`: every process logs one JSON object a line, one per API request and per due "
+        "job, with the game, seat and request id, addresses hidden (see [Running "
+        "it](running.md#logs))", "`text`", topic=WORKERS)
     claim_interval: float = setting(
         "ALHAMBRA_CLAIM_INTERVAL", 0.2,
         "seconds between the workers' looks for due work (on PostgreSQL a new row wakes them "
@@ -445,6 +450,9 @@ class Settings:
             if not self.mail_reply_to:
                 raise SettingsError("MAIL_IN_LISTEN needs MAIL_REPLY_TO: the addresses "
                                     "the listener accepts are its reply addresses")
+        if self.log_format not in ("text", "json"):
+            raise SettingsError(f"ALHAMBRA_LOG_FORMAT must be text or json, not "
+                                f"{self.log_format!r}")
         object.__setattr__(self, "mail_in_auth", self.mail_in_auth.strip().lower())
         if self.mail_in_auth not in MAIL_IN_AUTH:
             raise SettingsError(f"MAIL_IN_AUTH must be one of {', '.join(MAIL_IN_AUTH)}, "

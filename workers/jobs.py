@@ -64,6 +64,9 @@ def run(ctx: Context, claim: Claim) -> str:
         return "not-mine"  # run by another job of the row, or done meanwhile
     result = _run(ctx, row, Claim(row.id, row.attempts))
     metrics.due_run(row.kind, result)
+    log.info("due %s of game %s v%s: %s", row.kind, row.game_id, row.version, result,
+             extra={"row": row.id, "kind": row.kind, "result": result,
+                    "game_id": row.game_id, "seat": row.seat, "version": row.version})
     return result
 
 

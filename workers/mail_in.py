@@ -65,7 +65,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 
 import engine
 from engine import terms
-from service import i18n, metrics, times
+from service import i18n, logs, metrics, times
 from service.errors import (
     AlreadySeated,
     DomainError,
@@ -515,8 +515,7 @@ def run_from_args(args: argparse.Namespace, settings: Settings) -> int:
         except OSError as exc:
             print(f"mail-in: ALHAMBRA_MAIL_IN_LOG cannot be written: {exc}", file=sys.stderr)
             return EX_TEMPFAIL
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
+    logs.configure(settings, stream=sys.stderr)
     if args.listen:
         settings = settings.replace(mail_in_listen=args.listen)
         address = settings.mail_in_address

@@ -40,6 +40,7 @@ from rq import Queue, SimpleWorker
 from rq.exceptions import StopRequested
 from rq.worker import WorkerStatus
 
+from service import logs
 from service.health import HEARTBEAT_INTERVAL, beat
 from service.process import die_with_parent
 from service.settings import Settings
@@ -240,9 +241,8 @@ def parse_queues(text: str) -> tuple[str, ...]:
 
 
 def run_from_args(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(process)d %(name)s %(levelname)s %(message)s")
     settings = Settings.from_env()
+    logs.configure(settings)
     kinds = parse_queues(args.queues)
     claiming = "mail" in kinds and not args.no_dispatch
     if args.burst and claiming:
