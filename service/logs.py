@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 
+from . import times
 from .settings import Settings
 
 TEXT = "%(asctime)s %(process)d %(name)s %(levelname)s %(message)s"
@@ -46,8 +47,7 @@ class JsonLines(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(
-                timespec="milliseconds"),
+            "time": times.to_text(datetime.fromtimestamp(record.created, UTC)),
             "level": record.levelname, "logger": record.name, "process": record.process,
             "message": hidden(record.getMessage())}
         line.update({k: getattr(record, k) for k in FIELDS if hasattr(record, k)})
