@@ -17,26 +17,26 @@ from tests.support import auth, fake_clock, make_stack, new_game, run_due_now
 
 @pytest.fixture
 def lines():
-    """The JSON lines the root logger writes meanwhile."""
+    """The JSON lines this test's loggers write meanwhile (the handler on each of them, at
+    INFO: whatever another test of this process did to the loggers' levels and to the
+    root's handlers)."""
     out = io.StringIO()
     handler = logging.StreamHandler(out)
     handler.setFormatter(logs.JsonLines())
-    root = logging.getLogger()
-    root.addHandler(handler)
-    level, root.level = root.level, logging.INFO
-    # (a logging configuration another test of this process made may have disabled them)
     ours = [logging.getLogger(n) for n in ("alhambra.jobs", "alhambra.requests",
                                            "alhambra.test")]
-    disabled = [logger.disabled for logger in ours]
+    kept = [(logger.level, logger.disabled, logger.propagate) for logger in ours]
     for logger in ours:
-        logger.disabled = False
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.disabled, logger.propagate = False, False
     try:
         yield lambda: [json.loads(line) for line in out.getvalue().splitlines()]
     finally:
-        root.removeHandler(handler)
-        root.level = level
-        for logger, was in zip(ours, disabled, strict=True):
-            logger.disabled = was
+        for logger, (level, disabled, propagate) in zip(ours, kept, strict=True):
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+            logger.disabled, logger.propagate = disabled, propagate
 
 
 def test_one_line_per_request_with_its_game_seat_and_id(tmp_path, lines):
