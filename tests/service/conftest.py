@@ -34,3 +34,20 @@ def games(app):
 @pytest.fixture
 def game(client):
     return new_game(client, 3)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def app_on_each_store(request, tmp_path):
+    """An app on a fresh SQLite file, then on a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        app = create_app(Settings(database=str(tmp_path / "each.db")))
+    else:
+        from service.store import open_store
+
+        url = request.getfixturevalue("pg_database").schema()
+        store = open_store(Settings(database_url=url, secret="s"), check_schema=False)
+        store.migrate()
+        store.close()
+        app = create_app(Settings(database_url=url, secret="s"))
+    yield app
+    app.extensions["alhambra"].store.close()

@@ -15,20 +15,9 @@ from service.settings import Settings
 from tests.support import auth, check_problem, claimed, new_game, signed_in
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def app(request, tmp_path):
-    if request.param == "sqlite":
-        app = create_app(Settings(database=str(tmp_path / "s.db")))
-    else:
-        from service.store import open_store
-
-        url = request.getfixturevalue("pg_database").schema()
-        store = open_store(Settings(database_url=url, secret="s"), check_schema=False)
-        store.migrate()
-        store.close()
-        app = create_app(Settings(database_url=url, secret="s"))
-    yield app
-    app.extensions["alhambra"].store.close()
+@pytest.fixture
+def app(app_on_each_store):
+    return app_on_each_store
 
 
 def sse(text: str) -> list[dict]:

@@ -52,20 +52,9 @@ def test_preferences(tmp_path):
                   "invalid_player_token")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def any_app(request, tmp_path):
-    if request.param == "sqlite":
-        app = _app(tmp_path)
-    else:
-        from service.store import open_store
-
-        url = request.getfixturevalue("pg_database").schema()
-        store = open_store(Settings(database_url=url, secret="s"), check_schema=False)
-        store.migrate()
-        store.close()
-        app = create_app(Settings(database_url=url, secret="s"))
-    yield app
-    app.extensions["alhambra"].store.close()
+@pytest.fixture
+def any_app(app_on_each_store):
+    return app_on_each_store
 
 
 def test_my_games_across_three_games(any_app):
