@@ -124,3 +124,10 @@ def test_every_mail_renders_in_every_language_through_a_whole_game(variant, play
         assert check_words(notify.render(end, "answer", 0, **outcome("over")), variant,
                            lang).text
     assert {"started", "your_turn", "timeout", "taken_over"} <= kinds
+
+
+def test_the_help_answer_keeps_the_notation_and_the_talk_on_lines_of_their_own():
+    events = play("alhambra", 2, 5)
+    b = batch(events, 20, "en", 2, "alhambra")
+    text = notify.render(b, "answer", b.state.current, **outcome("help")).text
+    assert "4 florins.\nTable talk, beside a move or alone:" in text
