@@ -101,7 +101,8 @@ API_CONFIG: dict[str, Any] = {
 
 #: Browser pages of other origins (ALHAMBRA_CORS_ORIGINS) may call the API: tokens go in
 #: the Authorization header, never in cookies, so no credentials are allowed.
-API_PATHS = r"^/(games|records|variants|health|players|me|ratings|openapi\.json)(/.*)?$"
+API_PATHS = (r"^/(games|records|variants|health|players|me|ratings|invitations|"
+             r"openapi\.json)(/.*)?$")
 CORS_OPTIONS: dict[str, Any] = {
     "methods": ["GET", "POST", "PUT", "PATCH", "DELETE"], "supports_credentials": False,
     "max_age": 600,
@@ -138,7 +139,8 @@ def create_app(settings: Settings | None = None) -> Flask:
                                            settings.webhooks_per_seat),
                                        settings.takeover_level, settings.bot_turns,
                                        settings.reminders, settings.messages_per_hour,
-                                       settings.idempotency_retention)
+                                       settings.idempotency_retention,
+                                       rate_bot_accounts=settings.rate_bot_accounts)
     app.extensions["alhambra_players"] = Players(
         app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue),
         settings.vacation_days, settings.vacation_stretch)

@@ -320,3 +320,72 @@ class NamesAlike(DomainError):
         super().__init__(msg("the name {name} reads like {other}, another seat's: no two "
                              "seats of a table may read alike", name=repr(names[1]),
                              other=repr(names[0])), seats=list(seats))
+
+
+# -- invitations (service/invitations.py) ---------------------------------------------------
+
+class InvitationNotFound(DomainError):
+    """An invitation that is not there, or neither sent by nor to the caller."""
+
+    def __init__(self, invitation_id: str) -> None:
+        super().__init__(msg("you have no invitation {id}", id=repr(invitation_id)),
+                         invitation_id=invitation_id)
+
+
+class NotInvited(DomainError):
+    """An answer to an invitation by its inviter (who is seated already)."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("you sent this invitation: only the players invited answer it "
+                             "(cancel it with DELETE)"))
+
+
+class InvitationClosed(DomainError):
+    """An answer or a cancellation once the invitation was answered, started, declined,
+    cancelled or expired (``state``)."""
+
+    def __init__(self, state: str) -> None:
+        super().__init__(msg("this invitation is {state}: it takes no more answers",
+                             state=state), state=state)
+
+
+class AlreadyAnswered(DomainError):
+    """A second answer of one invitee."""
+
+    def __init__(self, answer: str) -> None:
+        super().__init__(msg("you answered this invitation already ({answer})",
+                             answer=answer), answer=answer)
+
+
+class HandleNeeded(DomainError):
+    """An invitation sent (or to be sent) by an account without a handle."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("choose a handle first (PATCH /me): the invited see who "
+                             "invites them by it"))
+
+
+class UnknownHandle(DomainError):
+    """An invitee's handle that no account has."""
+
+    def __init__(self, handle: str) -> None:
+        super().__init__(msg("no player has the handle {handle}", handle=repr(handle)),
+                         field="invitees", handle=handle)
+
+
+class TooManyInvitations(DomainError):
+    """An invitation beyond the open ones an account may have sent."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(msg("you have {limit} open invitations already: wait for answers "
+                             "or cancel some", limit=limit), limit=limit)
+
+
+class BotAccountRefused(DomainError):
+    """An account made a bot account (or a person's again) once it held a seat or a
+    rating."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("only an account that has held no seat and has no rating "
+                             "becomes a bot account (or a person's again): make a new "
+                             "account for your bot"))

@@ -247,8 +247,10 @@ class Games:
                  min_time_per_move: int = 60, webhook_policy: WebhookPolicy | None = None,
                  takeover_bot: str = "random", bot_turns: int = 1000,
                  reminders: Sequence[float] = (0.5, 0.9), messages_per_hour: int = 30,
-                 idempotency_retention: float = 86400.0, cache_depth: int = 1) -> None:
+                 idempotency_retention: float = 86400.0, cache_depth: int = 1,
+                 rate_bot_accounts: bool = False) -> None:
         self.store = store
+        self.rate_bot_accounts = rate_bot_accounts  # people against bot accounts rated?
         self.messages_per_hour = messages_per_hour  # a seat's messages (service/talk.py)
         #: seconds an idempotent answer is given again (ALHAMBRA_IDEMPOTENCY_RETENTION)
         self.idempotency_retention = idempotency_retention
@@ -446,16 +448,14 @@ class Games:
                takeover_bot: str | None = None, time_control: dict[str, Any] | None = None,
                replay_public: bool = True, public: bool = False,
                spectators_read_chat: bool = False) -> Created:
-        """A new game; a seat spec is a person (``name``, ``email``, ``language``), a bot
+        """A new game; a seat spec is a person (``name``, ``email``, ``language``; an
+        account's seat from the start: ``claimed_by``, service/invitations.py), a bot
         (``bot``: its level, ``name`` optional) or None (open). Starts at once when no seat is open.
         ``time_per_move`` (default 72 hours) or a bank in ``time_control``, with days
         off or not (service/clock.py); ``replay_public``: may anyone replay the game once
         it is over? ``public``: may anyone join its open seats without the invite code?"""
         opts = check_variant(variant, players, options)
-        try:
-            control = TimeControl.parse(time_per_move, time_control, self.min_time_per_move)
-        except ControlError as exc:
-            raise InvalidOption(exc.field, message(exc)) from None
+        control = self.time_control(time_per_move, time_control)
         level = check_level(takeover_bot or self.takeover_bot, "takeover_bot")
         if takeover_after_timeouts < 0:
             raise InvalidOption("takeover_after_timeouts", msg(
@@ -497,13 +497,22 @@ class Games:
             token = self.seat_token(game_id, i, 0)
             email = spec.get("email")
             rows.append(Seat(game_id, i, spec["name"], email.lower() if email else None,
-                             hash_token(token), stamp, language=spec.get("language")))
+                             hash_token(token), stamp, language=spec.get("language"),
+                             claimed_by=spec.get("claimed_by")))
             tokens.append(SeatToken(seat=i, name=spec["name"], token=token))
         self.store.create_game(game, rows)
         if not open_seats:
             self._start(game_id)
         return Created(game_id=game_id, host_token=host_token, invite_code=invite,
                        seats=tokens)
+
+    def time_control(self, time_per_move: int | None, time_control: dict[str, Any] | None
+                     ) -> TimeControl:
+        """A create request's clock, checked (InvalidOption naming the field)."""
+        try:
+            return TimeControl.parse(time_per_move, time_control, self.min_time_per_move)
+        except ControlError as exc:
+            raise InvalidOption(exc.field, message(exc)) from None
 
     def join(self, game_id: str, invite_code: str | None, name: str, email: str | None,
              language: str | None = None, claimed: bool = False) -> Joined:

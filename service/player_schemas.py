@@ -57,6 +57,8 @@ class RatingSchema(ma.Schema):
     ordinal = fields.Float(required=True, metadata={
         "description": "mu - 3 sigma: the leaderboard's order"})
     games = fields.Integer(required=True, metadata={"description": "Rated games played"})
+    bot = fields.Boolean(required=True, metadata={
+        "description": "A bot account's: a program plays for it"})
 
 
 class RatingsQuerySchema(Strict):
@@ -73,6 +75,8 @@ class PlayerSchema(ma.Schema):
     email = fields.String(required=True)
     handle = fields.String(allow_none=True, required=True, metadata={
         "description": "The player's public name (ratings, lobbies); null: none chosen"})
+    bot = fields.Boolean(required=True, metadata={
+        "description": "A bot account: a program plays for it (shown so everywhere)"})
     language = fields.String(allow_none=True, required=True, metadata={
         "enum": list(i18n.LANGUAGES),
         "description": "The player's language (its seats' unless a seat chose one)"})
@@ -94,6 +98,12 @@ class PlayerPatchSchema(Strict):
         "description": "The player's public name: 2 to 30 letters, digits or punctuation "
                        "(PRECIS UsernameCaseMapped, RFC 8265: kept in lower case), reading "
                        "like no other player's (else 422 handle_refused)"})
+    bot = fields.Boolean(metadata={
+        "description": "true: a bot account, driven by a program with a personal token "
+                       "(invited like anyone, shown as a bot; people's games against it "
+                       "are not rated unless the host's ALHAMBRA_RATE_BOT_ACCOUNTS). Only "
+                       "an account that has held no seat and has no rating changes kind "
+                       "(else 409 bot_account_refused)"})
     language = Language(allow_none=True)
     notify = fields.String(validate=validate.OneOf(NOTIFY))
     digest_hour = fields.Integer(strict=True, validate=validate.Range(0, 23), metadata={

@@ -51,6 +51,7 @@ from .auth import (
 )
 from .errors import (
     AlreadySeated,
+    BotAccountRefused,
     DomainError,
     HandleRefused,
     InvalidPlayerToken,
@@ -201,7 +202,7 @@ class Players:
 
     def _rate_if_over(self, game_id: str) -> None:
         if self.games.game(game_id).status == "over":
-            Ratings(self.store, self.games.state).rate_game(game_id)
+            Ratings(self.games).rate_game(game_id)
 
     def player(self, token: str | None, scope: str = "read") -> Player:
         """The player of a session's token, or of a personal token with ``scope``
@@ -258,13 +259,18 @@ class Players:
     # -- preferences ---------------------------------------------------------------------
 
     def update(self, player: Player, changes: dict[str, Any]) -> Player:
-        """Set ``language``, ``notify`` and ``digest_hour`` (the schema checked them) and
-        ``handle`` (``handle``'s rules; HandleRefused if another player's reads alike)."""
+        """Set ``language``, ``notify`` and ``digest_hour`` (the schema checked them),
+        ``handle`` (``handle``'s rules; HandleRefused if another player's reads alike)
+        and ``bot`` (a bot account or not: BotAccountRefused once the account held a seat
+        or a rating)."""
         if changes.get("handle") is not None:
             kept, key = handle(changes["handle"])
             if not self.store.players.set_handle(player.email, kept, key):
                 raise HandleRefused(msg("the handle {handle} reads like another player's",
                                         handle=kept), reason="taken")
+        if changes.get("bot") is not None and changes["bot"] != player.is_bot and \
+                not self.store.players.set_bot(player.email, changes["bot"]):
+            raise BotAccountRefused()
         return self.store.players.update_player(player.email, changes)
 
     def export(self, player: Player) -> dict[str, Any]:
@@ -300,10 +306,11 @@ class Players:
         now = now or times.now()
         spans = self.store.players.vacations(player.email)
         coming = next(({"from": a, "until": b} for a, b in spans if b > now), None)
-        return {"email": player.email, "handle": player.handle, "language": player.language,
+        return {"email": player.email, "handle": player.handle, "bot": player.is_bot,
+                "language": player.language,
                 "notify": player.notify, "digest_hour": player.digest_hour,
                 "created_at": player.created_at, "vacation": coming,
-                "ratings": Ratings(self.store, self.games.state).of(player.email),
+                "ratings": Ratings(self.games).of(player.email),
                 "vacation_days_left": self.vacation_days - used_days(spans, now.year)}
 
     # -- vacations -----------------------------------------------------------------------

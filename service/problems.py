@@ -63,6 +63,8 @@ CODES: dict[str, Code] = {
                                  errors.InvalidPlayerToken),
     "not_your_invitation": Code(403, "the seat was offered to another address (or the "
                                 "claim code is wrong)", errors.NotYourInvitation),
+    "not_invited": Code(403, "the inviter answers no invitation of its own",
+                        errors.NotInvited),
     "missing_scope": Code(403, "the personal token lacks the scope this needs (see scope)",
                           errors.MissingScope),
     "session_needed": Code(403, "only the sign-in session's token may do this (tokens, "
@@ -77,6 +79,8 @@ CODES: dict[str, Code] = {
                               errors.WebhookNotFound),
     "message_not_found": Code(404, "no such message (or it was deleted already)",
                               errors.MessageNotFound),
+    "invitation_not_found": Code(404, "no such invitation sent by or to you",
+                                 errors.InvitationNotFound),
     "token_not_found": Code(404, "no such personal token of yours", errors.TokenNotFound),
     "method_not_allowed": Code(405, "see the Allow header"),
     "version_conflict": Code(409, "the game moved on; current_version says where it is",
@@ -86,6 +90,14 @@ CODES: dict[str, Code] = {
                        errors.SeatTaken),
     "seat_not_claimable": Code(409, "the seat names no address, a bot plays it, or it is "
                                "claimed already", errors.SeatNotClaimable),
+    "invitation_closed": Code(409, "the invitation was started, declined, cancelled or "
+                              "expired (see state)", errors.InvitationClosed),
+    "already_answered": Code(409, "the invitee answered already (see answer)",
+                             errors.AlreadyAnswered),
+    "too_many_invitations": Code(422, "too many open invitations sent (see limit)",
+                                 errors.TooManyInvitations),
+    "bot_account_refused": Code(409, "an account that held a seat or a rating cannot "
+                                "change kind", errors.BotAccountRefused),
     "already_seated": Code(409, "the account holds a seat of this game already",
                            errors.AlreadySeated),
     "seat_not_removable": Code(409, "only a joined seat of a game not started can be opened "
@@ -99,6 +111,9 @@ CODES: dict[str, Code] = {
     "payload_too_large": Code(413, "the body is too large"),
     "unsupported_media_type": Code(415, "send application/json"),
     "validation_error": Code(422, "the body or parameters do not match the schema"),
+    "handle_needed": Code(422, "choose a handle first (PATCH /me)", errors.HandleNeeded),
+    "unknown_handle": Code(422, "no player has that handle (see handle)",
+                           errors.UnknownHandle),
     "invalid_option": Code(422, "unknown variant, bad option, player count or time per "
                            "move (see field)", errors.InvalidOption),
     "notation_error": Code(422, "move text that cannot be read (see position)",

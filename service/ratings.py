@@ -7,7 +7,9 @@ Which games count, and how:
   (service/players.py: the rating belongs to the account, shown under its handle, never
   an address or a name someone else typed). A game with a seat nobody claimed is rated
   once its last seat is claimed; one with a bot seated at its creation is not rated: a
-  bot has no rating, and beating one says little.
+  bot has no rating, and beating one says little. Nor is a game between people and bot
+  accounts (accounts a program plays: service/invitations.py), unless the operator
+  chooses so (``ALHAMBRA_RATE_BOT_ACCOUNTS``); bot accounts among themselves are rated.
 - A seat that a bot took over (its person resigned, or let the time run out too often:
   S-2) is rated as placing last, tied with any other such seat, whatever the bot scored
   after it: leaving a game never saves a rating, and the bot's play is not the person's.
@@ -20,13 +22,16 @@ meanwhile is read again and the game rated on it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce
 
 import engine
 
 from .store import EventStore, Rating, Seat
+
+if TYPE_CHECKING:
+    from .games import Games
 
 MODEL = PlackettLuce()
 
@@ -52,11 +57,12 @@ def standings(state: engine.State, seats: Sequence[Seat]) -> list[tuple[str, str
 
 
 class Ratings:
-    """Rating finished games and reading ratings, over the store."""
+    """Rating finished games and reading ratings, over the games' store."""
 
-    def __init__(self, store: EventStore, state: Any) -> None:
-        self.store = store
-        self.state = state  # (game_id) -> engine.State at its latest version (Games.state)
+    def __init__(self, games: Games) -> None:
+        self.store: EventStore = games.store
+        self.state = games.state  # (game_id) -> engine.State at its latest version
+        self.rate_bot_accounts = games.rate_bot_accounts
 
     def rate_game(self, game_id: str) -> str:
         """Rate a finished game: ``rated``, ``already``, or ``unrated`` (see the module)."""
@@ -67,6 +73,8 @@ class Ratings:
         if places is None:
             return "unrated"
         emails = [e for e, _, _ in places]
+        if not self.rate_bot_accounts and len({self._is_bot(e) for e in emails}) > 1:
+            return "unrated"  # people against bot accounts (ALHAMBRA_RATE_BOT_ACCOUNTS)
         for _ in range(10):
             known = self.store.players.ratings(game.variant, emails)
             before = [known.get(e) or Rating(e, game.variant, n, MODEL.mu, MODEL.sigma, 0)
@@ -80,11 +88,15 @@ class Ratings:
                 return result
         return "conflict"
 
+    def _is_bot(self, email: str) -> bool:
+        player = self.store.players.player(email)
+        return player is not None and player.is_bot
+
     @staticmethod
     def document(r: Rating, email: bool = False) -> dict[str, Any]:
         doc: dict[str, Any] = {"variant": r.variant, "name": r.name, "mu": round(r.mu, 3),
                                "sigma": round(r.sigma, 3), "ordinal": round(r.ordinal, 3),
-                               "games": r.games}
+                               "games": r.games, "bot": bool(r.is_bot)}
         if email:
             doc["email"] = r.email
         return doc

@@ -209,7 +209,10 @@ class TimeControlPresetsSchema(ma.Schema):
                        "put the players' zone in timezone"})
 
 
-class CreateGameSchema(Strict):
+class GameSettingsSchema(Strict):
+    """A game's settings, as a create request (or an invitation) gives them."""
+
+
     variant = fields.String(load_default="alhambra", validate=validate.Length(1, 40),
                             metadata={"enum": VARIANT_NAMES, "description":
                                       "The variant (GET /variants); another name: 422 "
@@ -217,20 +220,6 @@ class CreateGameSchema(Strict):
     options = fields.Dict(keys=fields.String(), load_default=dict,
                           metadata={"description": "Variant options with their defaults: "
                                                    "GET /variants"})
-    players = fields.Integer(strict=True, load_default=None,
-                             validate=validate.Range(1, 64),
-                             metadata={"description": "The number of seats, within the "
-                                       "variant's min_players..max_players (GET /variants; "
-                                       "else 422 invalid_option, field players). Default: "
-                                       "the length of seats. Give players, seats or both."})
-    seats = fields.List(fields.Nested(SeatSpecSchema, allow_none=True), load_default=list,
-                        validate=validate.Length(max=64),
-                        metadata={"description": "The seats in order, at most players "
-                                  "(else 422 invalid_option, field seats). A seat with a name "
-                                  "is filled now and gets its token in the answer; null "
-                                  "leaves it open, as do the seats beyond the list: open "
-                                  "seats are joined with the invite code. The game starts "
-                                  "when every seat is filled."})
     time_per_move = fields.Integer(strict=True, load_default=None, allow_none=True,
                                    validate=validate.Range(max=90 * 24 * 3600),
                                    metadata={"description": "Seconds per move (default 72 "
@@ -245,9 +234,6 @@ class CreateGameSchema(Strict):
     replay_public = fields.Boolean(load_default=True, metadata={
         "description": "Once the game is over, may anyone replay it (its events and "
                        "record)? false: only its seats and host"})
-    public = fields.Boolean(load_default=False, metadata={
-        "description": "May anyone join its open seats without the invite code (the "
-                       "lobby's public games)?"})
     spectators_read_chat = fields.Boolean(load_default=False, metadata={
         "description": "May spectators read the table's messages (never the private "
                        "ones)? Default: only the seats and the host"})
@@ -262,6 +248,26 @@ class CreateGameSchema(Strict):
         metadata={"enum": list(LEVELS), "description": "The level of the bot that takes "
                   "over a seat that resigns or is abandoned; default: the server's "
                   "(ALHAMBRA_TAKEOVER_BOT, greedy unless set)"})
+
+
+class CreateGameSchema(GameSettingsSchema):
+    players = fields.Integer(strict=True, load_default=None,
+                             validate=validate.Range(1, 64),
+                             metadata={"description": "The number of seats, within the "
+                                       "variant's min_players..max_players (GET /variants; "
+                                       "else 422 invalid_option, field players). Default: "
+                                       "the length of seats. Give players, seats or both."})
+    seats = fields.List(fields.Nested(SeatSpecSchema, allow_none=True), load_default=list,
+                        validate=validate.Length(max=64),
+                        metadata={"description": "The seats in order, at most players "
+                                  "(else 422 invalid_option, field seats). A seat with a name "
+                                  "is filled now and gets its token in the answer; null "
+                                  "leaves it open, as do the seats beyond the list: open "
+                                  "seats are joined with the invite code. The game starts "
+                                  "when every seat is filled."})
+    public = fields.Boolean(load_default=False, metadata={
+        "description": "May anyone join its open seats without the invite code (the "
+                       "lobby's public games)?"})
 
     #: _players, in the document: a number of players, a seat, or both (service/spec.py)
     JSON_SCHEMA: ClassVar[dict[str, Any]] = {

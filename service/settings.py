@@ -242,6 +242,11 @@ class Settings:
         "ALHAMBRA_VACATION_STRETCH", 14,
         "days of one vacation at most (days in a row), within the yearly allowance",
         "`14`", read=_int, topic=GAMES)
+    rate_bot_accounts: bool = setting(
+        "ALHAMBRA_RATE_BOT_ACCOUNTS", False,
+        "`1`: a game between people and bot accounts is rated (a bot account's program "
+        "plays; games of bot accounts only are rated anyway)",
+        "`0`: not rated", read=_bool, topic=GAMES)
     takeover_bot: str = setting(
         "ALHAMBRA_TAKEOVER_BOT", "greedy",
         "level of the bot that takes over a seat that resigns or is abandoned, unless the "

@@ -26,6 +26,7 @@ class Context:
                            bot_turns=settings.bot_turns, reminders=settings.reminders,
                            messages_per_hour=settings.messages_per_hour,
                            idempotency_retention=settings.idempotency_retention,
+                           rate_bot_accounts=settings.rate_bot_accounts,
                            cache_depth=8)  # a mail about a batch the bots played on from
         self.mailer = Mailer(settings)
         self.wake = threading.Event()  # set by a job that added due work (dispatch.py)

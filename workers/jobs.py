@@ -368,7 +368,7 @@ def plan(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
 def rating(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """A finished game's ratings (service/ratings.py): rated once, or unrated."""
     try:
-        return Finish(Ratings(ctx.store, ctx.games.state).rate_game(row.game_id))
+        return Finish(Ratings(ctx.games).rate_game(row.game_id))
     except GameNotFound:
         return Finish("missing")
 

@@ -3,6 +3,7 @@
 from . import (
     account,
     games,
+    invitations,
     me_stream,
     meta,
     play,
@@ -15,4 +16,5 @@ from . import (
 
 #: The API's blueprints (documented in the OpenAPI document).
 BLUEPRINTS = [games.blp, play.blp, stream.blp, talk.blp, webhooks.blp, records.blp,
-              meta.blp, players.blp, me_stream.blp, account.blp]
+              meta.blp, players.blp, me_stream.blp, account.blp,
+              invitations.blp]

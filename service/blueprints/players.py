@@ -111,7 +111,7 @@ def me() -> Response | dict[str, Any]:
 @blp.arguments(PlayerPatchSchema())
 @blp.response(200, PlayerSchema)
 @blp.doc(security=BEARER_REQUIRED)
-@errors(blp, 400, 401, 415, 422)
+@errors(blp, 400, 401, 403, 409, 415, 422)
 def update_me(body: dict[str, Any]) -> dict[str, Any]:
     """Change preferences
 
@@ -121,7 +121,9 @@ def update_me(body: dict[str, Any]) -> dict[str, Any]:
     away), `none`. `vacation`: `{"from", "until"}` (null: call it
     off): the clocks of the player's seats stop meanwhile (a deadline inside it moves out
     by the time left, reminders wait) and each running game's log records it; at most
-    `ALHAMBRA_VACATION_DAYS` days in a calendar year, else 422 `vacation_refused`."""
+    `ALHAMBRA_VACATION_DAYS` days in a calendar year, else 422 `vacation_refused`.
+    `bot`: true makes a new account a bot account (a program plays for it: invite it, or
+    let it invite; 409 `bot_account_refused` once it held a seat or a rating)."""
     p = players()
     player = p.session(bearer_token())
     if "vacation" in body:
@@ -253,7 +255,7 @@ def leaderboard(query: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, s
     last), the best `ordinal` (mu - 3 sigma) first; names, no addresses. `limit` of
     them from `offset`; more: `Link: <…?offset=…>; rel="next"`."""
     p = players()
-    ratings = Ratings(p.store, p.games.state)
+    ratings = Ratings(p.games)
     end = query["offset"] + query["limit"]
     best = ratings.leaderboard(query["variant"], end + 1)
     more = next_link(offset=end) if len(best) > end else {}

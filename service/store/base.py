@@ -147,6 +147,7 @@ class Player:
     notify: str = "turn"
     digest_hour: int = 7  # the UTC hour of its daily digest (notify: digest)
     handle: str | None = None  # its public name (ratings, lobbies): unique, chosen by it
+    is_bot: bool = False  # a bot account: a program plays for it (service/invitations.py)
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ class Rating:
     sigma: float
     games: int
     updated_at: datetime | None = None
+    is_bot: bool | None = None  # a bot account's (None: not known to the reader)
 
     @property
     def ordinal(self) -> float:
@@ -356,8 +358,9 @@ DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures
                             "public": False, "spectators_read_chat": False}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
-                "due_at", "claimed_until", "started_at", "done_at", "deleted_at"}
-JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock"}
+                "due_at", "claimed_until", "started_at", "done_at", "deleted_at",
+                "expires_at", "closed_at", "answered_at"}
+JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock", "settings"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]

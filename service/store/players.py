@@ -14,18 +14,19 @@ from .access import Access
 from .base import Player, PlayerToken, Rating, SignIn
 from .dialect import as_time
 
-PLAYER = "email, created_at, language, notify, digest_hour, handle"
+PLAYER = "email, created_at, language, notify, digest_hour, handle, is_bot"
 TOKEN = "id, email, description, scopes, created_at, last_used_at"
 #: How stale a token's ``last_used_at`` may be before a use writes it again (seconds).
 LAST_USED_STEP = 60
 #: A rating with its player's handle as its name (never an address or a seat's name).
-RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, r.updated_at "
+RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, r.updated_at, "
+          "p.is_bot "
           "from ratings r left join players p on p.email = r.email")
 
 
 def _player(row: dict[str, Any]) -> Player:
     return Player(row["email"], row["created_at"], row["language"], row["notify"],
-                  row["digest_hour"], row["handle"])
+                  row["digest_hour"], row["handle"], bool(row["is_bot"]))
 
 
 def _token(row: dict[str, Any]) -> PlayerToken:
@@ -131,6 +132,16 @@ class PlayerRecords:
             return db.execute("update players set handle = ?, handle_key = ? where "
                               "email = ?", (handle, key, email)) == 1
 
+    def set_bot(self, email: str, bot: bool) -> bool:
+        """Mark the account a bot account or not; False if it holds a seat or a rating
+        (games played as one kind of player stay so)."""
+        with self.a.write() as db:
+            return db.execute(
+                "update players set is_bot = ? where email = ? and not exists (select 1 "
+                "from seats where claimed_by = ?) and not exists (select 1 from ratings "
+                "where email = ?)", (self.d.encode("is_bot", bot), email, email,
+                                     email)) == 1
+
     def session_player(self, token_hash: str) -> Player | None:
         with self.a.read() as db:
             row = db.one(f"select {', '.join('p.' + c for c in PLAYER.split(', '))} "
@@ -218,9 +229,10 @@ class PlayerRecords:
         """Every row the service keeps of the account ``email``, by table: its own
         (preferences, sessions, personal tokens, sign-in requests, vacations, ratings),
         the seats claimed by it or offered to its address with their talk settings and
-        notes, the messages those seats wrote, and the mails to its address that failed
-        or were answered. Hashes of secrets (tokens, codes) are left out: they are no
-        data about the player, only locks."""
+        notes, the invitations it sent and its answers to those it was sent, the
+        messages those seats wrote, and the mails to its address that failed or were
+        answered. Hashes of secrets (tokens, codes) are left out: they are no data about
+        the player, only locks."""
         seats = ("(select game_id, seat from seats where claimed_by = ? or lower(email) = ?)")
         queries = {
             "players": ("select email, created_at, language, notify, digest_hour, "
@@ -233,6 +245,11 @@ class PlayerRecords:
                          "where lower(email) = ? order by created_at", 1),
             "player_vacations": ("select since, until, created_at from player_vacations "
                                  "where email = ? order by since", 1),
+            "invitations": ("select id, settings, status, game_id, created_at, expires_at, "
+                            "closed_at from invitations where inviter = ? order by "
+                            "created_at", 1),
+            "invitees": ("select invitation_id, position, answer, answered_at from invitees "
+                         "where email = ? order by invitation_id", 1),
             "ratings": ("select variant, name, mu, sigma, games, updated_at from ratings "
                         "where email = ? order by variant", 1),
             "seats": ("select s.game_id, g.variant, g.status, s.seat, s.name, s.email, "
@@ -274,6 +291,9 @@ class PlayerRecords:
                        "null where lower(email) = ?", (false, address))
             db.execute("update ratings set email = ?, name = null where email = ?",
                        (anonymous, address))
+            db.execute("update invitations set inviter = ? where inviter = ?",
+                       (anonymous, address))
+            db.execute("update invitees set email = ? where email = ?", (anonymous, address))
             for table in ("player_tokens", "player_sessions", "player_vacations", "players"):
                 db.execute(f"delete from {table} where email = ?", (address,))
             db.execute("delete from sign_ins where lower(email) = ?", (address,))
@@ -285,6 +305,12 @@ class PlayerRecords:
     def player(self, email: str) -> Player | None:
         with self.a.read() as db:
             row = db.one(f"select {PLAYER} from players where email = ?", (email,))
+        return _player(row) if row else None
+
+    def by_handle(self, handle: str) -> Player | None:
+        """The player whose handle is ``handle`` (as kept: service/players.handle)."""
+        with self.a.read() as db:
+            row = db.one(f"select {PLAYER} from players where handle = ?", (handle,))
         return _player(row) if row else None
 
     def update_player(self, email: str, changes: dict[str, Any]) -> Player:

@@ -21,6 +21,7 @@ from .base import (
     Message,
     Seat,
 )
+from .invitations import InvitationRecords
 from .mail import MailRecords
 from .players import PlayerRecords
 from .sql import Tx
@@ -32,16 +33,17 @@ from .webhooks import WebhookRecords
 class EventStore(Protocol):
     """What the service and the workers ask of a store (sql.py, over SQLite or
     PostgreSQL): the games and their seats, the log, due work, upkeep; and the records of
-    players, table talk, webhooks and mails, each in a small module of its own, reached
-    as ``players``, ``talk``, ``hooks``, ``mail`` and ``transfer`` (export and import) or
-    inside one ``transaction``. Every write is atomic; the methods' own documents are
-    sql.py's."""
+    players, table talk, webhooks, mails and invitations, each in a small module of its
+    own, reached as ``players``, ``talk``, ``hooks``, ``mail``, ``invitations`` and
+    ``transfer`` (export and import) or inside one ``transaction``. Every write is
+    atomic; the methods' own documents are sql.py's."""
 
     players: PlayerRecords
     talk: TalkRecords
     hooks: WebhookRecords
     mail: MailRecords
     transfer: TransferRecords
+    invitations: InvitationRecords
 
     # games and seats
     def create_game(self, game: Game, seats: Sequence[Seat]) -> None: ...

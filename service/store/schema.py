@@ -212,6 +212,22 @@ create index {ix}player_tokens_email on player_tokens (email, created_at);
     """
 alter table seats add column thread_subject text;
 """,
+    # 24: invitations by handle (issue 33): a game proposed to accounts, created when the
+    # last invitee accepts (``game_id``); its settings as the create request's, one row
+    # per invitee with its answer. Bot accounts (``players.is_bot``): driven by a program.
+    """
+create table invitations (
+   id text primary key, inviter text not null, settings {json} not null,
+   status text not null, game_id text, created_at {time} not null,
+   expires_at {time} not null, closed_at {time});
+create index {ix}invitations_inviter on invitations (inviter, created_at);
+create table invitees (
+   invitation_id text not null references invitations(id), position integer not null,
+   email text not null, answer text, answered_at {time},
+   primary key (invitation_id, position));
+create index {ix}invitees_email on invitees (email, invitation_id);
+alter table players add column is_bot {bool} not null default {false};
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

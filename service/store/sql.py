@@ -42,6 +42,7 @@ from .base import (
     Seat,
 )
 from .dialect import Conn, Dialect, as_time
+from .invitations import InvitationRecords
 from .mail import MailRecords
 from .players import PlayerRecords
 from .talk import TalkRecords
@@ -110,6 +111,7 @@ class SqlStore:
         self.players, self.talk = PlayerRecords(access), TalkRecords(access)
         self.hooks, self.mail = WebhookRecords(access), MailRecords(access)
         self.transfer = TransferRecords(access)
+        self.invitations = InvitationRecords(access)
         try:
             if migrate:
                 self.migrate()

@@ -33,7 +33,7 @@ def test_a_deleted_account_leaves_no_trace_of_its_address(app, client, db_path):
                 headers=auth(ann))
     assert client.patch("/me", json={"handle": "anngone"}, headers=auth(ann)).status_code == 200
     finish(games, over.id, random.Random(38))  # rated: both seats claimed
-    Ratings(games.store, games.state).rate_game(over.id)  # (the worker's due work)
+    Ratings(games).rate_game(over.id)  # (the worker's due work)
     names = [r.get("name") for r in client.get("/ratings?variant=alhambra").get_json()[
         "ratings"]]
     assert "anngone" in names

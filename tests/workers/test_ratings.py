@@ -52,7 +52,7 @@ def test_a_finished_game_is_rated_by_the_worker(stack):
     ordinals = [r["ordinal"] for r in board["ratings"]]
     assert ordinals == sorted(ordinals, reverse=True)
     # the same game is never rated twice; the player sees it on /me
-    assert Ratings(stack.store, stack.games.state).rate_game(handle.id) == "already"
+    assert Ratings(stack.games).rate_game(handle.id) == "already"
     me = stack.client.get("/me", headers=auth(players[best])).get_json()
     assert [(r["variant"], r["games"]) for r in me["ratings"]] == [("alhambra", 1)]
     names = {r["name"] for r in stack.client.get("/ratings?variant=granada").get_json()[
