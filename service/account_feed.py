@@ -2,7 +2,8 @@
 stream (blueprints/me_stream.py), each with its place (``Key``) among stored facts.
 
 An event's place is the time of the fact it tells (an event batch's, a message's, the
-game's creation for an invitation) in milliseconds, then the game, the kind (``KINDS``)
+game's creation for a seat offered, the invitation's for an invitation by handle) in
+milliseconds, then the game, the kind (``KINDS``)
 and number of the fact, then which event of it; written ``<ms>-<game>-<b|m|i><n>.<k>``.
 """
 
@@ -84,6 +85,13 @@ class Feed:
                                   "invitation", {"game_id": game.id, "version": game.version,
                                                  "seat": seat.seat, "name": seat.name,
                                                  "variant": game.variant}))
+        since = EPOCH + timedelta(milliseconds=start_ms)
+        for sent in self.games.store.invitations.of_account(self.email, since):
+            if sent.inviter != self.email:  # an invitation to a game to come
+                items.append(Item(Key(ms(sent.created_at), sent.id, 2, 0), "invitation", {
+                    "id": sent.id, "variant": sent.settings["variant"],
+                    "players": 1 + len(sent.invitees) + len(sent.settings["bots"]),
+                    "expires_at": times.to_text(sent.expires_at)}))
         return sorted(i for i in items if i.key.ms >= start_ms)
 
     def _batches(self, game_id: str, batches: list[tuple[int, int, datetime]]

@@ -8,9 +8,11 @@ its address (``Players.invitations``):
   batch that holds moves: the account's own too), ``your_turn`` (after the batch that made
   it the account's seat's turn, while it still is), ``game_over``;
 - ``message``: a table-talk message the account's seat may read (as GET /messages);
-- ``invitation``: a seat offered to the account's address (the game and the seat).
+- ``invitation``: a seat offered to the account's address (the game and the seat), or
+  an invitation by handle to a game to come (service/invitations.py: its ``id``).
 
-Every ``data`` carries ``game_id`` and ``version``.
+Every ``data`` carries ``game_id`` and ``version``, but an invitation's by handle (its
+``id``: there is no game yet; ``game_started`` tells it once every invitee accepted).
 
 **The id** of each event is its place in one order of all the account's games: the time
 of the fact it tells (the batch's, the message's, the game's creation for an invitation)
@@ -139,7 +141,9 @@ MESSAGE = {"type": "object", "description": "One server-sent event (or NDJSON li
                    "invitation"]},
                "data": {"type": "string", "description": "JSON with `game_id` and "
                         "`version` (moved: `seat`, `moves`; your_turn: `seat`, "
-                        "`deadline`; message: as GET /messages; invitation: `seat`)"}}}
+                        "`deadline`; message: as GET /messages; invitation: a seat "
+                        "offered in a game made, `seat`; or an invitation by handle "
+                        "(POST /invitations) to a game to come: its `id`, no `game_id`)"}}}
 EXAMPLE = ('retry: 1000\nid: 1733400000000\n\nid: 1733400001234-4f0c9a1b2c3d4e5f-b17.0\n'
            'event: moved\ndata: {"game_id":"4f0c9a1b2c3d4e5f","version":17,"seat":1,'
            '"moves":["take 2"]}\n\nid: 1733400001234-4f0c9a1b2c3d4e5f-b17.2\nevent: '
@@ -164,7 +168,8 @@ def me_stream() -> Response:
 
     One stream of what concerns the player: `game_started`, `moved`, `your_turn`,
     `game_over` and table-talk `message`s in the games of the seats the account claimed,
-    and `invitation`s (seats offered to its address). With the sign-in session's token or
+    and `invitation`s (seats offered to its address, and invitations by handle: `id`).
+    With the sign-in session's token or
     a personal token with the `read` scope. Resumable with `Last-Event-ID`. At most
     `ALHAMBRA_STREAMS_PER_ACCOUNT` open per account (429 `rate_limited` beyond); the
     games' own streams do not count against it."""

@@ -181,3 +181,25 @@ def test_bot_accounts_are_marked_and_only_new_accounts_become_one(app):
                   "bot_account_refused")
     check_problem(client.patch("/me", json={"bot": True}, headers=auth(ann)), 409,
                   "bot_account_refused")
+
+
+def test_the_invited_stream_tells_the_invitation_then_the_game(app):
+    """/me/stream: the invitee hears of the invitation (its id, no game yet), then both
+    of the game it made (game_started with the game)."""
+    from tests.service.test_me_stream import read
+
+    client = app.test_client()
+    ann = account(app, "ann@example.org", "ann")
+    bob = account(app, "bob@example.org", "bob")
+    start, _ = read(client, bob)
+    sent = invite(client, ann, invitees=["bob"], bots=["random"])
+    start, events = read(client, bob, start)
+    assert [(e["event"], e["data"]["id"]) for e in events] == [("invitation", sent["id"])]
+    assert events[0]["data"]["players"] == 3 and "game_id" not in events[0]["data"]
+    _, again = read(client, bob, start)
+    assert again == []  # resumed after it: not told twice
+    game_id = client.post(f"/invitations/{sent['id']}/accept",
+                          headers=auth(bob)).get_json()["game_id"]
+    _, events = read(client, bob, start)
+    assert ("game_started", game_id) in [(e["event"], e["data"].get("game_id"))
+                                         for e in events]
