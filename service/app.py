@@ -21,7 +21,7 @@ from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
 from .schemas import ProblemSchema
 from .settings import Settings
-from .spec import API_VERSION, ContractMarshmallowPlugin, OperationIds
+from .spec import API_VERSION, ConditionalGets, ContractMarshmallowPlugin, OperationIds
 from .store import open_store
 
 DESCRIPTION = """\
@@ -78,7 +78,7 @@ class Api(flask_smorest.Api):
     def _init_spec(self, **kwargs: Any) -> None:
         """The document as service/spec.py writes it (clean generated clients)."""
         kwargs.setdefault("marshmallow_plugin", ContractMarshmallowPlugin())
-        kwargs.setdefault("extra_plugins", [OperationIds()])
+        kwargs.setdefault("extra_plugins", [OperationIds(), ConditionalGets()])
         super()._init_spec(**kwargs)
 
 

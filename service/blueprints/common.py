@@ -182,14 +182,16 @@ ETAG_HEADER = {"ETag": {
     "schema": {"type": "string"}}}
 
 
+#: The mark of a conditional GET in its operation's document (spec.ConditionalGets).
+CONDITIONAL = "x-conditional"
+
+
 def conditional(blp: Blueprint) -> Callable[[View], View]:
     """A GET whose 200 answer gets an ETag covering its body (``conditional_get``) and
     answers a matching ``If-None-Match`` with 304; documented so."""
     def decorator(func: View) -> View:
-        func = blp.doc(parameters=[{
-            "in": "header", "name": "If-None-Match", "required": False,
-            "schema": {"type": "string"},
-            "description": "An ETag of an earlier answer: 304 (no body) if it is current"}])(func)
+        # marked, not given as ``parameters``: those would replace the query's (spec.py)
+        func = blp.doc(**{CONDITIONAL: True})(func)
         func = blp.alt_response(304, description="Not modified: the `If-None-Match` ETag is "
                                 "still this answer's (no body)", headers=ETAG_HEADER)(func)
         func.__dict__["_conditional"] = True

@@ -36,7 +36,7 @@ def answer(invitation: Invitation) -> dict[str, Any]:
 @blp.response(201, InvitationSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 400, 401, 403, 415, 422)
-def send(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+def send_invitation(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Invite players to a game
 
     The game's settings as a create request's (no seats), the `invitees` by handle and
@@ -90,7 +90,7 @@ def get_invitation(invitation_id: str) -> dict[str, Any]:
 @blp.response(200, InvitationSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 409, 422)
-def accept(invitation_id: str) -> dict[str, Any]:
+def accept_invitation(invitation_id: str) -> dict[str, Any]:
     """Accept an invitation
 
     The last acceptance makes the game: the answer's `game_id` (and everyone's
@@ -106,7 +106,7 @@ def accept(invitation_id: str) -> dict[str, Any]:
 @blp.response(200, InvitationSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 409)
-def decline(invitation_id: str) -> dict[str, Any]:
+def decline_invitation(invitation_id: str) -> dict[str, Any]:
     """Decline an invitation
 
     The invitation closes (`declined`): no game is made. 403 `not_invited`: the
@@ -120,7 +120,7 @@ def decline(invitation_id: str) -> dict[str, Any]:
 @blp.response(200, InvitationSchema)
 @blp.doc(security=BEARER_REQUIRED)
 @errors(blp, 401, 403, 404, 409)
-def cancel(invitation_id: str) -> dict[str, Any]:
+def cancel_invitation(invitation_id: str) -> dict[str, Any]:
     """Cancel an invitation I sent
 
     An open invitation closes (`cancelled`): no game. 404 `invitation_not_found`: not

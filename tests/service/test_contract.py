@@ -165,3 +165,23 @@ def test_the_api_version_moves_with_the_document():
     assert f"### API {API_VERSION}" in changelog
     clients = (SPEC.parents[1] / "docs" / "clients.md").read_text()
     assert "## Versions and deprecation" in clients and "Deprecation" in changelog
+
+
+def test_every_paged_list_documents_its_paging_parameters():
+    """Issue 33: a list that says its next page in a Link header takes `limit` and the
+    offset (or cursor) in the document too, beside a conditional GET's If-None-Match
+    (which once replaced the query's parameters of /me/games)."""
+    document = json.loads(SPEC.read_text())
+    paged = 0
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if method not in ("get", "post"):
+                continue
+            headers = operation.get("responses", {}).get("200", {}).get("headers", {})
+            if "Link" not in headers:
+                continue
+            paged += 1
+            names = {p["name"] for p in operation.get("parameters", [])}
+            assert "limit" in names and names & {"offset", "since", "before"}, \
+                (method, path, names)
+    assert paged >= 5
