@@ -41,6 +41,8 @@ from .players import handle as kept_handle
 from .store import Player
 from .store.invitations import Invitation, Invitee
 
+__all__ = ["Invitation", "Invitations", "status"]
+
 log = logging.getLogger(__name__)
 
 #: Open invitations an account may have sent at once.

@@ -90,8 +90,11 @@ class Follower:
         return "".join(out)
 
     def head(self, s: Settings) -> str:
-        """The first text: the reconnect delay and the id to resume from (SSE)."""
-        return "" if self.ndjson else f"retry: {s.stream_retry_ms}\nid: {self.cursor}\n\n"
+        """The first text: the id to resume from (and, SSE, the reconnect delay), so a
+        client that hears nothing before the stream ends resumes from where it began."""
+        if self.ndjson:
+            return f'{{"id":"{self.cursor}"}}\n'
+        return f"retry: {s.stream_retry_ms}\nid: {self.cursor}\n\n"
 
     @property
     def keepalive(self) -> str:
@@ -154,7 +157,8 @@ EXAMPLE = ('retry: 1000\nid: 1733400000000\n\nid: 1733400001234-4f0c9a1b2c3d4e5f
 @blp.route("/me/stream", methods=["GET"])
 @blp.response(200, MESSAGE, content_type="text/event-stream", example=EXAMPLE, description=(
     "Server-sent events (text/event-stream), or with `Accept: application/x-ndjson` one "
-    "JSON object `{id, event, data}` a line (empty lines keep it alive). Each event: "
+    "JSON object `{id, event, data}` a line (empty lines keep it alive; the first line, "
+    "`{id}` alone, is where the stream began: resume from it). Each event: "
     "`id:` where to resume, `event:` its kind, `data:` JSON with `game_id` and "
     "`version`. The stream ends after a bounded time; reconnect with `Last-Event-ID`."))
 @blp.doc(security=BEARER_REQUIRED, parameters=[

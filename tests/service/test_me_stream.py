@@ -106,7 +106,9 @@ def test_two_games_moves_in_order_and_resuming(app):
     r = client.get("/me/stream", headers={**auth(ann), "Last-Event-ID": start,
                                           "Accept": "application/x-ndjson"})
     assert r.status_code == 200 and r.mimetype == "application/x-ndjson"
-    lines = [json.loads(x) for x in r.get_data(as_text=True).splitlines() if x.strip()]
+    first, *lines = [json.loads(x) for x in r.get_data(as_text=True).splitlines()
+                     if x.strip()]
+    assert first == {"id": start}  # where it began: a quiet stream resumes from there
     now = read(client, ann, start)[1]
     assert [(x["id"], x["event"], x["data"]) for x in lines] == [
         (e["id"], e["event"], e["data"]) for e in now]
