@@ -22,6 +22,7 @@ from .base import (
     Seat,
 )
 from .mail import MailRecords
+from .moderation import ModerationRecords
 from .players import PlayerRecords
 from .sql import Tx
 from .talk import TalkRecords
@@ -32,15 +33,16 @@ from .webhooks import WebhookRecords
 class EventStore(Protocol):
     """What the service and the workers ask of a store (sql.py, over SQLite or
     PostgreSQL): the games and their seats, the log, due work, upkeep; and the records of
-    players, table talk, webhooks and mails, each in a small module of its own, reached
-    as ``players``, ``talk``, ``hooks``, ``mail`` and ``transfer`` (export and import) or
-    inside one ``transaction``. Every write is atomic; the methods' own documents are
-    sql.py's."""
+    players, table talk, webhooks, mails and moderation, each in a small module of its
+    own, reached as ``players``, ``talk``, ``hooks``, ``mail``, ``moderation`` and
+    ``transfer`` (export and import) or inside one ``transaction``. Every write is
+    atomic; the methods' own documents are sql.py's."""
 
     players: PlayerRecords
     talk: TalkRecords
     hooks: WebhookRecords
     mail: MailRecords
+    moderation: ModerationRecords
     transfer: TransferRecords
 
     # games and seats

@@ -43,6 +43,7 @@ from .base import (
 )
 from .dialect import Conn, Dialect, as_time
 from .mail import MailRecords
+from .moderation import ModerationRecords
 from .players import PlayerRecords
 from .talk import TalkRecords
 from .transfer import TransferRecords
@@ -110,6 +111,7 @@ class SqlStore:
         self.players, self.talk = PlayerRecords(access), TalkRecords(access)
         self.hooks, self.mail = WebhookRecords(access), MailRecords(access)
         self.transfer = TransferRecords(access)
+        self.moderation = ModerationRecords(access)
         try:
             if migrate:
                 self.migrate()
