@@ -283,6 +283,7 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
         "/players/sign-in": {"email": "x@example.org", "language": "fi"},
         "/players/session": {"code": "AAAA-BBBB-CCCC"},
         "/me/tokens": {"description": "my app", "scopes": ["read"]},
+        "/reports": {"game_id": game.id, "message_id": 1, "handle": "bob", "reason": "rude"},
         "/games/<string:game_id>/seats/<int:seat>/claim": {"code": "not-the-code"},
         "/games/<string:game_id>/seats/<int:seat>/mail-address": {"email": "b@example.org"},
         "/records": {"format": "alhambra-pbem-record", "format_version": 1, "variant":
