@@ -16,6 +16,7 @@ from .blueprints import BLUEPRINTS, web
 from .games import Games, WebhookPolicy
 from .json_provider import JsonProvider
 from .languages import init_languages
+from .moderation import Moderation
 from .players import Players, rq_sender
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
@@ -101,7 +102,7 @@ API_CONFIG: dict[str, Any] = {
 
 #: Browser pages of other origins (ALHAMBRA_CORS_ORIGINS) may call the API: tokens go in
 #: the Authorization header, never in cookies, so no credentials are allowed.
-API_PATHS = (r"^/(games|records|variants|health|players|me|ratings|invitations|"
+API_PATHS = (r"^/(games|records|variants|health|players|me|ratings|invitations|reports|"
              r"openapi\.json)(/.*)?$")
 CORS_OPTIONS: dict[str, Any] = {
     "methods": ["GET", "POST", "PUT", "PATCH", "DELETE"], "supports_credentials": False,
@@ -144,6 +145,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["alhambra_players"] = Players(
         app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue),
         settings.vacation_days, settings.vacation_stretch)
+    app.extensions["alhambra_moderation"] = Moderation(app.extensions["alhambra"])
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

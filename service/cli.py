@@ -13,6 +13,10 @@ the database, print the OpenAPI document, keep the translations' catalogs.
     alhambra-pbem restore /var/backups/alhambra/2026-12-05
     alhambra-pbem openapi > openapi/openapi.json
     alhambra-pbem catalogs [update|check]
+    alhambra-pbem reports [--all] [--json] | reports close ID | reports log
+    alhambra-pbem hide-message GAME MESSAGE_ID
+    alhambra-pbem suspend HANDLE [--reason TEXT] | unsuspend HANDLE
+    alhambra-pbem ban ADDRESS [--reason TEXT] | unban ADDRESS
 
 Settings come from the environment (service/settings.py, docs/configuration.md); ``--db``
 and ``--public-url`` override ``ALHAMBRA_DB`` and ``PUBLIC_URL``; ``DATABASE_URL``
@@ -25,6 +29,10 @@ server. ``serve --no-worker`` serves the API alone, for
 hosts whose workers run elsewhere (``alhambra-pbem worker``). ``mail-in`` plays the
 replies to the game's mails (workers/mail_in.py): one message on standard input (pipe
 delivery from a mail server), or an SMTP server.
+The moderation commands (``reports``, ``hide-message``, ``suspend``, ``ban`` and their
+undoing: service/moderation.py) act on the database as its operator, each logged in its
+``moderation_log`` (``reports log``) with the operator's name (``--by``, default the
+system user's).
 ``migrate`` is the one step that changes a PostgreSQL database's schema (API and worker
 processes refuse a database at another schema than theirs); a SQLite file is migrated
 by whichever process opens it first.
@@ -33,6 +41,7 @@ by whichever process opens it first.
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 import os
 import signal
@@ -41,13 +50,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from email_validator import EmailNotValidError
 from flask import Flask
 
-from . import backup, catalogs, logs, metrics
+from . import backup, catalogs, logs, metrics, times
 from .app import create_app, openapi_document
+from .errors import DomainError
+from .i18n import say
+from .moderation import Moderation
 from .process import host_port, wait_for_port
+from .schemas import normal_address
 from .settings import Settings, SettingsError
 from .store import SchemaTooNew, SchemaTooOld, describe, open_store
+from .store.moderation import Report
 from .transfer import TransferError, export_games, import_games
 
 
@@ -251,6 +266,113 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _operator(args: argparse.Namespace, act: Callable[[Moderation], int]) -> int:
+    """Run ``act`` with the moderation of the settings' database (its app, as the API
+    has it: the same takeover bots, the same key), its log lines on standard error."""
+    settings = _settings(args)
+    logs.configure(settings, stream=sys.stderr)
+    app = create_app(settings)
+    try:
+        return act(app.extensions["alhambra_moderation"])
+    except DomainError as exc:
+        print(f"alhambra-pbem: {say(exc.detail, 'en')}", file=sys.stderr)
+        return 1
+    finally:
+        app.extensions["alhambra"].store.close()
+
+
+def _one_line(text: str | None, most: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def _report_line(r: Report) -> dict[str, Any]:
+    """A report as ``reports`` shows it."""
+    if r.message_id is not None:
+        target = f"message {r.game_id}/{r.message_id} by {r.message_sender or 'the host'}"
+        if r.target_handle:
+            target += f" ({r.target_handle})"
+    else:
+        target = f"player {r.target_handle or r.target}"
+    return {"id": r.id, "at": times.to_text(r.created_at),
+            "reporter": r.reporter_handle or r.reporter, "target": target,
+            "reason": r.reason, "message": r.message_text,
+            "closed": times.to_text(r.closed_at) if r.closed_at else None,
+            "closed_by": r.closed_by}
+
+
+def cmd_reports(args: argparse.Namespace) -> int:
+    """The operator's queue: the open reports (``--all``: closed too), ``close ID``, or
+    ``log``: the operators' actions."""
+    def act(m: Moderation) -> int:
+        if args.action == "close":
+            if args.id is None:
+                print("alhambra-pbem: reports close needs the report's ID", file=sys.stderr)
+                return 2
+            if not m.close_report(args.id, args.by):
+                print(f"alhambra-pbem: no open report {args.id}", file=sys.stderr)
+                return 1
+            print(f"closed report {args.id}")
+        elif args.action == "log":
+            for e in m.entries(args.limit):
+                print("\t".join((times.to_text(e.at), e.actor, e.action, e.target,
+                                 _one_line(e.detail, 80))))
+        else:
+            found = [_report_line(r) for r in m.reports(closed=args.all)]
+            if args.json:
+                print(json.dumps(found, indent=2, ensure_ascii=False))
+            elif not found:
+                print("no open reports", file=sys.stderr)
+            for r in [] if args.json else found:
+                closed = f" [closed {r['closed']} by {r['closed_by']}]" if r["closed"] else ""
+                print(f"#{r['id']}\t{r['at']}\tby {r['reporter']}\t{r['target']}\t"
+                      f"reason: {_one_line(r['reason'], 80)}{closed}")
+                if r["message"] is not None:
+                    print(f"\t\"{_one_line(r['message'], 120)}\"")
+        return 0
+    return _operator(args, act)
+
+
+def cmd_hide_message(args: argparse.Namespace) -> int:
+    def act(m: Moderation) -> int:
+        m.hide_message(args.game, args.message_id, args.by)
+        print(f"message {args.message_id} of game {args.game} hidden from every reader")
+        return 0
+    return _operator(args, act)
+
+
+def cmd_suspend(args: argparse.Namespace) -> int:
+    def act(m: Moderation) -> int:
+        if args.command == "unsuspend":
+            done = m.unsuspend(args.handle, args.by)
+            print(f"{args.handle}: suspension lifted" if done else
+                  f"{args.handle} was not suspended")
+            return 0
+        taken = m.suspend(args.handle, args.reason, args.by)
+        print(f"{args.handle}: suspended; a bot took its seat over in {len(taken)} running "
+              f"games" + (f" ({', '.join(taken)})" if taken else ""))
+        return 0
+    return _operator(args, act)
+
+
+def cmd_ban(args: argparse.Namespace) -> int:
+    try:
+        address = normal_address(args.address)
+    except EmailNotValidError as exc:
+        print(f"alhambra-pbem: {args.address!r} is no address: {exc}", file=sys.stderr)
+        return 2
+
+    def act(m: Moderation) -> int:
+        if args.command == "unban":
+            print(f"{address}: ban lifted" if m.unban(address, args.by) else
+                  f"{address} was not banned")
+        else:
+            print(f"{address}: banned (no sign-in)" if m.ban(address, args.reason, args.by)
+                  else f"{address} was banned already")
+        return 0
+    return _operator(args, act)
+
+
 def cmd_catalogs(args: argparse.Namespace) -> int:
     return catalogs.run(args)
 
@@ -343,6 +465,43 @@ def main(argv: list[str] | None = None) -> int:
                        "message catalogs (update), or list what is out of date (check)")
     catalogs.add_arguments(p)
     p.set_defaults(func=cmd_catalogs)
+    try:
+        operator = getpass.getuser()
+    except (OSError, KeyError):  # no user name in the environment or the system
+        operator = "operator"
+    p = sub.add_parser("reports", help="the moderation queue: the open reports, 'close ID', "
+                       "or 'log' (every operator's action)")
+    p.add_argument("action", nargs="?", choices=("list", "close", "log"), default="list")
+    p.add_argument("id", nargs="?", type=int, help="the report to close")
+    p.add_argument("--all", action="store_true", help="closed reports too")
+    p.add_argument("--json", action="store_true", help="as JSON")
+    p.add_argument("--limit", type=int, default=100, help="log: the last this many")
+    p.set_defaults(func=cmd_reports)
+    p = sub.add_parser("hide-message", help="hide a table-talk message from every reader "
+                       "(kept in the database with who hid it)")
+    p.add_argument("game")
+    p.add_argument("message_id", type=int)
+    p.set_defaults(func=cmd_hide_message)
+    for name, text in (("suspend", "suspend an account (handle or address): its tokens "
+                        "stop, it cannot sign in, bots play its running games' seats"),
+                       ("unsuspend", "lift an account's suspension")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("handle", help="the account's handle (or address)")
+        if name == "suspend":
+            p.add_argument("--reason", help="why (kept in the log)")
+        p.set_defaults(func=cmd_suspend)
+    for name, text in (("ban", "refuse every sign-in of an address"),
+                       ("unban", "lift an address's ban")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("address")
+        if name == "ban":
+            p.add_argument("--reason", help="why (kept in the log)")
+        p.set_defaults(func=cmd_ban)
+    for name in ("reports", "hide-message", "suspend", "unsuspend", "ban", "unban"):
+        p = sub.choices[name]
+        p.add_argument("--db", help="the SQLite file (default $ALHAMBRA_DATA/alhambra.db)")
+        p.add_argument("--by", default=operator, help="the operator's name in the log "
+                       f"(default the system user's: {operator})")
     p = sub.add_parser("openapi", help="print the OpenAPI document")
     p.set_defaults(func=cmd_openapi)
 

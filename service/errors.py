@@ -345,7 +345,7 @@ class InvitationClosed(DomainError):
     cancelled or expired (``state``)."""
 
     def __init__(self, state: str) -> None:
-        super().__init__(msg("this invitation is {state}: it takes no more answers",
+        super().__init__(msg("this invitation takes no more answers (state: {state})",
                              state=state), state=state)
 
 
@@ -389,3 +389,46 @@ class BotAccountRefused(DomainError):
         super().__init__(msg("only an account that has held no seat and has no rating "
                              "becomes a bot account (or a person's again): make a new "
                              "account for your bot"))
+# -- moderation (service/moderation.py) ----------------------------------------------------
+
+class AccountSuspended(DomainError):
+    """A token (session or personal) of an account an operator suspended, or a sign-in
+    to it."""
+
+    def __init__(self, reason: str | None = None) -> None:
+        super().__init__(msg("this account is suspended by the operator of this server: "
+                             "its tokens do not work and it cannot sign in; a bot plays its "
+                             "seats (write to the operator to appeal)"), reason=reason)
+
+
+class AddressBanned(DomainError):
+    """A sign-in of an address an operator banned."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("this address is banned from this server: it cannot sign in"))
+
+
+class PlayerNotFound(DomainError):
+    """No account has this handle."""
+
+    def __init__(self, handle: str) -> None:
+        super().__init__(msg("no player has the handle {handle}", handle=repr(handle)),
+                         handle=handle)
+
+
+class BlockRefused(DomainError):
+    """A block that cannot be: of oneself."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("you cannot block yourself"))
+
+
+class Blocked(DomainError):
+    """What a block forbids between two accounts: a private message, a seat at a public
+    game where the other sits (``detail`` says which)."""
+
+
+class TooManyReports(DomainError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(msg("at most {limit} reports a day: the operator reads them all, "
+                             "wait a little", limit=limit), limit=limit, retry_after=3600)

@@ -47,7 +47,9 @@ from .auth import (
 )
 from .clock import TIMED_EVENTS, Clock, ControlError, TimeControl, seconds
 from .errors import (
+    AccountSuspended,
     AlreadySeated,
+    Blocked,
     DomainError,
     Forbidden,
     GameFull,
@@ -281,6 +283,8 @@ class Games:
         if token.startswith(PERSONAL_PREFIX):
             personal = self.store.players.token(h, times.now())
             if personal is not None:
+                if personal.suspended:
+                    raise AccountSuspended()
                 return Caller(token_hash=h, account=personal.email,
                               scopes=frozenset(personal.scopes))
         seat = self.store.seat_by_token_hash(h)
@@ -292,6 +296,8 @@ class Games:
         if token.startswith(SESSION_PREFIX):
             player = self.store.players.session_player(h)
             if player is not None:
+                if player.suspended_at is not None:
+                    raise AccountSuspended(player.suspended_reason)
                 return Caller(token_hash=h, account=player.email)
         raise InvalidToken()
 
@@ -522,6 +528,10 @@ class Games:
         game = self.game(game_id)
         if claimed and any(s.claimed_by == email for s in game.seats):
             raise AlreadySeated()
+        if claimed and email and game.public and self.store.moderation.blocked_among(
+                email, [s.claimed_by for s in game.seats if s.claimed_by]):
+            raise Blocked(msg("you cannot join this public game: one of its players "
+                              "blocked you, or you blocked one"))
         if not game.invite_hash:  # every seat was named when the game was created
             raise GameFull()
         if invite_code is None and not game.public or \

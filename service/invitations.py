@@ -9,8 +9,9 @@ played with its account's tokens and the game is rated like any other. A decline
 inviter's cancellation or the end of ``expires_at`` closes it: no game. An account sees
 the invitations it sent and was sent, no other.
 
-The same account is not invited twice, nor is the inviter; handles are looked up as
-kept (service/players.handle); a bot account (``Player.is_bot``, a program plays for
+The same account is not invited twice, nor is the inviter, nor two accounts one of
+which blocked the other (service/moderation.py); handles are looked up as kept
+(service/players.handle); a bot account (``Player.is_bot``, a program plays for
 it) is invited like anyone.
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 from . import times
 from .errors import (
     AlreadyAnswered,
+    Blocked,
     DomainError,
     HandleNeeded,
     HandleRefused,
@@ -84,6 +86,14 @@ class Invitations:
         if len(set(emails)) != len(emails):
             raise InvalidOption("invitees", msg("each player is invited once, and not the "
                                                 "inviter"))
+        people = [inviter, *accounts]
+        for i, person in enumerate(people):
+            blocked = self.store.moderation.blocked_among(
+                person.email, [p.email for p in people[i + 1:]])
+            if blocked:
+                other = next(p for p in people if p.email in blocked)
+                raise Blocked(msg("{a} and {b} cannot sit at one table: one blocked the "
+                                  "other", a=person.handle, b=other.handle))
         for i, level in enumerate(bots):
             check_level(level, f"bots.{i}")
         check_variant(settings["variant"], len(emails) + len(bots), settings["options"])
@@ -106,7 +116,7 @@ class Invitations:
             kept, _ = kept_handle(handle)
         except HandleRefused:
             raise UnknownHandle(handle) from None
-        player = self.store.players.by_handle(kept)
+        player = self.store.players.player_by_handle(kept)
         if player is None:
             raise UnknownHandle(handle)
         return player

@@ -4,6 +4,7 @@ preferences and a player's games."""
 from __future__ import annotations
 
 from datetime import UTC
+from typing import Any, ClassVar
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -206,7 +207,8 @@ class AccountExportSchema(ma.Schema):
                              "description": "Each table's rows about the account: players, "
                                             "player_sessions, player_tokens, sign_ins, "
                                             "player_vacations, ratings, seats, talk, "
-                                            "messages, mail_failures, mail_answers"})
+                                            "messages, mail_failures, mail_answers, "
+                                            "blocks, reports"})
 
 
 # -- pages of lists (issue 33): limit and offset; the next page in a Link header --------
@@ -233,3 +235,46 @@ class MyGamesPageQuerySchema(MyGamesWaitingQuerySchema, PageQuerySchema):
 class RatingsPageQuerySchema(RatingsQuerySchema):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
                             metadata={"description": "Skip this many of the best"})
+
+
+# -- moderation (issue 38): blocks and reports ----------------------------------------------
+
+class BlockSchema(ma.Schema):
+    handle = fields.String(allow_none=True, required=True, metadata={
+        "description": "The blocked player's handle (null: it has none now)"})
+    created_at = Timestamp(required=True)
+
+
+class BlocksSchema(ma.Schema):
+    blocks = fields.List(fields.Nested(BlockSchema), required=True, metadata={
+        "description": "The players blocked, the latest first"})
+
+
+class ReportInSchema(Strict):
+    JSON_SCHEMA: ClassVar[dict[str, Any]] = {
+        "description": "Give a message (game_id and message_id), a player (handle) or both",
+        "anyOf": [{"required": ["game_id", "message_id"]}, {"required": ["handle"]}]}
+
+    game_id = fields.String(validate=validate.Length(1, 64), metadata={
+        "description": "The game of the message reported"})
+    message_id = fields.Integer(strict=True, validate=validate.Range(1, (1 << 31) - 1),
+                                metadata={"description": "The message reported (one you "
+                                          "can read), with game_id"})
+    handle = fields.String(validate=validate.Length(1, 100), metadata={
+        "description": "The player reported, by handle"})
+    reason = fields.String(required=True, validate=validate.Length(1, 1000), metadata={
+        "description": "What is wrong, for the server's operator (at most 1,000 "
+                       "characters)"})
+
+    @ma.validates_schema
+    def _target(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if ("game_id" in data) != ("message_id" in data):
+            raise ma.ValidationError("a message is game_id and message_id together",
+                                     "message_id" if "game_id" in data else "game_id")
+        if "message_id" not in data and "handle" not in data:
+            raise ma.ValidationError("report a message (game_id, message_id) or a player "
+                                     "(handle)", "handle")
+
+
+class ReportSchema(ma.Schema):
+    id = fields.Integer(required=True, metadata={"description": "The report's number"})

@@ -22,6 +22,11 @@ Personal access tokens (``create_token``): made, listed and deleted with the ses
 token only, shown once (only the hash is kept), each with some of ``auth.SCOPES``; it acts
 in every seat the account claimed (auth.Caller), and reads the player's games and stream
 (``account``).
+
+Moderation (service/moderation.py): a suspended account's tokens are refused
+(AccountSuspended) and it cannot sign in; a banned address gets no sign-in mail (the
+answer is the same, as for any address) and a code mailed before the ban is refused
+(AddressBanned). ``blocks_between`` says whether either of two accounts blocked the other.
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ from .auth import (
     same_hash,
 )
 from .errors import (
+    AccountSuspended,
+    AddressBanned,
     AlreadySeated,
     BotAccountRefused,
     DomainError,
@@ -146,6 +153,9 @@ class Players:
         code = sign_in_code(self.games.secret_key, sign_in_id)
         sign_in = SignIn(sign_in_id, email.strip().lower(), hash_token(normal_code(code)),
                          now, now + timedelta(minutes=SIGN_IN_MINUTES), language)
+        if self.store.moderation.banned(sign_in.email):  # no mail; the answer is the same
+            log.info("sign-in %s: the address is banned, no mail sent", sign_in_id)
+            return sign_in
         self.store.players.add_sign_in(sign_in)
         self.send(sign_in_id)
         return sign_in
@@ -156,10 +166,25 @@ class Players:
         email = self.store.players.use_sign_in(hash_token(normal_code(code)), now)
         if email is None:
             raise InvalidSignInCode()
+        self.admitted(email)
         token = PLAYER_PREFIX + new_token()
         for game_id in self.store.players.add_session(hash_token(token), email, now):
             self._rate_if_over(game_id)
         return {"token": token, "email": email}
+
+    def admitted(self, email: str) -> None:
+        """AddressBanned or AccountSuspended if ``email`` may not sign in (moderation)."""
+        if self.store.moderation.banned(email):
+            raise AddressBanned()
+        found = self.store.players.player(email)
+        if found is not None and found.suspended_at is not None:
+            raise AccountSuspended(found.suspended_reason)
+
+    def blocks_between(self, a_email: str, b_email: str) -> bool:
+        """Did either account block the other (service/moderation.py)? What a block
+        forbids between them: private messages, a shared public game (and, for whoever
+        builds them, invitations)."""
+        return bool(self.store.moderation.blocked_among(a_email.lower(), [b_email.lower()]))
 
     # -- claiming seats ------------------------------------------------------------------
 
@@ -186,6 +211,7 @@ class Players:
         if any(s.claimed_by == email for s in game.seats):
             raise AlreadySeated()
         if player is None:
+            self.admitted(email)
             self.store.players.add_player(email, times.now())
         generation = current.token_generation + 1
         token = self.games.seat_token(game_id, seat, generation)
@@ -214,11 +240,11 @@ class Players:
                     raise MissingScope(scope)
                 found = self.store.players.player(personal.email)
                 if found is not None:
-                    return found
+                    return _active(found)
         player = self.store.players.session_player(hash_token(token)) if token else None
         if player is None:
             raise InvalidPlayerToken()
-        return player
+        return _active(player)
 
     def session(self, token: str | None) -> Player:
         """The player of a session's token, where a personal token will not do (its
@@ -229,7 +255,7 @@ class Players:
         player = self.store.players.session_player(hash_token(token)) if token else None
         if player is None:
             raise InvalidPlayerToken()
-        return player
+        return _active(player)
 
     def create_token(self, player: Player, description: str, scopes: list[str],
                      now: datetime | None = None) -> tuple[PlayerToken, str]:
@@ -403,6 +429,13 @@ class Players:
             your_turn=mine, deadline=game.deadline if mine else None,
             token=self.games.seat_token(game.id, seat.seat, seat.token_generation)
             if playing and token else None)
+
+
+def _active(player: Player) -> Player:
+    """``player``, unless an operator suspended it (AccountSuspended)."""
+    if player.suspended_at is not None:
+        raise AccountSuspended(player.suspended_reason)
+    return player
 
 
 def token_document(token: PlayerToken) -> dict[str, Any]:

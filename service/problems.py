@@ -69,6 +69,14 @@ CODES: dict[str, Code] = {
                           errors.MissingScope),
     "session_needed": Code(403, "only the sign-in session's token may do this (tokens, "
                            "preferences, claims)", errors.SessionNeeded),
+    "account_suspended": Code(403, "the account is suspended by the server's operator: "
+                              "its tokens stop and it cannot sign in",
+                              errors.AccountSuspended),
+    "address_banned": Code(403, "the address is banned by the server's operator: it "
+                           "cannot sign in", errors.AddressBanned),
+    "blocked": Code(403, "one of two accounts blocked the other: no private messages "
+                    "between them, no seat at a public game where the other sits",
+                    errors.Blocked),
     "forbidden": Code(403, "this token may not do this (another game's; the host's on "
                       "/moves)", errors.Forbidden),
     "not_your_turn": Code(403, "it is another seat's turn", errors.OutOfTurn),
@@ -82,6 +90,7 @@ CODES: dict[str, Code] = {
     "invitation_not_found": Code(404, "no such invitation sent by or to you",
                                  errors.InvitationNotFound),
     "token_not_found": Code(404, "no such personal token of yours", errors.TokenNotFound),
+    "player_not_found": Code(404, "no player has this handle", errors.PlayerNotFound),
     "method_not_allowed": Code(405, "see the Allow header"),
     "version_conflict": Code(409, "the game moved on; current_version says where it is",
                              errors.VersionConflict),
@@ -136,6 +145,7 @@ CODES: dict[str, Code] = {
                         errors.NamesAlike),
     "handle_refused": Code(422, "a handle that breaks the rules of names or reads like "
                            "another player's (see reason)", errors.HandleRefused),
+    "block_refused": Code(422, "a player cannot block itself", errors.BlockRefused),
     "idempotency_key_reused": Code(422, "the Idempotency-Key was used for another request",
                                    errors.IdempotencyKeyReused),
     "message_empty": Code(422, "a message with no text", errors.MessageEmpty),
@@ -152,6 +162,8 @@ CODES: dict[str, Code] = {
     "too_many_messages": Code(429, "the seat (or host) wrote as many messages this hour as "
                               "allowed (see limit, and Retry-After or retry_after)",
                               errors.TooManyMessages),
+    "too_many_reports": Code(429, "the account filed as many reports today as allowed "
+                             "(see limit)", errors.TooManyReports),
     "internal_error": Code(500, "a bug; nothing was written"),
 }
 

@@ -1,6 +1,6 @@
 """Limits per client address (flask-limiter): game creation, joins, record imports,
-sign-in mails, and refused tokens, invite codes or sign-in codes, as ``Settings.limit_*``
-say.
+sign-in mails, reports to the operator, and refused tokens, invite codes or sign-in
+codes, as ``Settings.limit_*`` say.
 
 Creations, seats taken by joining and imports are counted per address, and a request over
 its limit is refused before it runs. Refused secrets are counted otherwise, so that a
@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 #: The endpoints each limit applies to.
 LIMITED = {"limit_create": ["games.create_game"], "limit_join": ["games.join_game"],
            "limit_import": ["records.import_record"],
-           "limit_sign_in": ["players.sign_in"]}
+           "limit_sign_in": ["players.sign_in"], "limit_report": ["moderation.create_report"]}
 PREFIX = 8  # characters of a refused token that name its target
 
 

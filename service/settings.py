@@ -33,7 +33,7 @@ DEFAULT_MIN_TIME_PER_MOVE = 60
 DEFAULT_LIMITS: Mapping[str, str] = MappingProxyType({
     "limit_create": "20/hour", "limit_join": "60/hour", "limit_bad_token": "30/minute",
     "limit_import": "20/hour", "limit_sign_in": "20/hour", "limit_sign_in_address": "5/hour",
-    "limit_session": "30/hour"})
+    "limit_session": "30/hour", "limit_report": "30/hour"})
 LOCAL_URL = "http://127.0.0.1:8000"
 #: What MAIL_IN_AUTH may say (workers/mail_auth.py).
 MAIL_IN_AUTH = ("none", "dkim", "spf", "any")
@@ -399,6 +399,11 @@ class Settings:
         "wrong sign-in codes (`POST /players/session`) per client address, and per code "
         "from all addresses; past it further *wrong* ones get 429, a right code never does",
         "`30/hour`", factory=_limit("limit_session"), topic=PUBLIC)
+    limit_report: str = setting(
+        "ALHAMBRA_LIMIT_REPORT", None,
+        "reports to the operator (`POST /reports`) per client address (and 20 a day per "
+        "account, whatever its address)",
+        "`30/hour`", factory=_limit("limit_report"), topic=PUBLIC)
     trusted_proxies: int = setting(
         "ALHAMBRA_TRUSTED_PROXIES", 0,
         "how many proxies in front of the API add to `X-Forwarded-For` (the client address is"
@@ -511,7 +516,8 @@ class Settings:
                           ("ALHAMBRA_LIMIT_SIGN_IN", self.limit_sign_in),
                           ("ALHAMBRA_LIMIT_SIGN_IN_ADDRESS",
                            self.limit_sign_in_address),
-                          ("ALHAMBRA_LIMIT_SESSION", self.limit_session)):
+                          ("ALHAMBRA_LIMIT_SESSION", self.limit_session),
+                          ("ALHAMBRA_LIMIT_REPORT", self.limit_report)):
             _rate_limit(var, text)
 
     @classmethod

@@ -9,7 +9,10 @@ part of the game's record all the same (export and import carry the table).
 Who reads what (``visible``): a seat reads the table's messages and the private ones it
 wrote or received, except those of the seats it muted; the host reads the table's; a
 spectator reads the table's only where the game allows it (``spectators_read_chat``).
-A deleted message keeps its place (id, sender, addressee, ``deleted``) without its text.
+A deleted message keeps its place (id, sender, addressee, ``deleted``) without its text;
+so does one an operator hid (service/moderation.py), for every reader. A seat reads no
+message of the seats whose accounts its account blocked, as if it muted them, and no
+private message goes between two accounts one of which blocked the other (``Blocked``).
 A note is its seat's alone: no other reader, mail, webhook or stream ever holds it.
 """
 
@@ -27,6 +30,7 @@ from engine.words import msg
 from . import times
 from .auth import Caller
 from .errors import (
+    Blocked,
     BotAddressee,
     Forbidden,
     InvalidOption,
@@ -140,7 +144,17 @@ class TableTalk:
 
     def seat_reader(self, game_id: str, seat: int) -> Reader:
         talk = self.settings(game_id)[seat]
-        return Reader(seat=seat, muted=frozenset(talk.muted))
+        seats = self.games.game(game_id).seats
+        return Reader(seat=seat, muted=frozenset(talk.muted) | self.blocked(seats, seat))
+
+    def blocked(self, seats: Sequence[Seat], seat: int) -> frozenset[int]:
+        """The seats whose accounts the account of ``seat`` blocked (service/moderation.py):
+        it reads their messages no more than a muted seat's."""
+        mine = seats[seat].claimed_by if seat < len(seats) else None
+        others = {s.claimed_by: s.seat for s in seats if s.claimed_by and s.seat != seat}
+        if mine is None or not others:
+            return frozenset()
+        return frozenset(others[e] for e in self.store.moderation.blocked_by(mine, others))
 
     # -- messages --------------------------------------------------------------------------
 
@@ -163,6 +177,11 @@ class TableTalk:
                 raise BotAddressee(to)
         if sender is None and to is not None:
             raise Forbidden(msg("the host writes to the table only"))
+        writer = seats[sender].claimed_by if sender is not None else None
+        reader = seats[to].claimed_by if to is not None else None
+        if writer and reader and self.store.moderation.blocked_among(writer, [reader]):
+            raise Blocked(msg("you cannot write to seat {seat} in private: one of you "
+                              "blocked the other", seat=to), seat=to)
         message = Message(game.id, 0, sender, to, text, game.version, times.now())
         notify = self._at_once(game, seats, message)
         limit = self.games.messages_per_hour
@@ -199,7 +218,8 @@ class TableTalk:
             if seat == message.sender or talk.mail_messages != "at_once" or \
                     not info.email or not info.claimed_by or info.bot:
                 continue
-            if visible(message, Reader(seat, muted=frozenset(talk.muted)), game):
+            muted = frozenset(talk.muted) | self.blocked(seats, seat)
+            if visible(message, Reader(seat, muted=muted), game):
                 out.append(seat)
         return out
 
@@ -349,7 +369,7 @@ class TableTalk:
         and not deleted (the mail says who wrote each)."""
         game = self.games.game(game_id)
         talk = self.settings(game_id)[seat]
-        reader = Reader(seat, muted=frozenset(talk.muted))
+        reader = self.seat_reader(game_id, seat)
         return [i for i in self.items(game, reader, talk.mailed_through)
                 if i.sender != seat and not i.deleted]
 

@@ -6,6 +6,7 @@ from . import (
     invitations,
     me_stream,
     meta,
+    moderation,
     play,
     players,
     records,
@@ -17,4 +18,4 @@ from . import (
 #: The API's blueprints (documented in the OpenAPI document).
 BLUEPRINTS = [games.blp, play.blp, stream.blp, talk.blp, webhooks.blp, records.blp,
               meta.blp, players.blp, me_stream.blp, account.blp,
-              invitations.blp]
+              invitations.blp, moderation.blp]

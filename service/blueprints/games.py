@@ -132,7 +132,8 @@ def join_game(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
     name). Without a player token an `email` makes the seat an invitation to that
     address, which counts for nobody until claimed. Returns the seat's secret token.
     The last seat to be filled starts the game; a game whose seats are all taken
-    answers 409 `game_full`."""
+    answers 409 `game_full`. A player may not join a public game where sits an account
+    it blocked or that blocked it (403 `blocked`)."""
     name, email, language = body["name"], body["email"], body["language"]
     token = bearer_token() if "Authorization" in request.headers else None
     claimed = token is not None and token.startswith(PLAYER_PREFIX)

@@ -46,7 +46,8 @@ def send_invitation(body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str
     start (played with the account's tokens; rated as any game); a decline, a
     cancellation or `expires_in` seconds without every answer close it. Each invitee's
     `/me/stream` tells an `invitation` event. An unknown handle: 422 `unknown_handle`; a
-    player twice or the inviter invited: 422 `invalid_option`; at most 50 open
+    player twice or the inviter invited: 422 `invalid_option`; two players one of whom
+    blocked the other: 403 `blocked`; at most 50 open
     invitations sent (422 `too_many_invitations`). The sign-in session's token, or a
     personal token with the `play` scope."""
     p = players()

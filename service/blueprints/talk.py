@@ -47,7 +47,8 @@ def send_message(body: dict[str, Any], game_id: str
     the table. Plain text (never HTML anywhere), 1 to 1,000 characters. Refused with
     nothing written: an empty text (`message_empty`), a longer one (`message_too_long`),
     control characters (`message_control_characters`), a seat the game does not have
-    (`unknown_seat`), a seat a bot plays (`addressee_is_bot`), and beyond the server's
+    (`unknown_seat`), a seat a bot plays (`addressee_is_bot`), a private message between
+    two accounts one of which blocked the other (403 `blocked`), and beyond the server's
     messages an hour (429 `too_many_messages`). Messages are not game events: the version
     does not change; open streams get them as `event: chat`."""
     t = talk()
@@ -67,10 +68,11 @@ def list_messages(query: dict[str, Any], game_id: str
     """Read the messages
 
     What the caller may read, after id `since`: a seat the table's messages and the
-    private ones it wrote or received (none of the seats it muted); the host the table's;
-    anyone else the table's only if the game was created with `spectators_read_chat`.
-    At most `limit`; when there are more, `Link: <…?since=<last id shown>…>;
-    rel="next"`."""
+    private ones it wrote or received (none of the seats it muted, nor of the accounts
+    its account blocked); the host the table's; anyone else the table's only if the game
+    was created with `spectators_read_chat`. A message the host deleted or the server's
+    operator hid keeps its place without its text (`deleted`). At most `limit`; when
+    there are more, `Link: <…?since=<last id shown>…>; rel="next"`."""
     t = talk()
     game = t.games.game(game_id)
     items = t.read(game, caller(), query["since"])

@@ -148,6 +148,9 @@ class Player:
     digest_hour: int = 7  # the UTC hour of its daily digest (notify: digest)
     handle: str | None = None  # its public name (ratings, lobbies): unique, chosen by it
     is_bot: bool = False  # a bot account: a program plays for it (service/invitations.py)
+    #: when an operator suspended the account, and why (service/moderation.py)
+    suspended_at: datetime | None = None
+    suspended_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,7 @@ class PlayerToken:
     scopes: tuple[str, ...]
     created_at: datetime
     last_used_at: datetime | None = None
+    suspended: bool = False  # its account is suspended (service/moderation.py)
 
 
 @dataclass(frozen=True)
@@ -348,18 +352,19 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "webhooks": ("id", "game_id", "seat", "url", "secret", "created_at", "failures",
                  "last_error", "disabled_at"),
     "messages": ("game_id", "id", "sender", "recipient", "text", "version", "created_at",
-                 "deleted_at"),
+                 "deleted_at", "hidden_at", "hidden_by"),
     "talk": ("game_id", "seat", "muted", "mail_messages", "notes", "notes_in_mail",
              "mailed_through"),
 }
 #: Values of columns an older export lacks.
 DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures": 0,
                             "claimed_by": None, "claim_on_sign_in": False,
-                            "public": False, "spectators_read_chat": False}
+                            "public": False, "spectators_read_chat": False,
+                            "hidden_at": None, "hidden_by": None}
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at", "deleted_at",
-                "expires_at", "closed_at", "answered_at"}
+                "expires_at", "closed_at", "answered_at", "hidden_at"}
 JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock", "settings"}
 
 #: One game's rows: table name → rows (column → value).

@@ -14,7 +14,8 @@ from .access import Access
 from .base import Player, PlayerToken, Rating, SignIn
 from .dialect import as_time
 
-PLAYER = "email, created_at, language, notify, digest_hour, handle, is_bot"
+PLAYER = ("email, created_at, language, notify, digest_hour, handle, is_bot, suspended_at, "
+          "suspended_reason")
 TOKEN = "id, email, description, scopes, created_at, last_used_at"
 #: How stale a token's ``last_used_at`` may be before a use writes it again (seconds).
 LAST_USED_STEP = 60
@@ -26,14 +27,16 @@ RATING = ("select r.email, r.variant, p.handle as name, r.mu, r.sigma, r.games, 
 
 def _player(row: dict[str, Any]) -> Player:
     return Player(row["email"], row["created_at"], row["language"], row["notify"],
-                  row["digest_hour"], row["handle"], bool(row["is_bot"]))
+                  row["digest_hour"], row["handle"], bool(row["is_bot"]),
+                  as_time(row["suspended_at"]), row["suspended_reason"])
 
 
 def _token(row: dict[str, Any]) -> PlayerToken:
     created = as_time(row["created_at"])
     assert created is not None
     return PlayerToken(row["id"], row["email"], row["description"],
-                       tuple(row["scopes"].split()), created, as_time(row["last_used_at"]))
+                       tuple(row["scopes"].split()), created, as_time(row["last_used_at"]),
+                       row.get("suspended_at") is not None)
 
 
 def _rating(row: dict[str, Any]) -> Rating:
@@ -188,8 +191,9 @@ class PlayerRecords:
         """The token of this hash, used at ``at`` (kept to the minute: a write at most
         once a minute per token)."""
         with self.a.read() as db:
-            row = db.one(f"select {TOKEN} from player_tokens where token_hash = ?",
-                         (token_hash,))
+            row = db.one(f"select {', '.join('t.' + c for c in TOKEN.split(', '))}, "
+                         f"p.suspended_at from player_tokens t join players p on "
+                         f"p.email = t.email where t.token_hash = ?", (token_hash,))
         if row is None:
             return None
         found = _token(row)
@@ -227,7 +231,8 @@ class PlayerRecords:
 
     def export(self, email: str) -> dict[str, list[dict[str, Any]]]:
         """Every row the service keeps of the account ``email``, by table: its own
-        (preferences, sessions, personal tokens, sign-in requests, vacations, ratings),
+        (preferences, sessions, personal tokens, sign-in requests, vacations, ratings, the
+        handles it blocked, the reports it filed),
         the seats claimed by it or offered to its address with their talk settings and
         notes, the invitations it sent and its answers to those it was sent, the
         messages those seats wrote, and the mails to its address that failed or were
@@ -266,6 +271,10 @@ class PlayerRecords:
                               "mail_failures where address = ? order by id", 1),
             "mail_answers": ("select allowed_at from mail_answers where address = ? "
                              "order by allowed_at", 1),
+            "blocks": ("select p.handle, b.created_at from blocks b left join players p on "
+                       "p.email = b.blocked where b.blocker = ? order by b.created_at", 1),
+            "reports": ("select id, game_id, message_id, target_handle, reason, created_at, "
+                        "closed_at from reports where reporter = ? order by id", 1),
         }
         address = email.lower()
         with self.a.read() as db:
@@ -275,10 +284,11 @@ class PlayerRecords:
     def erase(self, email: str, anonymous: str, placeholder: str) -> None:
         """Forget the account ``email`` in one transaction: its rows go (preferences,
         sessions, personal tokens, sign-in requests, vacations, the mails to its address
-        that failed or were answered); its seats are called ``placeholder``, lose the
-        address and their notes, and stay claimed by ``anonymous`` (its ratings too:
-        the games stay rated, by nobody one can name); the seats merely offered to its
-        address lose the address."""
+        that failed or were answered, the blocks it made or was the target of); its
+        reports and the operator's records of it name ``anonymous``; its seats are called
+        ``placeholder``, lose the address and their notes, and stay claimed by
+        ``anonymous`` (its ratings too: the games stay rated, by nobody one can name); the
+        seats merely offered to its address lose the address."""
         address, false = email.lower(), self.d.encode("claim_on_sign_in", False)
         mine = "(select game_id, seat from seats where claimed_by = ?)"
         with self.a.write() as db:
@@ -299,6 +309,13 @@ class PlayerRecords:
             db.execute("delete from sign_ins where lower(email) = ?", (address,))
             for table in ("mail_answers", "mail_failures"):
                 db.execute(f"delete from {table} where address = ?", (address,))
+            db.execute("delete from blocks where blocker = ? or blocked = ?",
+                       (address, address))
+            db.execute("update reports set reporter = ? where reporter = ?",
+                       (anonymous, address))
+            for table in ("reports", "moderation_log"):
+                db.execute(f"update {table} set target = ? where target = ?",
+                           (anonymous, address))
 
     # -- preferences, digests, vacations ------------------------------------------------
 
@@ -307,7 +324,7 @@ class PlayerRecords:
             row = db.one(f"select {PLAYER} from players where email = ?", (email,))
         return _player(row) if row else None
 
-    def by_handle(self, handle: str) -> Player | None:
+    def player_by_handle(self, handle: str) -> Player | None:
         """The player whose handle is ``handle`` (as kept: service/players.handle)."""
         with self.a.read() as db:
             row = db.one(f"select {PLAYER} from players where handle = ?", (handle,))

@@ -23,6 +23,7 @@ from .base import (
 )
 from .invitations import InvitationRecords
 from .mail import MailRecords
+from .moderation import ModerationRecords
 from .players import PlayerRecords
 from .sql import Tx
 from .talk import TalkRecords
@@ -33,8 +34,9 @@ from .webhooks import WebhookRecords
 class EventStore(Protocol):
     """What the service and the workers ask of a store (sql.py, over SQLite or
     PostgreSQL): the games and their seats, the log, due work, upkeep; and the records of
-    players, table talk, webhooks, mails and invitations, each in a small module of its
-    own, reached as ``players``, ``talk``, ``hooks``, ``mail``, ``invitations`` and
+    players, table talk, webhooks, mails, invitations and moderation, each in a small
+    module of its own, reached as ``players``, ``talk``, ``hooks``, ``mail``,
+    ``invitations``, ``moderation`` and
     ``transfer`` (export and import) or inside one ``transaction``. Every write is
     atomic; the methods' own documents are sql.py's."""
 
@@ -42,6 +44,7 @@ class EventStore(Protocol):
     talk: TalkRecords
     hooks: WebhookRecords
     mail: MailRecords
+    moderation: ModerationRecords
     transfer: TransferRecords
     invitations: InvitationRecords
 

@@ -228,6 +228,34 @@ create table invitees (
 create index {ix}invitees_email on invitees (email, invitation_id);
 alter table players add column is_bot {bool} not null default {false};
 """,
+    # 25: moderation (issue 38, service/moderation.py). The accounts a player blocked
+    # (``blocks``: by address, both ways erased with the account); the reports players
+    # filed for the operator's queue (``reports``: the reporter's address, the message or
+    # the account reported, the reason, when closed and by whom); a message an operator
+    # hid (``hidden_at``, ``hidden_by``: its text kept, served as deleted); a suspended
+    # account (``suspended_at``, ``suspended_reason``); a banned address, which cannot sign
+    # in (``banned_addresses``); and every operator's action (``moderation_log``).
+    """
+create table blocks (
+   blocker text not null, blocked text not null, created_at {time} not null,
+   primary key (blocker, blocked));
+create index {ix}blocks_blocked on blocks (blocked);
+create table reports (
+   id {failure_id}, reporter text not null, game_id text, message_id integer,
+   target text, target_handle text, reason text not null, created_at {time} not null,
+   closed_at {time}, closed_by text);
+create index {ix}reports_open on reports (created_at) where closed_at is null;
+create index {ix}reports_reporter on reports (reporter, created_at);
+alter table messages add column hidden_at {time};
+alter table messages add column hidden_by text;
+alter table players add column suspended_at {time};
+alter table players add column suspended_reason text;
+create table banned_addresses (
+   address text primary key, reason text, banned_at {time} not null, banned_by text not null);
+create table moderation_log (
+   id {failure_id}, at {time} not null, actor text not null, action text not null,
+   target text not null, detail text);
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

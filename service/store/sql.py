@@ -44,6 +44,7 @@ from .base import (
 from .dialect import Conn, Dialect, as_time
 from .invitations import InvitationRecords
 from .mail import MailRecords
+from .moderation import ModerationRecords
 from .players import PlayerRecords
 from .talk import TalkRecords
 from .transfer import TransferRecords
@@ -112,6 +113,7 @@ class SqlStore:
         self.hooks, self.mail = WebhookRecords(access), MailRecords(access)
         self.transfer = TransferRecords(access)
         self.invitations = InvitationRecords(access)
+        self.moderation = ModerationRecords(access)
         try:
             if migrate:
                 self.migrate()

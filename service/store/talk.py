@@ -12,7 +12,10 @@ from ..errors import GameNotFound
 from .access import Access
 from .base import Message, Talk
 
-MESSAGE = "game_id, id, sender, recipient, text, version, created_at, deleted_at"
+#: A message as every reader gets it: one an operator hid (service/moderation.py) as a
+#: deleted one, without its text (which the row keeps).
+MESSAGE = ("game_id, id, sender, recipient, case when hidden_at is null then text else '' "
+           "end as text, version, created_at, coalesce(deleted_at, hidden_at) as deleted_at")
 TALK = "game_id, seat, muted, mail_messages, notes, notes_in_mail, mailed_through"
 INT32 = range(-(1 << 31), 1 << 31)  # a message's id: beyond it, no message
 
@@ -60,22 +63,26 @@ class TalkRecords:
         return [_message(r) for r in rows]
 
     def marks(self, game_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
-        """Per game with messages: (its last message id, how many are deleted)."""
+        """Per game with messages: (its last message id, how many are deleted or
+        hidden)."""
         if not game_ids:
             return {}
         with self.a.read() as db:
-            rows = db.query(f"select game_id, max(id) as last, count(deleted_at) as gone "
+            rows = db.query(f"select game_id, max(id) as last, "
+                            f"count(coalesce(deleted_at, hidden_at)) as gone "
                             f"from messages where game_id in ({', '.join('?' * len(game_ids))}) "
                             f"group by game_id", list(game_ids))
         return {r["game_id"]: (r["last"], r["gone"]) for r in rows}
 
     def delete(self, game_id: str, message_id: int, at: datetime) -> bool:
-        """Remove a message's text, keeping when; False if there is none to delete."""
+        """Remove a message's text, keeping when; False if there is none to delete (or an
+        operator hid it: its text stays for the operator)."""
         if message_id not in INT32:
             return False
         with self.a.write() as db:
             return db.execute("update messages set text = '', deleted_at = ? where "
-                              "game_id = ? and id = ? and deleted_at is null",
+                              "game_id = ? and id = ? and deleted_at is null and "
+                              "hidden_at is null",
                               (self.d.time(at), game_id, message_id)) == 1
 
     def settings(self, game_id: str) -> list[Talk]:

@@ -262,6 +262,7 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
                                      spare.id if rotating else game.id)
             path = path.replace("<int:hook_id>", str(hook))
             path = path.replace("<int:message_id>", "1")
+            path = path.replace("<string:invitation_id>", "inv_0123456789abcdef")
             path = path.replace("<int:seat>", "1")  # a taken seat: no bot is ever seated
             path = path.replace("<path:filename>", "app.js")
             routes.append((rule.rule, method, path))
@@ -283,6 +284,11 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
         "/players/sign-in": {"email": "x@example.org", "language": "fi"},
         "/players/session": {"code": "AAAA-BBBB-CCCC"},
         "/me/tokens": {"description": "my app", "scopes": ["read"]},
+        "/invitations": {"invitees": ["bob"], "variant": "alhambra", "bots": ["random"],
+                         "expires_in": 3600},
+        "/invitations/<string:invitation_id>/accept": {},
+        "/invitations/<string:invitation_id>/decline": {},
+        "/reports": {"game_id": game.id, "message_id": 1, "handle": "bob", "reason": "rude"},
         "/games/<string:game_id>/seats/<int:seat>/claim": {"code": "not-the-code"},
         "/games/<string:game_id>/seats/<int:seat>/mail-address": {"email": "b@example.org"},
         "/records": {"format": "alhambra-pbem-record", "format_version": 1, "variant":

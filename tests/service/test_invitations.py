@@ -203,3 +203,18 @@ def test_the_invited_stream_tells_the_invitation_then_the_game(app):
     _, events = read(client, bob, start)
     assert ("game_started", game_id) in [(e["event"], e["data"].get("game_id"))
                                          for e in events]
+
+
+def test_no_invitation_seats_two_accounts_one_of_which_blocked_the_other(app):
+    """Issue 38's blocks: neither the inviter and an invitee nor two invitees."""
+    client = app.test_client()
+    ann = account(app, "ann@example.org", "ann")
+    bob = account(app, "bob@example.org", "bob")
+    account(app, "cy@example.org", "cy")
+    assert client.put("/me/blocks/cy", headers=auth(bob)).status_code == 201
+    check_problem(client.post("/invitations", json={"invitees": ["bob", "cy"]},
+                              headers=auth(ann)), 403, "blocked")
+    assert client.put("/me/blocks/ann", headers=auth(bob)).status_code == 201
+    check_problem(client.post("/invitations", json={"invitees": ["bob"]},
+                              headers=auth(ann)), 403, "blocked")
+    invite(client, ann, invitees=["cy"])  # no block between these two
