@@ -5,6 +5,7 @@ from . import (
     games,
     me_stream,
     meta,
+    notify,
     play,
     players,
     records,
@@ -15,4 +16,4 @@ from . import (
 
 #: The API's blueprints (documented in the OpenAPI document).
 BLUEPRINTS = [games.blp, play.blp, stream.blp, talk.blp, webhooks.blp, records.blp,
-              meta.blp, players.blp, me_stream.blp, account.blp]
+              meta.blp, players.blp, me_stream.blp, account.blp, notify.blp]

@@ -21,6 +21,7 @@ from .base import (
     Message,
     Seat,
 )
+from .channels import ChannelRecords
 from .mail import MailRecords
 from .players import PlayerRecords
 from .sql import Tx
@@ -42,6 +43,7 @@ class EventStore(Protocol):
     hooks: WebhookRecords
     mail: MailRecords
     transfer: TransferRecords
+    channels: ChannelRecords  # notification channels (issue 37)
 
     # games and seats
     def create_game(self, game: Game, seats: Sequence[Seat]) -> None: ...

@@ -212,6 +212,18 @@ create index {ix}player_tokens_email on player_tokens (email, created_at);
     """
 alter table seats add column thread_subject text;
 """,
+    # 24: an account's notification channels (issue 37): a browser's Web Push
+    # subscription (``kind`` push: its endpoint, keys p256dh and auth) or an Apprise URL
+    # (``kind`` apprise), the events it wants (space-separated), its failures in a row and
+    # the latest failure's error.
+    """
+create table notify_channels (
+   id {hook_id}, email text not null references players(email), kind text not null,
+   target text not null, p256dh text, auth text, events text not null,
+   created_at {time} not null, failures integer not null default 0, last_error text,
+   last_sent_at {time});
+create unique index {ix}notify_channels_target on notify_channels (email, target);
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

@@ -6,8 +6,9 @@ compact form of codec.py, keyed by the version of its last event, so a batch is 
 appended twice; the database refuses any change of it), ``idempotency`` (the first answer
 to each submission with a key), ``due`` (the workers' due work, written with the batch
 that calls for it), and the records of players, table talk, webhooks and mails
-(players.py, talk.py, webhooks.py, mail.py), reached through ``SqlStore.players``,
-``.talk``, ``.hooks`` and ``.mail``, or inside one transaction (``transaction``).
+(players.py, talk.py, webhooks.py, mail.py, channels.py), reached through
+``SqlStore.players``, ``.talk``, ``.hooks``, ``.mail`` and ``.channels``, or inside one
+transaction (``transaction``).
 
 Every write is atomic: an append checks the expected version inside its transaction, so
 of two writers racing for a version exactly one succeeds, and workers claiming due work
@@ -41,6 +42,7 @@ from .base import (
     Message,
     Seat,
 )
+from .channels import ChannelRecords
 from .dialect import Conn, Dialect, as_time
 from .mail import MailRecords
 from .players import PlayerRecords
@@ -110,6 +112,7 @@ class SqlStore:
         self.players, self.talk = PlayerRecords(access), TalkRecords(access)
         self.hooks, self.mail = WebhookRecords(access), MailRecords(access)
         self.transfer = TransferRecords(access)
+        self.channels = ChannelRecords(access)
         try:
             if migrate:
                 self.migrate()
