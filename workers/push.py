@@ -38,7 +38,7 @@ from service import due as planned
 from service import i18n, times
 from service.errors import ChannelRefused, GameNotFound, WebhookUrlRefused
 from service.i18n import Msg, msg
-from service.links import play_path
+from service.links import open_path
 from service.notify_channels import HOSTED_SCHEMES, check_apprise_url, vapid_key
 from service.store import Channel, Claim, Due, DueRow, Finish
 from service.webhook_urls import Target, resolve
@@ -109,7 +109,7 @@ def payload(ctx: Context, row: DueRow, channel: Channel) -> dict[str, Any]:
     lang = i18n.best(None, player.language if player else None)
     title, text = words(what, row.game_id)
     return {"game_id": row.game_id, "version": row.version, "what": what,
-            "url": ctx.settings.link_url.rstrip("/") + play_path(row.game_id),
+            "url": ctx.settings.link_url.rstrip("/") + open_path(row.game_id),
             "title": i18n.say(title, lang), "body": i18n.say(text, lang)}
 
 

@@ -174,7 +174,7 @@ def test_a_turn_is_pushed_encrypted_and_signed_and_a_410_removes_the_subscriptio
     payload = got["payload"]
     assert payload["game_id"] == h.id and payload["version"] == version
     assert payload["what"] == "your_turn" and payload["title"] == "Your turn"
-    assert payload["url"] == f"http://alhambra.test/play/{h.id}" and h.id in payload["body"]
+    assert payload["url"] == f"http://alhambra.test/me#open={h.id}" and h.id in payload["body"]
     [told] = json_receiver.bodies
     assert told["title"] == "Your turn" and h.id in told["message"]
     assert run_due_now(ctx, h.id) == {}  # once per event
