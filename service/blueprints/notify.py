@@ -18,7 +18,6 @@ from ..notify_schemas import (
     PushSubscriptionsSchema,
 )
 from ..player_schemas import PageQuerySchema
-from ..store import Player
 from .common import BEARER_REQUIRED, LINK_HEADER, Blueprint, bearer_token, errors, next_link
 from .players import players
 
@@ -31,7 +30,8 @@ def channels() -> NotifyChannels:
     return c
 
 
-def _session() -> Player:
+def _session() -> Any:
+    """The signed-in player (its session's token only: 403 ``session_needed``)."""
     return players().session(bearer_token())
 
 
