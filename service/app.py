@@ -17,6 +17,7 @@ from .games import Games, WebhookPolicy
 from .json_provider import JsonProvider
 from .languages import init_languages
 from .moderation import Moderation
+from .notify_channels import NotifyChannels
 from .players import Players, rq_sender
 from .problems import CODES, PROBLEM_TYPE, register_error_handlers
 from .ratelimit import init_limits
@@ -146,6 +147,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         app.extensions["alhambra"], rq_sender(settings.redis_url, settings.queue),
         settings.vacation_days, settings.vacation_stretch)
     app.extensions["alhambra_moderation"] = Moderation(app.extensions["alhambra"])
+    app.extensions["alhambra_channels"] = NotifyChannels(
+        app.extensions["alhambra"].store, settings.vapid_key_file, settings.secret_key,
+        settings.webhook_allow_private)
     api = Api(app)
     for blp in BLUEPRINTS:
         api.register_blueprint(blp)

@@ -40,6 +40,7 @@ class Appended:
     reminders: Sequence[tuple[int, datetime]] | None
     addressed: Collection[int]  # the seats with an e-mail address
     hooks: Sequence[int]  # the game's webhooks still enabled
+    claimed: Collection[int] = ()  # the seats an account claimed: told on its channels
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,22 @@ def mails(from_version: int, events: Sequence[Mapping[str, Any]], after: engine.
     return out
 
 
+def notices(from_version: int, events: Sequence[Mapping[str, Any]], after: engine.State
+            ) -> list[tuple[str, int]]:
+    """The (event, seat) of each notice the batch calls for on the seats' accounts'
+    channels (service/notify_channels.py): the game over to every seat, else the turn to
+    the seat it starts (a bot's seat: none)."""
+    if after.phase == "over":
+        return [("game_over", s) for s in range(len(after.seats))]
+    if clock_started(from_version, events, after) and after.current not in after.bots:
+        return [("your_turn", after.current)]
+    return []
+
+
 def plan(batch: Appended) -> Plan:
     """The due work of ``batch``: its mails (to seats with an address, each with the
-    deadline the batch set, which it tells), a call to each
+    deadline the batch set, which it tells), its notices to claimed seats' channels
+    (``notify``; ``notify_deadline`` at the reminders' times), a call to each
     webhook, the ratings of a game it ends whose seats all have an address, and while the
     game goes on: the bot's move if a bot is to act, the game's
     one alarm (its deadline, under the ``default_move`` policy) and the reminders of a
@@ -97,12 +111,16 @@ def plan(batch: Appended) -> Plan:
            for kind, seat in mails(first, batch.events, batch.after)
            if seat in batch.addressed]
     due += [Due("webhook", version, at, hook_id=h, from_version=first) for h in batch.hooks]
+    due += [Due("notify", version, at, seat=seat, from_version=first,
+                args={"what": what, **(told or {})})
+            for what, seat in notices(first, batch.events, batch.after)
+            if seat in batch.claimed]
     if batch.after.phase == "over" and len(batch.addressed) == len(batch.after.seats):
         due.append(Due("rating", version, at, from_version=first))  # every seat a person's
     replaces: tuple[str, ...] = REPLACED
     update, after = batch.update, batch.after
     if batch.reminders is not None or update.status != "active":
-        replaces = (*replaces, "reminder")
+        replaces = (*replaces, "reminder", "notify_deadline")
     if update.status != "active" or update.current_seat is None:
         return Plan(due, replaces)
     seat = update.current_seat
@@ -113,6 +131,10 @@ def plan(batch: Appended) -> Plan:
     if seat in batch.addressed and seat not in after.bots:
         due += [Due("reminder", version, when, seat=seat, from_version=first,
                     percent=percent)
+                for percent, when in batch.reminders or () if when > at]
+    if seat in batch.claimed and seat not in after.bots:  # its deadline near, on its channels
+        due += [Due("notify_deadline", version, when, seat=seat, from_version=first,
+                    percent=percent, args={"what": "deadline_near", **(told or {})})
                 for percent, when in batch.reminders or () if when > at]
     return Plan(due, replaces)
 

@@ -432,3 +432,29 @@ class TooManyReports(DomainError):
     def __init__(self, limit: int) -> None:
         super().__init__(msg("at most {limit} reports a day: the operator reads them all, "
                              "wait a little", limit=limit), limit=limit, retry_after=3600)
+# -- notification channels (service/notify_channels.py) ---------------------------------------
+
+class ChannelNotFound(DomainError):
+    """A notification channel that is not the player's (or was removed)."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(msg("you have no notification channel {id}", id=channel_id),
+                         channel_id=channel_id)
+
+
+class TooManyChannels(DomainError):
+    """An account's notification channel beyond the most it may hold."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(msg("an account may hold at most {limit} notification channels: "
+                             "remove one first", limit=limit), limit=limit)
+
+
+class ChannelRefused(DomainError):
+    """A push subscription or an Apprise URL that cannot be a channel: ``field`` names
+    what, ``reason`` says why."""
+
+    def __init__(self, field: str, reason: Msg | str) -> None:
+        super().__init__(msg("this notification channel is refused: {reason}",
+                             reason=reason), field=field, reason=reason)
+        self.reason = reason

@@ -122,6 +122,12 @@ def to_store(events: list[engine.Event]) -> list[dict[str, Any]]:
     return cast(list[dict[str, Any]], events)
 
 
+def claimed(game: Game) -> set[int]:
+    """The seats of ``game`` an account claimed (and no bot plays): their notices go to
+    the account's channels (service/notify_channels.py)."""
+    return {s.seat for s in game.seats if s.claimed_by and s.bot is None}
+
+
 def check_level(level: str, field: str) -> str:
     """A bot level the engine plays (engine.bots.LEVELS), or InvalidOption naming
     ``field``."""
@@ -680,7 +686,8 @@ class Games:
         plan = planned.plan(planned.Appended(
             game=game, from_version=first, events=events, after=after, update=update,
             at=update.at or times.now(), reminders=reminders,
-            addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks))
+            addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks,
+            claimed=claimed(game)))
         self.store.append(game.id, first - 1, to_store(events), update, answer, plan.due,
                           plan.replaces, done)
         return plan
@@ -702,7 +709,8 @@ class Games:
         plan = planned.plan(planned.Appended(
             game=game, from_version=from_version, events=events, after=after,
             update=update, at=times.now(), reminders=reminders,
-            addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks))
+            addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks,
+            claimed=claimed(game)))
         due = [d for d in plan.due if mails or d.kind in ("bot", "deadline", "reminder")]
         return self.store.add_due(game_id, due, done)
 
@@ -938,8 +946,9 @@ class Games:
             plan = planned.plan(planned.Appended(
                 game=game, from_version=after.version, events=[event], after=after,
                 update=update, at=at, reminders=self._reminder_times(clock),
-                addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks))
-            due = [d for d in plan.due if d.kind not in MAIL_KINDS]
+                addressed={s.seat for s in game.seats if s.email}, hooks=game.hooks,
+                claimed=claimed(game)))
+            due = [d for d in plan.due if d.kind not in (*MAIL_KINDS, "notify")]
             try:
                 self.store.append(game_id, game.version, to_store([event]), update, None,
                                   due, plan.replaces)

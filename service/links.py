@@ -13,3 +13,9 @@ def replay_path(game_id: str, token: str | None = None) -> str:
     """The path of a game's replay (the game-over mail and page link it); with a seat
     token, in that seat's view."""
     return f"/replay/{game_id}" + (f"#token={token}" if token else "")
+
+
+def open_path(game_id: str) -> str:
+    """The player's page opening a game as the player's seat (a notice's link: the page
+    knows the signed-in account's seat tokens, the notice holds none)."""
+    return f"/me#open={game_id}"

@@ -207,8 +207,8 @@ class AccountExportSchema(ma.Schema):
                              "description": "Each table's rows about the account: players, "
                                             "player_sessions, player_tokens, sign_ins, "
                                             "player_vacations, ratings, seats, talk, "
-                                            "messages, mail_failures, mail_answers, "
-                                            "blocks, reports"})
+                                            "messages, notify_channels, mail_failures, "
+                                            "mail_answers, blocks, reports"})
 
 
 # -- pages of lists (issue 33): limit and offset; the next page in a Link header --------

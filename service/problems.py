@@ -91,6 +91,8 @@ CODES: dict[str, Code] = {
                                  errors.InvitationNotFound),
     "token_not_found": Code(404, "no such personal token of yours", errors.TokenNotFound),
     "player_not_found": Code(404, "no player has this handle", errors.PlayerNotFound),
+    "channel_not_found": Code(404, "no such notification channel of yours",
+                              errors.ChannelNotFound),
     "method_not_allowed": Code(405, "see the Allow header"),
     "version_conflict": Code(409, "the game moved on; current_version says where it is",
                              errors.VersionConflict),
@@ -138,6 +140,11 @@ CODES: dict[str, Code] = {
                               "allowed (see limit)", errors.TooManyWebhooks),
     "too_many_tokens": Code(422, "the account holds as many personal tokens as allowed "
                             "(see limit)", errors.TooManyTokens),
+    "too_many_channels": Code(422, "the account holds as many notification channels as "
+                              "allowed (see limit)", errors.TooManyChannels),
+    "channel_refused": Code(422, "a push subscription or notification URL that cannot be "
+                            "used: a private or loopback target, a scheme not served, bad "
+                            "keys (see field, reason)", errors.ChannelRefused),
     "vacation_refused": Code(422, "a vacation beyond the yearly allowance (see allowance, "
                              "days_left, year) or that ends before it begins or in the past",
                              errors.VacationRefused),

@@ -62,7 +62,8 @@ TOPICS: tuple[Topic, ...] = (
     Topic(MAIL, "Replies by mail (mail-in), who sent them, and mails that bounce."),
     Topic(GAMES, "What a game may ask of its players, and what the service does for them:"
                  " reminders, vacations, bots, table talk."),
-    Topic(WEBHOOKS, "Calls to the URLs that clients register on a game."),
+    Topic(WEBHOOKS, "Calls to the URLs that clients register on a game, and the players'"
+                    " notification channels (Web Push, Apprise)."),
     Topic(WORKERS, "The workers that claim due work (mails, deadlines, bots' moves), their"
                    " queues and their health."),
     Topic(WEB, "Where gunicorn listens, its threads, the live streams and the largest"
@@ -290,6 +291,17 @@ class Settings:
         "`1`: webhooks may call loopback, private and link-local addresses (a closed network,"
         " tests)",
         "`0`: public addresses only", read=_bool, topic=WEBHOOKS)
+    vapid_key: Path | None = setting(
+        "ALHAMBRA_VAPID_KEY", None,
+        "PEM file of the Web Push (VAPID) private key the push services know the server by "
+        "(every host must share it)",
+        "`vapid.pem` beside the SQLite database, made at first start (PostgreSQL: derived "
+        "from `ALHAMBRA_SECRET_KEY`)", read=_path,
+        topic=WEBHOOKS)
+    vapid_subject: str | None = setting(
+        "ALHAMBRA_VAPID_SUBJECT", None,
+        "the contact (`mailto:…` or `https://…`) the VAPID claims give the push services",
+        "`mailto:` and the `MAIL_FROM` address", topic=WEBHOOKS)
     health_max_lag: float = setting(
         "ALHAMBRA_HEALTH_MAX_LAG", 300.0,
         "seconds due work (a mail, a deadline…) may wait past its time before `/health` "
@@ -593,6 +605,27 @@ class Settings:
     def link_url(self) -> str:
         """The base of links in mails: PUBLIC_URL, or the local default."""
         return self.public_url or LOCAL_URL
+
+    @property
+    def vapid_key_file(self) -> Path | None:
+        """Where the VAPID private key is (service/notify_channels.py makes it there once
+        if it is missing): ALHAMBRA_VAPID_KEY, else ``vapid.pem`` beside the SQLite
+        database (and its ``secret.key``); None (PostgreSQL, ``:memory:``): the key is
+        derived from ``secret_key``, which every host shares."""
+        if self.vapid_key is not None:
+            return self.vapid_key
+        if self.database_url or self.database in ("", ":memory:"):
+            return None
+        return Path(self.database).parent / "vapid.pem"
+
+    @property
+    def vapid_claims_subject(self) -> str:
+        """The VAPID ``sub`` claim: ALHAMBRA_VAPID_SUBJECT, else ``mailto:`` MAIL_FROM's
+        address."""
+        if self.vapid_subject:
+            return self.vapid_subject
+        address = self.mail_from.rpartition("<")[2].rstrip(">").strip()
+        return f"mailto:{address or 'alhambra@localhost'}"
 
     @cached_property
     def secret_key(self) -> bytes:

@@ -4,7 +4,8 @@ Every worker process of the mail queue runs one, on one host or many. A loop cla
 rows due now (``store.claim_due``: loops at once get disjoint rows; PostgreSQL skips
 rows another loop has locked), each for ``ALHAMBRA_CLAIM_LEASE`` seconds, and enqueues
 one job per row (``jobs.run_due``) on the queue of its kind: a bot's move on the bots'
-queue, a webhook call on the webhooks' queue, anything else on the mail queue. A row
+queue, a webhook call or a notice's delivery (``push``) on the webhooks' queue, anything
+else on the mail queue. A row
 whose worker died (before or while running it) is claimed again when its lease runs out:
 that is the whole of the crash recovery (of the jobs of a row claimed again, the first to
 start runs it). Rows Redis refused are given back at once. While a queue holds ``LIMIT``
@@ -45,7 +46,8 @@ PRUNE_EVERY = 3600.0  # seconds between a loop's prunes of expired rows (store.p
 def queue_name(ctx: Context, kind: str) -> str:
     """The RQ queue that runs due work of ``kind``."""
     settings = ctx.settings
-    return {"bot": settings.bot_queue, "webhook": settings.webhook_queue}.get(
+    return {"bot": settings.bot_queue, "webhook": settings.webhook_queue,
+            "push": settings.webhook_queue}.get(
         kind, settings.queue)
 
 
@@ -76,7 +78,8 @@ def job_data(ctx: Context, row: DueRow) -> Any:
     """The RQ job of one claimed row (this attempt's: a row claimed again gets another)."""
     return Queue.prepare_data(
         run_due, args=(row.id, row.attempts), job_id=f"due-{row.id}-{row.attempts}",
-        timeout=webhook_job_timeout(ctx) if row.kind == "webhook" else JOB_TIMEOUT,
+        timeout=webhook_job_timeout(ctx) if row.kind in ("webhook", "push")
+        else JOB_TIMEOUT,
         result_ttl=3600, failure_ttl=86400 * 7)
 
 

@@ -12,7 +12,9 @@ row claimed again after its lease runs in one job only) and does what its kind s
   (``Games.time_out``); both mark the row done in the move's own append;
 - ``plan``: a batch from before due work, planned now (``Games.plan_batch``);
 - ``rating``: a finished game's ratings (service/ratings.py);
-- ``message``: table talk mailed at once to a seat that asked so (talk_mail.py).
+- ``message``: table talk mailed at once to a seat that asked so (talk_mail.py);
+- ``notify``, ``notify_deadline``: an event told to the channels of a seat's account,
+  one ``push`` row each, ``push``: one delivery (push.py).
 
 Every mail to a seat shows the table talk it was not shown yet (``send_talking``).
 
@@ -38,7 +40,7 @@ from service.players import Players
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, DueRow, Finish, Game, MailFailure
 
-from . import notify, talk_mail, webhooks
+from . import notify, push, talk_mail, webhooks
 from .context import Context, context
 from .mail import Mail
 from .mail_bounces import Refused
@@ -76,7 +78,8 @@ def _run(ctx: Context, row: DueRow, claim: Claim) -> str:
     except Exception as exc:  # noqa: BLE001 - recorded on the row, tried again later
         settings = ctx.settings
         error = f"{type(exc).__name__}: {exc}"[:500]
-        intervals = settings.webhook_retries if row.kind == "webhook" else settings.retries
+        intervals = settings.webhook_retries if row.kind in ("webhook", "push") else \
+            settings.retries
         retry = planned.retry_at(row.attempts, intervals, times.now())
         log.warning("%s of game %s v%s (row %s, attempt %s) failed: %s; %s", row.kind,
                     row.game_id, row.version, row.id, row.attempts, error,
@@ -385,4 +388,5 @@ def vacation(ctx: Context, row: DueRow, claim: Claim) -> Finish:
 HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
     "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
-    "message": message, "rating": rating, "vacation": vacation}
+    "message": message, "rating": rating, "vacation": vacation,
+    "notify": push.fan_out, "notify_deadline": push.fan_out, "push": push.deliver}

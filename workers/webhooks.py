@@ -60,30 +60,41 @@ def post(url: str, secret: str, payload: dict[str, Any], delivery: str, *,
          allow_private: bool = False) -> int:
     """POST ``payload``; returns the status. WebhookUrlRefused if the URL or any address
     of its host may not be called; DeliveryFailed unless the answer is 2xx."""
-    target = check_url(url, allow_private)
-    try:
-        addresses = resolve(target, allow_private)
-    except OSError as exc:
-        raise DeliveryFailed(f"{target.host} cannot be resolved: {exc}") from None
     body = encode(payload)
     headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
                SIGNATURE_HEADER: sign(secret, body), DELIVERY_HEADER: delivery,
-               "X-Alhambra-Event": "events", "Connection": "close"}
-    conn = _connect(target, addresses, connect_timeout, read_timeout)
-    try:
-        conn.request("POST", target.path, body=body, headers=headers)
-        response = conn.getresponse()
-        response.read(MAX_ANSWER)
-        status = response.status
-    except (OSError, http.client.HTTPException) as exc:
-        raise DeliveryFailed(f"{url}: {type(exc).__name__}: {exc}") from None
-    finally:
-        conn.close()
+               "X-Alhambra-Event": "events"}
+    status = send(url, body, headers, connect_timeout=connect_timeout,
+                  read_timeout=read_timeout, allow_private=allow_private)
     if 300 <= status < 400:
         raise DeliveryFailed(f"{url} answered {status} (a redirect: not followed)")
     if not 200 <= status < 300:
         raise DeliveryFailed(f"{url} answered {status}")
     return status
+
+
+def send(url: str, body: bytes, headers: dict[str, str], *, connect_timeout: float = 3.0,
+         read_timeout: float = 5.0, allow_private: bool = False) -> int:
+    """POST ``body`` with ``headers`` to a checked address of the URL's host (no redirect
+    followed); the answer's status, whatever it is (the Web Push deliveries use it too:
+    workers/push.py). WebhookUrlRefused if the URL or any address of its host may not be
+    called; DeliveryFailed if it cannot be reached."""
+    target = check_url(url, allow_private)
+    try:
+        addresses = resolve(target, allow_private)
+    except OSError as exc:
+        raise DeliveryFailed(f"{target.host} cannot be resolved: {exc}") from None
+    conn = _connect(target, addresses, connect_timeout, read_timeout)
+    try:
+        conn.request("POST", target.path, body=body,
+                     headers={**headers, "Connection": "close"})
+        response = conn.getresponse()
+        response.read(MAX_ANSWER)
+        return response.status
+    except (OSError, http.client.HTTPException) as exc:
+        raise DeliveryFailed(f"{url}: {type(exc).__name__}: {exc}") from None
+    finally:
+        conn.close()
 
 
 def _connect(target: Target, addresses: list[str], connect_timeout: float,

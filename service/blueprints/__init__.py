@@ -7,6 +7,7 @@ from . import (
     me_stream,
     meta,
     moderation,
+    notify,
     play,
     players,
     records,
@@ -18,4 +19,4 @@ from . import (
 #: The API's blueprints (documented in the OpenAPI document).
 BLUEPRINTS = [games.blp, play.blp, stream.blp, talk.blp, webhooks.blp, records.blp,
               meta.blp, players.blp, me_stream.blp, account.blp,
-              invitations.blp, moderation.blp]
+              invitations.blp, moderation.blp, notify.blp]

@@ -4,7 +4,9 @@
 else the spectator's), ``/replay/<game_id>`` (a game stepped move by move) and ``/docs``
 (Swagger UI from the ``swagger-ui-bundle`` package) are static HTML + ES modules from
 ``service/web/``; the pages hold no game logic and call only the documented API.
-``/rules`` is ``docs/rules.md`` rendered with Python-Markdown, its headings in the
+``/manifest.webmanifest``, ``/sw.js`` (the service worker that shows pushed notices) and
+``/offline`` make the player's page an installable app (issue 37). ``/rules`` is
+``docs/rules.md`` rendered with Python-Markdown, its headings in the
 reader's language (``service/rules_page.py``); ``/i18n/<lang>.json`` is the pages' words
 in a language (``service/i18n.py``: from the gettext catalogs). Every answer carries a
 Content-Security-Policy without inline scripts, ``nosniff`` and ``Referrer-Policy:
@@ -28,6 +30,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from .. import i18n
 from ..games import variants
+from ..i18n import msg
 from ..languages import request_language
 from ..rules_page import rules_html
 
@@ -99,6 +102,47 @@ def rules() -> Response:
     body = rules_html(RULES.read_text(encoding="utf-8"), lang)
     resp = Response(render_template("rules.html", body=body, lang=lang,
                                     languages=i18n.NATIVE_NAMES), mimetype="text/html")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@blp.route("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: the player's page installs as an app (issue 37)."""
+    lang = request_language()
+    resp = jsonify({
+        "name": "alhambra-pbem", "short_name": "Alhambra", "lang": lang,
+        "description": i18n.say(msg("Alhambra by mail: your games and their turns"), lang),
+        "start_url": "/me", "scope": "/", "display": "standalone",
+        "background_color": "#f3e2b3", "theme_color": "#3b2712",
+        "icons": [{"src": "/assets/icon-192.png", "sizes": "192x192", "type": "image/png"},
+                  {"src": "/assets/icon-512.png", "sizes": "512x512", "type": "image/png",
+                   "purpose": "any maskable"},
+                  {"src": "/assets/favicon.svg", "sizes": "any", "type": "image/svg+xml"}]})
+    resp.mimetype = "application/manifest+json"
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.vary.add("Accept-Language")
+    return resp
+
+
+@blp.route("/sw.js")
+def service_worker() -> Response:
+    """The service worker (service/web/sw.js), at the root so that its scope is every
+    page: it shows the pushed notices and the offline page."""
+    resp = send_from_directory(WEB, "sw.js", mimetype="text/javascript")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@blp.route("/offline")
+def offline() -> Response:
+    """What a page opened without a connection shows (the service worker keeps it)."""
+    lang = request_language()
+    page = render_template("offline.html", lang=lang,
+                           title=i18n.say(msg("No connection"), lang),
+                           text=i18n.say(msg("This device is offline. The page will work "
+                                             "again once it is connected."), lang))
+    resp = Response(page, mimetype="text/html")
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 

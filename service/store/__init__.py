@@ -15,6 +15,7 @@ from .base import (
     Answer,
     AnswerExists,
     Census,
+    Channel,
     Claim,
     Due,
     DueRow,
@@ -71,7 +72,8 @@ def describe(settings: Settings) -> str:
 
 
 __all__ = [
-    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Census", "Claim", "Due",
+    "COLUMNS", "DUE_KINDS", "MAIL_KINDS", "Answer", "AnswerExists", "Census", "Channel",
+    "Claim", "Due",
     "DueRow", "Event", "EventStore", "Finish", "Game", "GameNotFound", "GameRows",
     "GameUpdate", "MAIL_MESSAGES", "MailFailure", "Message", "Player", "PlayerToken", "Rating",
     "SchemaTooNew", "SchemaTooOld", "Seat", "SignIn", "SqlStore", "Talk",

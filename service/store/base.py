@@ -208,8 +208,12 @@ class Rating:
 #: message mailed at once to a seat that asked so (talk.py), ``vacation``: a seat's
 #: vacation begins (service/players.py: recorded in the game then, not before).
 MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
+#: ``notify``: an event told to the channels of a seat's account (its turn, the game
+#: over: service/notify_channels.py), ``notify_deadline``: its deadline near (replaced
+#: with the reminders), both planning one ``push`` row per channel that wants it (one
+#: delivery, ``hook_id`` its channel).
 DueKind = Literal[MailKind, "reminder", "answer", "webhook", "bot", "deadline", "plan",
-                  "rating", "message", "vacation"]
+                  "rating", "message", "vacation", "notify", "notify_deadline", "push"]
 #: A due row's state: pending, claimed by a worker, done, failed for good.
 DueState = Literal["pending", "claimed", "done", "failed"]
 MAIL_KINDS: tuple[MailKind, ...] = get_args(MailKind)
@@ -300,6 +304,30 @@ class Webhook:
     failures: int = 0  # consecutive failed attempts (0 after a success)
     last_error: str | None = None  # of the latest failed attempt
     disabled_at: datetime | None = None  # set after too many failures: no more deliveries
+
+
+#: What an account's notification channel is: a browser's Web Push subscription or an
+#: Apprise URL (ntfy, Telegram, Discord, Matrix, JSON…).
+ChannelKind = Literal["push", "apprise"]
+
+
+@dataclass(frozen=True)
+class Channel:
+    """An account's notification channel (service/notify_channels.py): ``target`` is a
+    push subscription's endpoint or an Apprise URL (secret: never shown back whole),
+    ``p256dh`` and ``auth`` a subscription's keys, ``events`` what it wants told."""
+
+    id: int
+    email: str
+    kind: ChannelKind
+    target: str
+    events: tuple[str, ...]
+    created_at: datetime
+    p256dh: str | None = None
+    auth: str | None = None
+    failures: int = 0  # consecutive failed deliveries (0 after a success)
+    last_error: str | None = None  # of the latest failed delivery
+    last_sent_at: datetime | None = None
 
 
 @dataclass(frozen=True)

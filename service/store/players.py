@@ -232,7 +232,8 @@ class PlayerRecords:
     def export(self, email: str) -> dict[str, list[dict[str, Any]]]:
         """Every row the service keeps of the account ``email``, by table: its own
         (preferences, sessions, personal tokens, sign-in requests, vacations, ratings, the
-        handles it blocked, the reports it filed),
+        handles it blocked, the reports it filed, notification channels: an Apprise
+        URL's secrets left out),
         the seats claimed by it or offered to its address with their talk settings and
         notes, the invitations it sent and its answers to those it was sent, the
         messages those seats wrote, and the mails to its address that failed or were
@@ -267,6 +268,10 @@ class PlayerRecords:
             "messages": ("select game_id, id, sender, recipient, text, version, created_at, "
                          "deleted_at from messages where (game_id, sender) in "
                          f"{seats} order by game_id, id", 2),
+            "notify_channels": ("select id, kind, case when kind = 'push' then target end "
+                                "as target, events, created_at, failures, last_error, "
+                                "last_sent_at from notify_channels where email = ? "
+                                "order by id", 1),
             "mail_failures": ("select game_id, seat, reason, permanent, at from "
                               "mail_failures where address = ? order by id", 1),
             "mail_answers": ("select allowed_at from mail_answers where address = ? "
@@ -304,7 +309,8 @@ class PlayerRecords:
             db.execute("update invitations set inviter = ? where inviter = ?",
                        (anonymous, address))
             db.execute("update invitees set email = ? where email = ?", (anonymous, address))
-            for table in ("player_tokens", "player_sessions", "player_vacations", "players"):
+            for table in ("player_tokens", "player_sessions", "player_vacations",
+                          "notify_channels", "players"):
                 db.execute(f"delete from {table} where email = ?", (address,))
             db.execute("delete from sign_ins where lower(email) = ?", (address,))
             for table in ("mail_answers", "mail_failures"):

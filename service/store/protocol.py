@@ -21,6 +21,7 @@ from .base import (
     Message,
     Seat,
 )
+from .channels import ChannelRecords
 from .invitations import InvitationRecords
 from .mail import MailRecords
 from .moderation import ModerationRecords
@@ -34,11 +35,11 @@ from .webhooks import WebhookRecords
 class EventStore(Protocol):
     """What the service and the workers ask of a store (sql.py, over SQLite or
     PostgreSQL): the games and their seats, the log, due work, upkeep; and the records of
-    players, table talk, webhooks, mails, invitations and moderation, each in a small
-    module of its own, reached as ``players``, ``talk``, ``hooks``, ``mail``,
-    ``invitations``, ``moderation`` and
-    ``transfer`` (export and import) or inside one ``transaction``. Every write is
-    atomic; the methods' own documents are sql.py's."""
+    players, table talk, webhooks, mails, invitations, moderation and notification
+    channels, each in a small module of its own, reached as ``players``, ``talk``,
+    ``hooks``, ``mail``, ``invitations``, ``moderation``, ``channels`` and ``transfer``
+    (export and import) or inside one ``transaction``. Every write is atomic; the
+    methods' own documents are sql.py's."""
 
     players: PlayerRecords
     talk: TalkRecords
@@ -47,6 +48,7 @@ class EventStore(Protocol):
     moderation: ModerationRecords
     transfer: TransferRecords
     invitations: InvitationRecords
+    channels: ChannelRecords  # notification channels (issue 37)
 
     # games and seats
     def create_game(self, game: Game, seats: Sequence[Seat]) -> None: ...

@@ -256,6 +256,18 @@ create table moderation_log (
    id {failure_id}, at {time} not null, actor text not null, action text not null,
    target text not null, detail text);
 """,
+    # 26: an account's notification channels (issue 37): a browser's Web Push
+    # subscription (``kind`` push: its endpoint, keys p256dh and auth) or an Apprise URL
+    # (``kind`` apprise), the events it wants (space-separated), its failures in a row and
+    # the latest failure's error.
+    """
+create table notify_channels (
+   id {hook_id}, email text not null references players(email), kind text not null,
+   target text not null, p256dh text, auth text, events text not null,
+   created_at {time} not null, failures integer not null default 0, last_error text,
+   last_sent_at {time});
+create unique index {ix}notify_channels_target on notify_channels (email, target);
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

@@ -5,9 +5,11 @@ SHA-256 of a seat's token), ``event_batches`` (the log: a row per appended batch
 compact form of codec.py, keyed by the version of its last event, so a batch is not
 appended twice; the database refuses any change of it), ``idempotency`` (the first answer
 to each submission with a key), ``due`` (the workers' due work, written with the batch
-that calls for it), and the records of players, table talk, webhooks and mails
-(players.py, talk.py, webhooks.py, mail.py), reached through ``SqlStore.players``,
-``.talk``, ``.hooks`` and ``.mail``, or inside one transaction (``transaction``).
+that calls for it), and the records of players, table talk, webhooks, mails,
+invitations, moderation and notification channels (players.py, talk.py, webhooks.py,
+mail.py, invitations.py, moderation.py, channels.py), reached through
+``SqlStore.players``, ``.talk``, ``.hooks``, ``.mail``, ``.invitations``, ``.moderation``
+and ``.channels``, or inside one transaction (``transaction``).
 
 Every write is atomic: an append checks the expected version inside its transaction, so
 of two writers racing for a version exactly one succeeds, and workers claiming due work
@@ -41,6 +43,7 @@ from .base import (
     Message,
     Seat,
 )
+from .channels import ChannelRecords
 from .dialect import Conn, Dialect, as_time
 from .invitations import InvitationRecords
 from .mail import MailRecords
@@ -114,6 +117,7 @@ class SqlStore:
         self.transfer = TransferRecords(access)
         self.invitations = InvitationRecords(access)
         self.moderation = ModerationRecords(access)
+        self.channels = ChannelRecords(access)
         try:
             if migrate:
                 self.migrate()

@@ -286,6 +286,10 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
         "/me/tokens": {"description": "my app", "scopes": ["read"]},
         "/invitations": {"invitees": ["bob"], "variant": "alhambra", "bots": ["random"],
                          "expires_in": 3600},
+        "/me/push": {"endpoint": "https://push.example.org/abc", "keys": {
+            "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+            "auth": "tBHItJI5svbpez7KI4CCXg"}, "events": ["your_turn"]},
+        "/me/notify-urls": {"url": "json://example.org/hook", "events": ["your_turn"]},
         "/invitations/<string:invitation_id>/accept": {},
         "/invitations/<string:invitation_id>/decline": {},
         "/reports": {"game_id": game.id, "message_id": 1, "handle": "bob", "reason": "rude"},

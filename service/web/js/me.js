@@ -2,18 +2,22 @@
 // signed-in page asks before a link's code switches accounts), then every game with a
 // seat the player claimed, "your turn" first, polled, and the seats offered to its
 // address, to claim (or /me#claim=<game>.<seat>.<code>, the link mailed to the seat's
-// address); the count of games waiting for the player in the tab's title; preferences.
-// Only the public API.
+// address); the count of games waiting for the player in the tab's title; preferences
+// and notifications on this device (push.js); /me#open=<game> (a notice's link) opens
+// that game with the player's seat. Only the public API.
 
 import { api, ApiError } from "./api.js";
 import { applyStrings, fill, h } from "./dom.js";
 import { lang, LANGUAGES, switcher } from "./i18n.js";
+import * as push from "./push.js";
 import { M, VARIANT_NAMES } from "./strings.js";
 
 const STORED = "alhambra-player-token";
 // How often the list is read again (seconds; `?poll=` for a quicker page).
 const POLL = Number(new URLSearchParams(location.search).get("poll")) || 20;
 let timer = null;
+// The game a notice's link (/me#open=<game>) asks to open once the games are read.
+let opening = null;
 
 function token() {
   try {
@@ -66,6 +70,12 @@ function gameItem(g) {
 
 async function loadGames() {
   const mine = await api("/me/games", { token: token() });
+  const wanted = opening && mine.games.find((g) => g.game_id === opening);
+  opening = null;
+  if (wanted) {  // a notice's link (workers/push.py): the game, as the player's seat
+    location.assign(`/play/${wanted.game_id}${wanted.token ? `#token=${wanted.token}` : ""}`);
+    return;
+  }
   const turns = mine.games.filter((g) => g.your_turn).length;
   fill("games", mine.games.length ? mine.games.map(gameItem)
     : h("li", { class: "muted" }, M.noGames));
@@ -141,6 +151,7 @@ async function signedIn() {
     value: code, lang: code, selected: code === (me.language || lang) }, name)));
   document.getElementById("pref-notify").value = me.notify;
   document.getElementById("pref-hour").value = me.digest_hour;
+  push.show(token()).catch((err) => notice(err));
   clearTimeout(timer);
   await poll();
 }
@@ -193,6 +204,14 @@ function wire() {
     }
     signedOut();
   });
+  document.getElementById("push-on").addEventListener("click", () => {
+    notice(null);
+    push.turnOn(token()).catch((err) => notice(err));
+  });
+  document.getElementById("push-off").addEventListener("click", () => {
+    notice(null);
+    push.turnOff(token()).catch((err) => notice(err));
+  });
   document.getElementById("finished-box").addEventListener("toggle", (event) => {
     if (event.target.open) loadFinished().catch((err) => notice(err));
   });
@@ -205,14 +224,16 @@ function wire() {
 }
 
 async function start() {
+  push.register();  // the service worker: pushed notices, and "no connection" offline
   applyStrings(M);
   document.title = M.pageTitle;
   document.querySelector("header.top").append(switcher());
   wire();
   const fragment = new URLSearchParams(location.hash.slice(1));
+  opening = fragment.get("open");
   const code = fragment.get("code");
   const claim = fragment.get("claim");
-  if (code || claim) history.replaceState(null, "", location.pathname + location.search);
+  if (code || claim || opening) history.replaceState(null, "", location.pathname + location.search);
   if (claim) {  // the link mailed to a seat's address: the seat becomes its holder's
     const [game, seat, secret] = claim.split(".");
     try {

@@ -1,0 +1,199 @@
+"""Notices on an account's channels beyond e-mail (service/notify_channels.py): the jobs
+of the due kinds ``notify``/``notify_deadline`` (one event of a seat: fanned out to the
+channels of its account that want it, one ``push`` row each, so that each channel's
+delivery is retried and counted on its own) and ``push`` (one delivery).
+
+A delivery sends the JSON ``{"game_id", "version", "what", "url", "title", "body"}`` in
+the account's language:
+
+- to a Web Push subscription: encrypted ``aes128gcm`` for its keys (RFC 8291, pywebpush's
+  ``WebPusher.encode``), signed with the server's VAPID key (RFC 8292: ``Authorization:
+  vapid t=…, k=…``), ``TTL`` the seconds left to move (a game over: ``DEFAULT_TTL``),
+  POSTed like a webhook (workers/webhooks.py ``send``: checked addresses only, no
+  redirect); a 404 or 410 means the subscription is gone: it is removed;
+- to an Apprise URL: its title and body (and the link) through Apprise, once the host
+  the URL names resolves to addresses a webhook could call.
+
+A failure counts on the channel (``failures``, ``last_error``: shown on ``GET /me/push``
+and ``/me/notify-urls``) and is tried again after ``ALHAMBRA_WEBHOOK_RETRIES``.
+
+Not done: leaving out a player who has the game's page open. The streams live in each
+API process's hub (service/stream_hub.py) and are counted in Redis by client address only
+(stream_caps.py), not by account and game; a signal that holds across processes and hosts
+would need a registry of its own, so every notice is sent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from pywebpush import WebPusher
+
+from service import due as planned
+from service import i18n, times
+from service.errors import ChannelRefused, GameNotFound, WebhookUrlRefused
+from service.i18n import Msg, msg
+from service.links import open_path
+from service.notify_channels import HOSTED_SCHEMES, check_apprise_url, vapid_key
+from service.store import Channel, Claim, Due, DueRow, Finish
+from service.webhook_urls import Target, resolve
+
+from . import webhooks
+from .context import Context
+from .webhooks import DeliveryFailed
+
+log = logging.getLogger("alhambra.push")
+
+DEFAULT_TTL = 7 * 86400  # seconds a push service keeps a notice without a deadline
+MAX_TTL = 28 * 86400  # the most push services keep one
+JWT_SECONDS = 12 * 3600  # how long a VAPID signature holds
+TITLES: dict[str, Msg] = {
+    "your_turn": msg("Your turn"),
+    "deadline_near": msg("Reminder: your turn"),
+    "game_over": msg("Game over"),
+}
+
+
+def words(what: str, game_id: str) -> tuple[Msg, Msg]:
+    """The title and body of a notice of ``what``."""
+    bodies = {
+        "your_turn": msg("Game {game}: it is your turn to move.", game=game_id),
+        "deadline_near": msg("Game {game}: your time to move is running out.",
+                                  game=game_id),
+        "game_over": msg("Game {game} is over.", game=game_id),
+    }
+    return TITLES.get(what, TITLES["your_turn"]), bodies.get(what, bodies["your_turn"])
+
+
+# -- fanning an event out --------------------------------------------------------------------
+
+def fan_out(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
+    """One ``push`` row for each channel of the seat's account that wants the event (the
+    row done in the same transaction); nothing if the turn it tells is over already."""
+    assert row.seat is not None
+    what = (row.args or {}).get("what", "your_turn")
+    try:
+        game = ctx.games.game(row.game_id)
+    except GameNotFound:
+        return Finish("missing")
+    if what in ("your_turn", "deadline_near") and (
+            game.status != "active" or game.current_seat != row.seat):
+        return Finish("moved")
+    if what == "deadline_near" and (game.deadline is None or row.due_at >= game.deadline):
+        return Finish("moved")
+    seat = next((s for s in game.seats if s.seat == row.seat), None)
+    if seat is None or seat.claimed_by is None:
+        return Finish("unclaimed")
+    channels = [c for c in ctx.store.channels.of_account(seat.claimed_by)
+                if what in c.events]
+    if not channels:
+        return Finish("no-channels")
+    ctx.store.add_due(row.game_id, [
+        Due("push", row.version, times.now(), seat=row.seat, hook_id=c.id,
+            from_version=row.from_version, percent=row.percent, reply=what, args=row.args)
+        for c in channels], done=claim)
+    return None
+
+
+# -- one delivery ----------------------------------------------------------------------------
+
+def payload(ctx: Context, row: DueRow, channel: Channel) -> dict[str, Any]:
+    """What a channel is told, in its account's language."""
+    what = row.reply or (row.args or {}).get("what", "your_turn")
+    player = ctx.store.players.player(channel.email)
+    lang = i18n.best(None, player.language if player else None)
+    title, text = words(what, row.game_id)
+    return {"game_id": row.game_id, "version": row.version, "what": what,
+            "url": ctx.settings.link_url.rstrip("/") + open_path(row.game_id),
+            "title": i18n.say(title, lang), "body": i18n.say(text, lang)}
+
+
+def ttl(row: DueRow, now: datetime) -> int:
+    """Seconds a push service may keep the notice: no longer than the time left to move."""
+    told = (row.args or {}).get("deadline")
+    if not told:
+        return DEFAULT_TTL
+    return max(0, min(MAX_TTL, int(-times.seconds_since(times.from_text(told)))))
+
+
+def deliver(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """Send one notice to one channel (``row.hook_id``); see the module's docstring."""
+    assert row.hook_id is not None
+    channel = ctx.store.channels.get(row.hook_id)
+    if channel is None:
+        return Finish("gone")
+    body = payload(ctx, row, channel)
+    try:
+        if channel.kind == "push":
+            status = web_push(ctx, channel, body, ttl(row, times.now()))
+            if status in (404, 410):
+                ctx.store.channels.delete(channel.id)
+                log.info("push subscription %s is gone (%s): removed", channel.id, status)
+                return Finish("expired")
+            if not 200 <= status < 300:
+                raise DeliveryFailed(f"the push service answered {status}")
+        else:
+            apprise_notify(ctx, channel, body)
+    except (ChannelRefused, WebhookUrlRefused) as exc:
+        error = f"refused: {i18n.say(exc.reason, i18n.DEFAULT)}"
+        ctx.store.channels.attempt(channel.id, error)
+        return Finish("refused", error=error[:500])
+    except Exception as exc:  # noqa: BLE001 - counted on the channel, tried again later
+        error = f"{type(exc).__name__}: {exc}"[:500]
+        ctx.store.channels.attempt(channel.id, error)
+        retry = planned.retry_at(row.attempts, ctx.settings.webhook_retries, times.now())
+        log.warning("notice to channel %s failed: %s", channel.id, error)
+        return Finish(error=error, retry_at=retry)
+    ctx.store.channels.attempt(channel.id, None)
+    return Finish("sent")
+
+
+def web_push(ctx: Context, channel: Channel, body: dict[str, Any], seconds: int) -> int:
+    """POST the notice to the subscription's push service; the answer's status."""
+    settings = ctx.settings
+    assert channel.p256dh is not None and channel.auth is not None
+    pusher = WebPusher({"endpoint": channel.target,
+                        "keys": {"p256dh": channel.p256dh, "auth": channel.auth}})
+    data = json.dumps(body, separators=(",", ":")).encode()
+    encrypted = pusher.encode(data, "aes128gcm")["body"]
+    parts = urlsplit(channel.target)
+    headers = vapid_key(settings.vapid_key_file, settings.secret_key).sign({
+        "aud": f"{parts.scheme}://{parts.netloc}", "sub": settings.vapid_claims_subject,
+        "exp": int(time.time()) + JWT_SECONDS})
+    headers.update({"Content-Encoding": "aes128gcm", "TTL": str(seconds),
+                    "Content-Type": "application/octet-stream",
+                    "Urgency": "normal" if body["what"] == "game_over" else "high",
+                    "User-Agent": webhooks.USER_AGENT})
+    return webhooks.send(channel.target, encrypted, headers,
+                         connect_timeout=settings.webhook_connect_timeout,
+                         read_timeout=settings.webhook_read_timeout,
+                         allow_private=settings.webhook_allow_private)
+
+
+def apprise_notify(ctx: Context, channel: Channel, body: dict[str, Any]) -> None:
+    """The notice through Apprise; DeliveryFailed (with Apprise's words) if it failed."""
+    import apprise
+
+    allow = ctx.settings.webhook_allow_private
+    target = check_apprise_url(channel.target, allow)
+    scheme = urlsplit(channel.target).scheme.lower()
+    host = str(getattr(target, "host", "") or "")
+    if scheme in HOSTED_SCHEMES and host:
+        port = getattr(target, "port", None) or (443 if getattr(target, "secure", False)
+                                                 else 80)
+        try:
+            resolve(Target("https", host.strip("[]").lower(), int(port), "/"), allow)
+        except OSError as exc:
+            raise DeliveryFailed(f"{host} cannot be resolved: {exc}") from None
+    notifier = apprise.Apprise()
+    notifier.add(target)
+    with apprise.LogCapture(level=logging.WARNING) as output:  # type: ignore[no-untyped-call]
+        ok = notifier.notify(title=body["title"], body=f"{body['body']}\n{body['url']}")
+    if not ok:
+        said = output.getvalue().strip().splitlines() if hasattr(output, "getvalue") else []
+        raise DeliveryFailed("Apprise could not send it" + (f": {said[-1]}" if said else ""))
