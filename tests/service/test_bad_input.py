@@ -287,7 +287,8 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
         "/invitations": {"invitees": ["bob"], "variant": "alhambra", "bots": ["random"],
                          "expires_in": 3600},
         "/me/push": {"endpoint": "https://push.example.org/abc", "keys": {
-            "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+            "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1Xbj"
+                      "hazAkj7I99e8QcYP7DkM",
             "auth": "tBHItJI5svbpez7KI4CCXg"}, "events": ["your_turn"]},
         "/me/notify-urls": {"url": "json://example.org/hook", "events": ["your_turn"]},
         "/invitations/<string:invitation_id>/accept": {},
