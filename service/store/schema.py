@@ -212,6 +212,15 @@ create index {ix}player_tokens_email on player_tokens (email, created_at);
     """
 alter table seats add column thread_subject text;
 """,
+    # 24: the replies mail-in refused one after another because no Authentication-Results
+    # header of MAIL_IN_AUTHSERV_ID came with them (the MTA's milter is not running): one
+    # row, counted up by each such refusal, removed by an authenticated reply; /health
+    # says why replies are refused (issue 34.6).
+    """
+create table mail_in_unauthenticated (
+   id integer primary key, in_a_row integer not null, last_at {time} not null,
+   reason text not null);
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

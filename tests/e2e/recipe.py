@@ -5,7 +5,6 @@ ports of the run, and the clone of the source as a copy of the checkout under te
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
