@@ -6,7 +6,11 @@ queue's set of workers (``beat``): a queue none of whose workers has a live key 
 worker. The due-work lag is how long the earliest due row (a mail, a webhook call, a
 deadline…) has waited past its time without a worker claiming it (or, claimed by a
 worker that died, past its lease). ``mail`` counts the mails refused or bounced in the
-last hour (it does not make the service down). A part that is down makes the answer 503.
+last hour (it does not make the service down). ``mail_in`` (with ``MAIL_IN_AUTH`` other
+than ``none``) is ``failing`` once the last ``UNAUTHENTICATED_IN_A_ROW`` replies were
+refused because no Authentication-Results header of ``MAIL_IN_AUTHSERV_ID`` came with
+them (the MTA's milter is not running: every reply is refused), and says so; it does not
+make the service down either. A part that is down makes the answer 503.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from .store import EventStore
 
 HEARTBEAT_INTERVAL = 0.5  # seconds between a worker's heartbeats
 HEARTBEAT_TTL = 2.0  # seconds a heartbeat lives: a worker silent this long is down
+#: Replies refused one after another for want of the MTA's Authentication-Results before
+#: ``mail_in`` is ``failing`` (one or two may be forged mails that went around the MTA).
+UNAUTHENTICATED_IN_A_ROW = 3
 
 
 def beat(client: redis.Redis, settings: Settings, queue: str, worker: str) -> None:
@@ -58,6 +65,8 @@ def check(settings: Settings, store: EventStore, client: redis.Redis | None
         # refused at sending or bounced (a seat's failing address is its own matter)
         parts["mail"] = {"status": "ok", "failed_last_hour": store.mail.count_failures(
             times.later(-3600))}
+        if settings.mail_in_auth != "none":
+            parts["mail_in"] = _mail_in(settings, store)
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         parts["database"] = {"status": "down", "error": _error(exc)}
     if client is None:
@@ -73,6 +82,18 @@ def check(settings: Settings, store: EventStore, client: redis.Redis | None
         except (redis.RedisError, OSError) as exc:
             parts["redis"] = {"status": "down", "error": _error(exc)}
     return all(p["status"] != "down" for p in parts.values()), parts
+
+
+def _mail_in(settings: Settings, store: EventStore) -> dict[str, Any]:
+    """Are replies refused one after another because the MTA writes no
+    Authentication-Results (MAIL_IN_AUTH without its milter)?"""
+    n, last, reason = store.mail.unauthenticated_in_a_row()
+    part: dict[str, Any] = {"status": "ok", "unauthenticated_in_a_row": n}
+    if n >= UNAUTHENTICATED_IN_A_ROW and last is not None:
+        part.update(status="failing", last_refused_at=times.to_text(last), error=(
+            f"the last {n} replies were refused, none authenticated since (the last at "
+            f"{times.to_text(last)}): {reason}"))
+    return part
 
 
 def _error(exc: Exception) -> str:

@@ -615,9 +615,11 @@ class VariantsSchema(ma.Schema):
 class HealthSchema(ma.Schema):
     status = fields.String(required=True, metadata={"description": "ok or down"})
     parts = fields.Dict(keys=fields.String(), values=fields.Dict(), required=True, metadata={
-        "description": "database, due, mail, redis, worker, webhook_worker: each with its "
-                       "status (ok, down, unknown) and details (error, lag_seconds, count, "
-                       "failed_last_hour)"})
+        "description": "database, due, mail, mail_in (with MAIL_IN_AUTH), redis, worker, "
+                       "webhook_worker: each with its status (ok, down, unknown; mail_in: "
+                       "ok or failing, which is no 503) and details (error, lag_seconds, "
+                       "count, failed_last_hour, unauthenticated_in_a_row, "
+                       "last_refused_at)"})
 
 
 # -- webhooks ----------------------------------------------------------------------------

@@ -198,11 +198,28 @@ class Gateway:
             log.log(logging.ERROR if isinstance(exc, mail_auth.Unauthenticated) else
                     logging.WARNING, "mail-in: %s (envelope sender %s) refused: %s: "
                     "nothing played, no answer", message_id, envelope_sender or "?", exc)
+            if isinstance(exc, mail_auth.Unauthenticated):
+                self.note_authentication(str(exc))
             return IGNORED
+        if settings.mail_in_auth != "none":
+            self.note_authentication(None)
         handled = False
         for target in targets.values():
             handled = self._one(msg, message_id, target, sender) or handled
         return HANDLED if handled else IGNORED
+
+    def note_authentication(self, unauthenticated: str | None) -> None:
+        """Keep count of the replies refused one after another for want of the MTA's
+        Authentication-Results (``unauthenticated``: why), or end the count (None: a
+        reply was authenticated): ``/health`` says why replies are refused. A count that
+        cannot be written is logged; the reply's handling goes on."""
+        try:
+            if unauthenticated is None:
+                self.ctx.store.mail.authenticated()
+            else:
+                self.ctx.store.mail.unauthenticated(unauthenticated, times.now())
+        except Exception:  # noqa: BLE001 - a health record, not the reply's handling
+            log.exception("mail-in: the count of unauthenticated replies cannot be kept")
 
     def bounce(self, msg: EmailMessage, target: Target) -> str:
         """A mail to a seat's bounce address: a DSN's failure is recorded on the seat

@@ -41,7 +41,11 @@ def health() -> tuple[dict[str, Any], int]:
     `due` (`lag_seconds`: how long the earliest due work, a mail or a deadline, has waited
     past its time for a worker),
     `redis`, `worker` (mails, reminders, deadlines) and `webhook_worker`); `mail`
-    (`failed_last_hour`: mails refused by the relay or bounced in the last hour). Without
-    `REDIS_URL` the API cannot see Redis or the workers (`unknown`)."""
+    (`failed_last_hour`: mails refused by the relay or bounced in the last hour). With
+    `MAIL_IN_AUTH` other than `none`, `mail_in` is `failing` (not a 503) once the last
+    3 replies were refused because the MTA wrote no `Authentication-Results` of
+    `MAIL_IN_AUTHSERV_ID` (its milter is not running): `unauthenticated_in_a_row`,
+    `last_refused_at` and `error` say so. Without `REDIS_URL` the API cannot see Redis
+    or the workers (`unknown`)."""
     ok, parts = check(settings(), service().store, redis_client())
     return {"status": "ok" if ok else "down", "parts": parts}, 200 if ok else 503

@@ -1,6 +1,7 @@
 """The mails' records: the mails that failed and the seat addresses that fail
-(workers/mail_bounces.py), and the answers each address was allowed lately (its cap is
-workers/mail_in.py's rule)."""
+(workers/mail_bounces.py), the answers each address was allowed lately (its cap is
+workers/mail_in.py's rule), and the replies refused one after another for want of the
+MTA's authentication results (``/health``: service/health.py)."""
 
 from __future__ import annotations
 
@@ -86,3 +87,31 @@ class MailRecords:
         with self.a.write() as db:
             db.execute("insert into mail_answers (address, key, allowed_at) values (?, ?, ?) "
                        "on conflict do nothing", (address, key, self.d.time(at)))
+
+    # -- replies refused for want of the MTA's Authentication-Results ------------------
+
+    def unauthenticated(self, reason: str, at: datetime) -> None:
+        """One more reply refused because no Authentication-Results header of the MTA
+        came with it (``reason`` says so)."""
+        with self.a.write() as db:
+            db.execute("insert into mail_in_unauthenticated (id, in_a_row, last_at, reason) "
+                       "values (1, 1, ?, ?) on conflict (id) do update set in_a_row = "
+                       "mail_in_unauthenticated.in_a_row + 1, last_at = excluded.last_at, "
+                       "reason = excluded.reason", (self.d.time(at), reason))
+
+    def authenticated(self) -> None:
+        """A reply was authenticated: the refusals before it are over."""
+        with self.a.read() as db:
+            if not db.scalar("select count(*) from mail_in_unauthenticated"):
+                return
+        with self.a.write() as db:
+            db.execute("delete from mail_in_unauthenticated")
+
+    def unauthenticated_in_a_row(self) -> tuple[int, datetime | None, str | None]:
+        """How many replies were refused so since the last authenticated one, when the
+        last was, and why."""
+        with self.a.read() as db:
+            rows = db.query("select in_a_row, last_at, reason from mail_in_unauthenticated")
+        if not rows:
+            return 0, None, None
+        return int(rows[0]["in_a_row"]), as_time(rows[0]["last_at"]), rows[0]["reason"]

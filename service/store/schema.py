@@ -268,6 +268,15 @@ create table notify_channels (
    last_sent_at {time});
 create unique index {ix}notify_channels_target on notify_channels (email, target);
 """,
+    # 27: the replies mail-in refused one after another because no Authentication-Results
+    # header of MAIL_IN_AUTHSERV_ID came with them (the MTA's milter is not running): one
+    # row, counted up by each such refusal, removed by an authenticated reply; /health
+    # says why replies are refused (issue 34.6).
+    """
+create table mail_in_unauthenticated (
+   id integer primary key, in_a_row integer not null, last_at {time} not null,
+   reason text not null);
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

@@ -141,3 +141,14 @@ def test_what_a_notation_error_expected_reads_in_russian():
         parse_move("buy X1 pay DE5")
     said = i18n.say(err.value.message, "ru")
     assert said.startswith("столбец 5: ожидалось: номер тайла") and "ожидалось номер" not in said
+
+
+def test_greek_and_finnish_words_players_tripped_on():
+    """Issue 34.4: Greek names a seat without the mechanical "του/της" (every msgstr of
+    the catalog), and Finnish says table talk since the last mail in its own words, not
+    the calque "Pöytäpuhe edellisen viestisi jälkeen"."""
+    greek = (i18n.CATALOGS / "el" / "LC_MESSAGES" / "messages.po").read_text()
+    assert not re.search(r"(του|της)/(του|της)", greek)
+    fi = i18n.translations("fi").gettext("Table talk since your last mail:")
+    assert fi == "Uudet viestit edellisen sähköpostisi jälkeen:"
+    assert "Pöytäpuhe" not in fi
