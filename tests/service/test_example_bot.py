@@ -129,6 +129,8 @@ def test_the_example_bot_accepts_and_plays_whole_games_from_its_stream(generated
     first, last = (f(Key.parse(i) for i, _ in told) for f in (min, max))
     lasting = sorted(i for i, kind in told if kind != "your_turn")
     held = sorted(e["id"] for e in everything if first <= Key.parse(e["id"]) <= last)
+    print("example bot:", json.dumps({**summary, "games": GAMES, "told": len(told),
+                                      "held": len(held), "lost": len(set(held) - set(lasting))}))
     assert lasting == held, set(held) ^ set(lasting)
     assert len(told) == len({i for i, _ in told}), "an event told twice"
     assert summary["moves"] > 20
