@@ -152,3 +152,48 @@ def test_a_410_removes_the_subscription_on_each_store(push_app, push_service):
         "subscriptions": []}
     [row] = [d for d in ctx.store.due_rows(h.id) if d.kind == "push"]
     assert (row.state, row.result) == ("done", "expired")
+
+
+def account(app, email: str, handle: str) -> str:
+    token = signed_in(app, email)
+    r = app.test_client().patch("/me", json={"handle": handle}, headers=auth(token))
+    assert r.status_code == 200, r.get_json()
+    return token
+
+
+def test_an_invitation_is_told_to_the_invitees_channels_on_each_store(push_app,
+                                                                      push_service):
+    """The channels of an invitee that chose ``invitation`` (a default) are told as it
+    is sent, through due rows of no game; one that did not choose it, and an account not
+    invited, are not; an invitation cancelled before its notice went is not told."""
+    app, ctx = push_app
+    client = app.test_client()
+    ann = account(app, "ann@example.org", "ann")
+    tokens = {h: account(app, f"{h}@example.org", h) for h in ("bob", "cy", "dan")}
+    for name, events in (("bob", None), ("cy", ["your_turn"]), ("dan", None)):
+        r = client.post("/me/push", headers=auth(tokens[name]), json={
+            **push_service.subscription(f"/{name}"),
+            **({"events": events} if events else {})})
+        assert r.status_code == 201, r.get_json()
+    r = client.post("/invitations", headers=auth(ann), json={
+        "variant": "alhambra", "invitees": ["bob", "cy"], "time_per_move": 3600})
+    assert r.status_code == 201, r.get_json()
+    sent = r.get_json()
+    rows = ctx.store.due_rows("")
+    assert [(d.kind, d.game_id, d.reply) for d in rows] == [("push", "", sent["id"])]
+    assert run_due_now(ctx, "") == {("push", 1, 0): "sent"}
+    [got] = push_service.received
+    assert got["vapid_ok"] and got["path"] == "/bob"
+    payload = got["payload"]
+    assert payload == {"game_id": None, "version": None, "what": "invitation",
+                       "invitation_id": sent["id"], "url": "http://alhambra.test/me",
+                       "title": "Invitation", "body": "ann invites you to a game."}
+    assert 0 < int(got["headers"]["TTL"]) <= 7 * 86400
+
+    r = client.post("/invitations", headers=auth(ann), json={
+        "variant": "alhambra", "invitees": ["bob"], "time_per_move": 3600})
+    later = r.get_json()
+    assert client.delete(f"/invitations/{later['id']}",
+                         headers=auth(ann)).status_code == 200
+    assert run_due_now(ctx, "") == {("push", 1, 0): "closed"}
+    assert len(push_service.received) == 1
