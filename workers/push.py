@@ -152,7 +152,7 @@ def payload(ctx: Context, row: DueRow, channel: Channel) -> dict[str, Any]:
                 found.text[:MESSAGE_SHOWN - 1] + "…"
             seats = ctx.games.game(row.game_id).seats
             sender = msg("the host") if found.sender is None else \
-                seats[found.sender].name or msg("seat {seat}", seat=found.sender)
+                seats[found.sender].name or msg("seat {seat}", seat=found.sender + 1)
     elif what == "invitation":
         invitation = invitation_of(ctx, row)
         inviter = ctx.store.players.player(invitation.inviter) if invitation else None
