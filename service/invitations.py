@@ -12,7 +12,8 @@ the invitations it sent and was sent, no other.
 The same account is not invited twice, nor is the inviter, nor two accounts one of
 which blocked the other (service/moderation.py); handles are looked up as kept
 (service/players.handle); a bot account (``Player.is_bot``, a program plays for
-it) is invited like anyone.
+it) is invited like anyone. Each invitee's channels beyond e-mail that chose
+``invitation`` are told of it as it is sent (``told``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from .errors import (
 from .games import Games, check_level, check_variant
 from .i18n import msg
 from .players import handle as kept_handle
-from .store import Player
+from .store import Due, Player
 from .store.invitations import Invitation, Invitee
 
 __all__ = ["Invitation", "Invitations", "status"]
@@ -108,8 +109,22 @@ class Invitations:
             invitation_id, inviter.email, {**kept, "bots": list(bots)}, "open", None, now,
             now + expires_in, None, tuple(Invitee(invitation_id, n, a.email)
                                           for n, a in enumerate(accounts, 1)))
-        self.store.invitations.add(invitation)
+        told = self.told(invitation)
+        with self.store.transaction() as tx:
+            tx.invitations.add(invitation)
+            tx.add_due("", told, now)
         return invitation
+
+    def told(self, invitation: Invitation) -> list[Due]:
+        """The notices of ``invitation``: one ``push`` row (of no game: workers/push.py)
+        for each channel of an invitee's account that chose ``invitation``
+        (service/notify_channels.py)."""
+        return [Due("push", 0, invitation.created_at, seat=n.position, hook_id=c.id,
+                    reply=invitation.id, args={
+                        "what": "invitation", "invitation": invitation.id,
+                        "deadline": times.to_text(invitation.expires_at)})
+                for n in invitation.invitees
+                for c in self.store.channels.of_account(n.email) if "invitation" in c.events]
 
     def _account(self, handle: str) -> Player:
         try:

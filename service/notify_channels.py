@@ -9,8 +9,10 @@ The rules: what a subscription or a URL may be (``check_subscription``,
 server's VAPID key pair (``vapid_key``) is made once, at first start, beside the secret
 key (or derived from it). What is sent when: service/due.py plans a ``notify`` row for a
 claimed seat's turn and its game's end, ``notify_deadline`` rows at its reminders'
-times; workers/push.py fans each out to the channels that want it (one ``push`` row
-each) and delivers them.
+times, service/talk.py a ``notify`` row for a message to a claimed seat whose account
+has a channel that chose ``message``; workers/push.py fans each out to the channels
+that want it (one ``push`` row each) and delivers them. service/invitations.py writes
+the ``push`` rows of an invitation (of no game) as it is sent.
 """
 
 from __future__ import annotations
@@ -44,11 +46,11 @@ from .webhook_urls import check_address, check_name, check_url
 
 log = logging.getLogger(__name__)
 
-#: What a channel may ask to be told of. ``invitation`` and ``tournament_round`` are
-#: accepted (kept for when the service tells them); ``SENT`` are those it tells now.
+#: What a channel may ask to be told of. ``tournament_round`` is accepted (kept for when
+#: the service tells it); ``SENT`` are those it tells now.
 EVENTS = ("your_turn", "deadline_near", "game_over", "message", "invitation",
           "tournament_round")
-SENT = ("your_turn", "deadline_near", "game_over")
+SENT = ("your_turn", "deadline_near", "game_over", "message", "invitation")
 #: The events of a channel that names none: every one but table talk.
 DEFAULT_EVENTS = tuple(e for e in EVENTS if e != "message")
 P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551

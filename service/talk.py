@@ -56,6 +56,15 @@ def mailed_at_once(message: Message, seats: Sequence[int]) -> list[Due]:
     """The due rows that mail ``message`` at once to ``seats`` (kind ``message``)."""
     return [Due("message", message.version, message.created_at, seat=s,
                 reply=f"message-{message.id}", args={"message": message.id}) for s in seats]
+
+
+def told_on_channels(message: Message, seats: Sequence[int]) -> list[Due]:
+    """The due rows that tell ``message`` to the channels of ``seats``' accounts (kind
+    ``notify``, event ``message``: workers/push.py)."""
+    return [Due("notify", message.version, message.created_at, seat=s,
+                reply=f"message-{message.id}", args={"what": "message",
+                                                     "message": message.id})
+            for s in seats]
 ALLOWED_CONTROLS = "\n\t"
 #: Bidirectional embeddings, overrides and isolates: they would turn the text shown.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -167,7 +176,8 @@ class TableTalk:
     def write(self, game: Game, sender: int | None, text: str, to: int | None
               ) -> MessageItem:
         """Keep a message of ``sender`` (None: the host); the seats that asked for it at
-        once get a mail (a due row written with it)."""
+        once get a mail, the accounts of the seats that read it whose channels chose
+        ``message`` a notice (due rows written with it)."""
         text = clean(text, MAX_MESSAGE)
         seats = list(self.games.game(game.id).seats)
         if to is not None:
@@ -183,7 +193,10 @@ class TableTalk:
             raise Blocked(msg("you cannot write to seat {seat} in private: one of you "
                               "blocked the other", seat=to), seat=to)
         message = Message(game.id, 0, sender, to, text, game.version, times.now())
-        notify = self._at_once(game, seats, message)
+        readers = self._readers(game, seats, message)
+        notify = [s for s, talk in readers if talk.mail_messages == "at_once" and
+                  seats[s].email]
+        told = self._on_channels(seats, [s for s, _ in readers])
         limit = self.games.messages_per_hour
         try:
             with self.store.transaction() as tx:  # messages at once cannot pass the limit
@@ -192,7 +205,8 @@ class TableTalk:
                                       times.later(-WINDOW, message.created_at)) >= limit:
                     raise TooManyMessages(limit)
                 kept = tx.talk.add(message)
-                tx.add_due(game.id, mailed_at_once(kept, notify), kept.created_at)
+                tx.add_due(game.id, mailed_at_once(kept, notify) +
+                           told_on_channels(kept, told), kept.created_at)
         except TooManyMessages as refused:
             refused.extra["retry_after"] = self._retry_after(game, sender, limit,
                                                              message.created_at)
@@ -208,20 +222,29 @@ class TableTalk:
         oldest = sent[-limit] if 0 < limit <= len(sent) else now
         return max(1, math.ceil((times.later(WINDOW, oldest) - now).total_seconds()))
 
-    def _at_once(self, game: Game, seats: list[Seat], message: Message) -> list[int]:
-        """The seats that get ``message`` by mail at once: those that asked so, once
-        claimed by their player (service/players.py; a claim sets it back to the
-        default, which whoever held the seat's token before could change)."""
+    def _readers(self, game: Game, seats: list[Seat], message: Message
+                 ) -> list[tuple[int, Talk]]:
+        """The claimed seats that may be told of ``message`` as it is written (with
+        their talk settings): those that read it, not its sender's, not a bot's. Of
+        them, those that asked so get it by mail at once (once claimed by their player:
+        service/players.py; a claim sets it back to the default, which whoever held the
+        seat's token before could change)."""
         out = []
         for seat, talk in self.settings(game.id).items():
             info = seats[seat]
-            if seat == message.sender or talk.mail_messages != "at_once" or \
-                    not info.email or not info.claimed_by or info.bot:
+            if seat == message.sender or not info.claimed_by or info.bot:
                 continue
             muted = frozenset(talk.muted) | self.blocked(seats, seat)
             if visible(message, Reader(seat, muted=muted), game):
-                out.append(seat)
+                out.append((seat, talk))
         return out
+
+    def _on_channels(self, seats: list[Seat], readers: Sequence[int]) -> list[int]:
+        """The ``readers`` whose accounts have a channel beyond e-mail that chose
+        ``message`` (service/notify_channels.py; off by default)."""
+        return [s for s in readers if seats[s].claimed_by and any(
+            "message" in c.events for c in self.store.channels.of_account(
+                str(seats[s].claimed_by)))]
 
     def read(self, game: Game, caller: Caller, since: int = 0) -> list[MessageItem]:
         """The messages after id ``since`` the caller may read."""

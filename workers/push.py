@@ -1,14 +1,22 @@
 """Notices on an account's channels beyond e-mail (service/notify_channels.py): the jobs
 of the due kinds ``notify``/``notify_deadline`` (one event of a seat: fanned out to the
 channels of its account that want it, one ``push`` row each, so that each channel's
-delivery is retried and counted on its own) and ``push`` (one delivery).
+delivery is retried and counted on its own) and ``push`` (one delivery). The events: a
+seat's turn, its deadline near, the game over (service/due.py plans them with the
+batch), a table-talk message the seat reads (service/talk.py writes its ``notify`` row
+with the message: told unless deleted or hidden meanwhile, with the writer's name and
+at most ``MESSAGE_SHOWN`` characters of it), an invitation by handle
+(service/invitations.py writes its ``push`` rows, of no game, with the invitation: told
+while it is open).
 
 A delivery sends the JSON ``{"game_id", "version", "what", "url", "title", "body"}`` in
-the account's language:
+the account's language (an invitation: ``game_id`` and ``version`` null, its
+``invitation_id``, the link to /me):
 
 - to a Web Push subscription: encrypted ``aes128gcm`` for its keys (RFC 8291, pywebpush's
   ``WebPusher.encode``), signed with the server's VAPID key (RFC 8292: ``Authorization:
-  vapid t=…, k=…``), ``TTL`` the seconds left to move (a game over: ``DEFAULT_TTL``),
+  vapid t=…, k=…``), ``TTL`` the seconds left to move or to answer an invitation (a
+  game over, a message: ``DEFAULT_TTL``),
   POSTed like a webhook (workers/webhooks.py ``send``: checked addresses only, no
   redirect); a 404 or 410 means the subscription is gone: it is removed;
 - to an Apprise URL: its title and body (and the link) through Apprise, once the host
@@ -38,9 +46,10 @@ from service import due as planned
 from service import i18n, times
 from service.errors import ChannelRefused, GameNotFound, WebhookUrlRefused
 from service.i18n import Msg, msg
+from service.invitations import Invitation, status
 from service.links import open_path
 from service.notify_channels import HOSTED_SCHEMES, check_apprise_url, vapid_key
-from service.store import Channel, Claim, Due, DueRow, Finish
+from service.store import Channel, Claim, Due, DueRow, Finish, Message
 from service.webhook_urls import Target, resolve
 
 from . import webhooks
@@ -52,22 +61,46 @@ log = logging.getLogger("alhambra.push")
 DEFAULT_TTL = 7 * 86400  # seconds a push service keeps a notice without a deadline
 MAX_TTL = 28 * 86400  # the most push services keep one
 JWT_SECONDS = 12 * 3600  # how long a VAPID signature holds
+MESSAGE_SHOWN = 300  # characters of a message a notice shows
 TITLES: dict[str, Msg] = {
     "your_turn": msg("Your turn"),
     "deadline_near": msg("Reminder: your turn"),
     "game_over": msg("Game over"),
+    "message": msg("New message"),
+    "invitation": msg("Invitation"),
 }
 
 
-def words(what: str, game_id: str) -> tuple[Msg, Msg]:
-    """The title and body of a notice of ``what``."""
+def words(what: str, game_id: str, sender: str | Msg = "", text: str = ""
+          ) -> tuple[Msg, Msg]:
+    """The title and body of a notice of ``what`` (a message: its ``sender``'s name
+    and its ``text``; an invitation: the inviter's handle as ``sender``)."""
     bodies = {
         "your_turn": msg("Game {game}: it is your turn to move.", game=game_id),
         "deadline_near": msg("Game {game}: your time to move is running out.",
                                   game=game_id),
         "game_over": msg("Game {game} is over.", game=game_id),
+        "message": msg("Game {game}, {sender}: {text}", game=game_id, sender=sender,
+                       text=text),
+        "invitation": msg("{inviter} invites you to a game.", inviter=sender),
     }
     return TITLES.get(what, TITLES["your_turn"]), bodies.get(what, bodies["your_turn"])
+
+
+def invitation_of(ctx: Context, row: DueRow) -> Invitation | None:
+    """The invitation an ``invitation`` notice tells; None once it is not open."""
+    found = ctx.store.invitations.get(str((row.args or {}).get("invitation")))
+    return found if found is not None and status(found, times.now()) == "open" else None
+
+
+def message_of(ctx: Context, row: DueRow) -> Message | None:
+    """The table-talk message a ``message`` notice tells; None once deleted or hidden."""
+    number = (row.args or {}).get("message")
+    if not isinstance(number, int):
+        return None
+    found = next((m for m in ctx.store.talk.messages(row.game_id, since=number - 1)
+                  if m.id == number), None)
+    return None if found is None or found.deleted_at else found
 
 
 # -- fanning an event out --------------------------------------------------------------------
@@ -86,6 +119,8 @@ def fan_out(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
         return Finish("moved")
     if what == "deadline_near" and (game.deadline is None or row.due_at >= game.deadline):
         return Finish("moved")
+    if what == "message" and message_of(ctx, row) is None:
+        return Finish("deleted")
     seat = next((s for s in game.seats if s.seat == row.seat), None)
     if seat is None or seat.claimed_by is None:
         return Finish("unclaimed")
@@ -95,7 +130,8 @@ def fan_out(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
         return Finish("no-channels")
     ctx.store.add_due(row.game_id, [
         Due("push", row.version, times.now(), seat=row.seat, hook_id=c.id,
-            from_version=row.from_version, percent=row.percent, reply=what, args=row.args)
+            from_version=row.from_version, percent=row.percent, reply=row.reply or what,
+            args={**(row.args or {}), "what": what})
         for c in channels], done=claim)
     return None
 
@@ -104,10 +140,29 @@ def fan_out(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
 
 def payload(ctx: Context, row: DueRow, channel: Channel) -> dict[str, Any]:
     """What a channel is told, in its account's language."""
-    what = row.reply or (row.args or {}).get("what", "your_turn")
+    what = (row.args or {}).get("what") or row.reply or "your_turn"
     player = ctx.store.players.player(channel.email)
     lang = i18n.best(None, player.language if player else None)
-    title, text = words(what, row.game_id)
+    sender: str | Msg = ""
+    said = ""
+    if what == "message":
+        found = message_of(ctx, row)
+        if found is not None:
+            said = found.text if len(found.text) <= MESSAGE_SHOWN else \
+                found.text[:MESSAGE_SHOWN - 1] + "…"
+            seats = ctx.games.game(row.game_id).seats
+            sender = msg("the host") if found.sender is None else \
+                seats[found.sender].name or msg("seat {seat}", seat=found.sender + 1)
+    elif what == "invitation":
+        invitation = invitation_of(ctx, row)
+        inviter = ctx.store.players.player(invitation.inviter) if invitation else None
+        sender = inviter.handle or "" if inviter else ""
+        title, text = words(what, "", sender)
+        return {"game_id": None, "version": None, "what": what,
+                "invitation_id": invitation.id if invitation else None,
+                "url": ctx.settings.link_url.rstrip("/") + "/me",
+                "title": i18n.say(title, lang), "body": i18n.say(text, lang)}
+    title, text = words(what, row.game_id, sender, said)
     return {"game_id": row.game_id, "version": row.version, "what": what,
             "url": ctx.settings.link_url.rstrip("/") + open_path(row.game_id),
             "title": i18n.say(title, lang), "body": i18n.say(text, lang)}
@@ -127,6 +182,11 @@ def deliver(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     channel = ctx.store.channels.get(row.hook_id)
     if channel is None:
         return Finish("gone")
+    what = (row.args or {}).get("what")
+    if what == "message" and message_of(ctx, row) is None:
+        return Finish("deleted")
+    if what == "invitation" and invitation_of(ctx, row) is None:
+        return Finish("closed")
     body = payload(ctx, row, channel)
     try:
         if channel.kind == "push":
@@ -167,7 +227,8 @@ def web_push(ctx: Context, channel: Channel, body: dict[str, Any], seconds: int)
         "exp": int(time.time()) + JWT_SECONDS})
     headers.update({"Content-Encoding": "aes128gcm", "TTL": str(seconds),
                     "Content-Type": "application/octet-stream",
-                    "Urgency": "normal" if body["what"] == "game_over" else "high",
+                    "Urgency": "normal" if body["what"] in ("game_over", "invitation")
+                    else "high",
                     "User-Agent": webhooks.USER_AGENT})
     return webhooks.send(channel.target, encrypted, headers,
                          connect_timeout=settings.webhook_connect_timeout,

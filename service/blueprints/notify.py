@@ -63,8 +63,9 @@ def subscribe(body: dict[str, Any]) -> tuple[ChannelView, int, dict[str, str]]:
     The body is a browser's `PushSubscription.toJSON()` (`endpoint`, `keys.p256dh`,
     `keys.auth`), with the `events` to be told of. The same endpoint again replaces its
     keys and events. Notices are JSON `{"game_id", "version", "what", "url", "title",
-    "body"}`, encrypted `aes128gcm`, signed with the server's VAPID key, with a `TTL` no
-    longer than the time left to move; a subscription the push service says is gone
+    "body"}` (an invitation: `game_id` and `version` null, its `invitation_id`),
+    encrypted `aes128gcm`, signed with the server's VAPID key, with a `TTL` no longer
+    than the time left to move or to answer; a subscription the push service says is gone
     (404, 410) is removed. 422 `channel_refused`: an endpoint that is not https or not at
     a public address, or keys that are not a P-256 key and a 16-byte secret; 422
     `too_many_channels`. Only the sign-in session's token (403 `session_needed`)."""

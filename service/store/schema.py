@@ -277,6 +277,31 @@ create table mail_in_unauthenticated (
    id integer primary key, in_a_row integer not null, last_at {time} not null,
    reason text not null);
 """,
+    # 28: due work of no game (issue 37): an invitation told to its invitees' channels
+    # (``push`` rows with ``game_id`` null). SQLite cannot drop a column's not null: its
+    # table is made again, rows and ids kept, with the same indexes.
+    {"postgres": """
+alter table due alter column game_id drop not null;
+""", "sqlite": """
+create table due_new (
+   id integer primary key, game_id text references games(id), kind text not null,
+   version integer not null, from_version integer, seat integer, hook_id integer,
+   percent integer, reply text, args text, due_at text not null,
+   state text not null default 'pending', attempts integer not null default 0,
+   claimed_until text, started_at text, result text, last_error text,
+   created_at text not null, done_at text);
+insert into due_new select id, game_id, kind, version, from_version, seat, hook_id, percent,
+   reply, args, due_at, state, attempts, claimed_until, started_at, result, last_error,
+   created_at, done_at from due;
+drop table due;
+alter table due_new rename to due;
+create unique index idx_due_work on due (game_id, kind, version, coalesce(seat, -1),
+   coalesce(hook_id, -1), coalesce(percent, -1), coalesce(reply, ''));
+create index idx_due_pending on due (due_at) where state = 'pending';
+create index idx_due_claimed on due (claimed_until) where state = 'claimed';
+create index idx_due_done on due (done_at) where state = 'done';
+create index idx_due_game_pending on due (game_id, kind) where state = 'pending';
+"""},
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

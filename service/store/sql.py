@@ -67,11 +67,17 @@ _GAME_FIELDS = frozenset(f.name for f in fields(Game))
 
 def due_values(d: Dialect, game_id: str, due: Sequence[Due], at: datetime
                ) -> list[tuple[Any, ...]]:
-    """``due`` as DUE_INSERT's parameters, added at ``at``."""
+    """``due`` as DUE_INSERT's parameters, added at ``at`` (``game_id`` "": of no game,
+    stored null)."""
     stamp = d.time(at)
-    return [(game_id, x.kind, x.version, x.from_version, x.seat, x.hook_id, x.percent,
+    return [(game_id or None, x.kind, x.version, x.from_version, x.seat, x.hook_id, x.percent,
              x.reply, None if x.args is None else d.doc(x.args), d.time(x.due_at), stamp)
             for x in due]
+
+
+def due_row(row: dict[str, Any]) -> DueRow:
+    """A stored due row (of no game: ``game_id`` "")."""
+    return DueRow(**{**row, "game_id": row["game_id"] or ""})
 
 
 def _seat(row: dict[str, Any]) -> Seat:
@@ -102,13 +108,14 @@ def locked_stamp(at: datetime) -> datetime:
 
 class Tx:
     """One transaction of a store (``SqlStore.transaction``): the records of talk,
-    webhooks and mails, and due work, written in it; locks held until it commits."""
+    webhooks, mails and invitations, and due work, written in it; locks held until it commits."""
 
     def __init__(self, d: Dialect, conn: Conn) -> None:
         self.d, self.conn = d, conn
         access = Access(d, conn)
         self.talk, self.hooks, self.mail = (TalkRecords(access), WebhookRecords(access),
                                             MailRecords(access))
+        self.invitations = InvitationRecords(access)
 
     def lock_game(self, game_id: str) -> None:
         """No other writer of the game until this transaction ends."""
@@ -430,8 +437,8 @@ class SqlStore:
     # -- due work --------------------------------------------------------------------------
 
     def add_due(self, game_id: str, due: Sequence[Due], done: Claim | None = None) -> int:
-        """Add due rows (one there already, done or not, is kept) and mark ``done`` done,
-        in one transaction; how many were added."""
+        """Add due rows of the game ``game_id`` ("": of none) (one there already, done or
+        not, is kept) and mark ``done`` done, in one transaction; how many were added."""
         with self.a.write() as db:
             added = db.executemany(DUE_INSERT, due_values(self.d, game_id, due, times.now()))
             if done is not None:
@@ -447,7 +454,7 @@ class SqlStore:
                             "state = 'claimed', claimed_until = ?, started_at = null, "
                             "attempts = attempts + 1",
                             (self.d.time(times.later(lease_seconds)),), DUE)
-        return [DueRow(**r) for r in rows]
+        return [due_row(r) for r in rows]
 
     def release_due(self, claims: Sequence[Claim]) -> None:
         """Give claimed rows back, pending at once."""
@@ -466,7 +473,7 @@ class SqlStore:
                          f"returning {DUE}",
                          (self.d.time(times.later(lease_seconds)), self.d.time(times.now()),
                           claim.id, claim.attempt))
-        return DueRow(**row) if row else None
+        return due_row(row) if row else None
 
     def finish_due(self, claim: Claim, finish: Finish) -> bool:
         """End this attempt at the row (see ``Finish``); False if it was claimed again
@@ -490,10 +497,13 @@ class SqlStore:
         return True
 
     def due_rows(self, game_id: str) -> list[DueRow]:
-        """The game's due rows, by id."""
+        """The game's due rows, by id ("": the rows of no game)."""
         with self.a.read() as db:
-            return [DueRow(**r) for r in db.query(f"select {DUE} from due where game_id = ? "
-                                                  f"order by id", (game_id,))]
+            if not game_id:
+                return [due_row(r) for r in db.query(f"select {DUE} from due where game_id "
+                                                     f"is null order by id")]
+            return [due_row(r) for r in db.query(f"select {DUE} from due where game_id = ? "
+                                                 f"order by id", (game_id,))]
 
     def census(self) -> Census:
         """Games by status, and the due work due now and not claimed by kind (the

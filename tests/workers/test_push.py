@@ -272,3 +272,58 @@ def claimed_account(s, email: str) -> str:
     from tests.support import signed_in
 
     return signed_in(s.app, email)
+
+
+def test_a_message_is_told_to_the_channels_that_chose_it(push_stack, push_service,
+                                                         json_receiver):
+    """Table talk is off by default: only the channel that chose ``message`` is told,
+    with the writer's name and the text; a message deleted before its notice went, a
+    seat that muted its writer and the writer itself are told nothing."""
+    s = push_stack
+    h = new_game(s.client, 3, emails=["gil@example.org", "hal@example.org",
+                                      "ivy@example.org"])
+    players = claimed(s.app, h, {0: "gil@example.org", 1: "hal@example.org",
+                                 2: "ivy@example.org"})
+    ctx = s.context()
+    run_due_now(ctx, h.id)
+    for seat in (0, 1, 2):
+        r = s.client.post("/me/push", headers=auth(players[seat]), json={
+            **push_service.subscription(f"/sub/{seat}"), "events": ["message"]})
+        assert r.status_code == 201, r.get_json()
+    r = s.client.post("/me/notify-urls", headers=auth(players[1]), json={
+        "url": f"json://127.0.0.1:{json_receiver.port}/talk"})  # the default: no message
+    assert r.status_code == 201 and "message" not in r.get_json()["events"]
+    assert s.client.put(f"/games/{h.id}/mutes/0",
+                        headers=auth(h.tokens[2])).status_code in (200, 204)
+    version = h.get()["version"]
+
+    r = s.client.post(f"/games/{h.id}/messages", json={"text": "Good luck {all}!"},
+                      headers=auth(h.tokens[0]))
+    assert r.status_code == 201, r.get_json()
+    done = run_due_now(ctx, h.id)
+    assert done[("notify", 1, version)] == "done"
+    assert ("notify", 0, version) not in done and ("notify", 2, version) not in done
+    [got] = push_service.received
+    assert got["vapid_ok"] and got["path"] == "/sub/1"
+    payload = got["payload"]
+    assert payload["what"] == "message" and payload["title"] == "New message"
+    assert payload["body"] == f"Game {h.id}, {h.get()['seats'][0]['name']}: Good luck {{all}}!"
+    assert got["headers"]["TTL"] == str(7 * 86400)
+    assert json_receiver.bodies == []
+
+    # a second message at the same version is told too; a deleted one is not
+    r = s.client.post(f"/games/{h.id}/messages", json={"text": "x" * 1000, "to": 1},
+                      headers=auth(h.tokens[2]))
+    assert r.status_code == 201
+    r = s.client.post(f"/games/{h.id}/messages", json={"text": "oops"},
+                      headers=auth(h.tokens[2]))
+    assert r.status_code == 201
+    gone = r.get_json()["id"]
+    assert s.client.delete(f"/games/{h.id}/messages/{gone}",
+                           headers=auth(h.host_token)).status_code == 204
+    run_due_now(ctx, h.id)
+    assert len(push_service.received) == 2
+    assert push_service.received[1]["payload"]["body"].endswith("x" * 299 + "…")
+    told = [d.result for d in s.store.due_rows(h.id) if d.kind == "notify"]
+    # seat 1 told twice (fanned out: "planned"), the deleted one to seats 0 and 1 not
+    assert sorted(told) == ["deleted", "deleted", "planned", "planned"]

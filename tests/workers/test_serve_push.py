@@ -1,0 +1,106 @@
+"""Notices beyond e-mail through a running ``alhambra-pbem serve`` (issue 37's "Done
+when"): two accounts signed in over HTTP, a Web Push subscription to a local stand-in
+push service (which checks the VAPID JWT with py-vapid and decrypts with http_ece) and an
+Apprise ``json://`` URL to a local receiver; moves played through the API give an account
+its turn, and serve's own workers deliver both; the push service answers 410 once and the
+subscription is gone from ``GET /me/push``."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support import start_serve, stop_serve, wait_until
+from tests.workers.test_push import JsonReceiver, PushService
+from tests.workers.test_serve_identity import Served, _healthy, bearer
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("serve_push")
+    proc, base, log = start_serve(tmp, "--workers", "1", env={
+        "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1", "ALHAMBRA_LIMIT_SIGN_IN": "200/hour",
+        "PUBLIC_URL": "http://alhambra.test"})
+    try:
+        wait_until(lambda: proc.poll() is not None or _healthy(base), 30, 0.1, "the API")
+        assert proc.poll() is None, (tmp / "serve.log").read_text()[-3000:]
+        yield Served(base, tmp / "data")
+    finally:
+        stop_serve(proc, [], log)
+
+
+@pytest.fixture
+def push_service():
+    p = PushService()
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+@pytest.fixture
+def json_receiver():
+    r = JsonReceiver()
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def play_until(game, seat: int) -> None:
+    """The seats to act play their first legal move (through the API) until it is
+    ``seat``'s turn."""
+    for _ in range(30):
+        doc = game.get()
+        if doc["current_seat"] == seat:
+            return
+        current = doc["current_seat"]
+        r = game.submit(current, game.notations(current)[0], doc["version"])
+        assert r.status_code == 201, r.get_json()
+    raise AssertionError(f"seat {seat} never got the turn")
+
+
+def test_a_turn_reaches_a_push_subscription_and_an_apprise_url_through_serve(
+        served, push_service, json_receiver):
+    http = served.http
+    accounts = {0: served.sign_in("ann@example.org"), 1: served.sign_in("bob@example.org")}
+    game = served.game([{"name": "Ann", "email": "ann@example.org"},
+                        {"name": "Bob", "email": "bob@example.org"}])
+    for seat, token in accounts.items():
+        r = http.post(f"/games/{game.id}/seats/{seat}/claim", {}, headers=bearer(token))
+        assert r.status_code == 201, r.get_json()
+        game.tokens[seat] = r.get_json()["token"]
+    key = http.get("/push/key").get_json()["public_key"]
+    waiting = 1 - game.get()["current_seat"]
+    token = accounts[waiting]
+    r = http.post("/me/push", push_service.subscription(), headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+    r = http.post("/me/notify-urls", {"url": f"json://127.0.0.1:{json_receiver.port}/turns",
+                                      "events": ["your_turn"]}, headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+
+    play_until(game, waiting)
+    version = game.get()["version"]
+    got = wait_until(lambda: push_service.received or None, 30, what="a push")[0]
+    assert got["vapid_ok"] and got["path"] == "/sub/1"
+    assert got["headers"]["Authorization"].endswith("k=" + key)
+    assert got["headers"]["Content-Encoding"] == "aes128gcm"
+    payload = got["payload"]
+    assert (payload["game_id"], payload["version"], payload["what"]) == \
+        (game.id, version, "your_turn")
+    assert payload["url"] == f"http://alhambra.test/me#open={game.id}"
+    told = wait_until(lambda: json_receiver.bodies or None, 30, what="the json:// notice")
+    assert told[0]["title"] == "Your turn" and game.id in told[0]["message"]
+    [sub] = http.get("/me/push", headers=bearer(token)).get_json()["subscriptions"]
+    assert sub["failures"] == 0 and sub["last_sent_at"]
+
+    # the push service answers 410 once: serve's worker removes the subscription
+    push_service.answers = [410]
+    play_until(game, 1 - waiting)
+    play_until(game, waiting)
+    wait_until(lambda: len(push_service.received) == 2 or None, 30, what="the second push")
+    assert push_service.received[1]["status"] == 410
+    wait_until(lambda: http.get("/me/push", headers=bearer(token)).get_json()
+               == {"subscriptions": []} or None, 30, what="the subscription removed")
+    wait_until(lambda: len(json_receiver.bodies) == 2 or None, 30, what="the second notice")
+    assert len(push_service.received) == 2
+    assert served.due(game.id, "push", "result").count(("expired",)) == 1
