@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import fields, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from .. import times
@@ -89,21 +89,6 @@ def _game(row: dict[str, Any], seats: Sequence[Seat] = (), hooks: Sequence[int] 
           ) -> Game:
     return Game(**{k: v for k, v in row.items() if k in _GAME_FIELDS},
                 seats=tuple(seats), hooks=tuple(hooks))
-
-
-#: How long before its write a batch's time may have been taken and still be taken
-#: again holding the writers' lock (``locked_stamp``); an older one was meant (an import,
-#: a test's past).
-RESTAMP = timedelta(seconds=60)
-
-
-def locked_stamp(at: datetime) -> datetime:
-    """A batch's time taken again holding the writers' lock, if it was taken in the
-    moments before: on SQLite (one writer at a time) batches are then stamped in the
-    order they commit, so a stream that resumes after one batch never misses another
-    committed later (blueprints/me_stream.py)."""
-    now = times.now()
-    return now if timedelta(0) <= now - at < RESTAMP else at
 
 
 class Tx:
@@ -379,8 +364,7 @@ class SqlStore:
         if version is not None:  # PostgreSQL's: one statement, one round trip
             return version
         with self.a.write() as db:
-            version = self._log(db, game_id, expected_version, events, update,
-                                locked_stamp(at))
+            version = self._log(db, game_id, expected_version, events, update)
             if replaces:
                 db.execute(f"update due set state = 'done', result = 'replaced', done_at = ? "
                            f"where game_id = ? and state = 'pending' and kind in "
@@ -404,9 +388,9 @@ class SqlStore:
         return version
 
     def _log(self, db: Conn, game_id: str, expected: int, events: list[Event],
-             update: GameUpdate, batch_at: datetime | None = None) -> int:
+             update: GameUpdate) -> int:
         """The game row moved on from ``expected`` (else VersionConflict or GameNotFound)
-        and the batch logged (at ``batch_at``, else the update's time)."""
+        and the batch logged."""
         at = update.at or times.now()
         version = expected + len(events)
         if db.execute("update games set status = ?, phase = ?, current_seat = ?, "
@@ -421,8 +405,7 @@ class SqlStore:
             raise VersionConflict(current)
         if events:
             db.execute("insert into event_batches (game_id, version, first, at, data) values "
-                       "(?, ?, ?, ?, ?)", (game_id, version, expected + 1,
-                                           self.d.batch_at(batch_at or at),
+                       "(?, ?, ?, ?, ?)", (game_id, version, expected + 1, self.d.batch_at(at),
                                            codec.encode(events)))
         return version
 
