@@ -430,6 +430,9 @@ class Settings:
     retries: tuple[int, ...] = (5, 30, 120, 600, 1800, 3600, 3600, 3600)  # due work's
     stream_keepalive: float = 10.0  # seconds between keep-alive comments on a quiet stream
     stream_poll: float = 0.5  # seconds between a stream's looks for new events
+    #: seconds an account stream's fact waits before it is told: a batch stamped earlier
+    #: has committed by then, so a stream resumed after it misses none (me_stream.py)
+    stream_settle: float = 1.0
     stream_retry_ms: int = 1000  # the reconnect delay a stream suggests to its client
 
     def __post_init__(self) -> None:

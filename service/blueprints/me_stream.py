@@ -21,10 +21,12 @@ then which event of it: ``<ms>-<game>-<b|m|i><n>.<k>`` (``1733400000123-4f0c…-
 These are stored facts, so the order is the same at every look and on every host: a
 client that reconnects with ``Last-Event-ID`` gets exactly what comes after. A stream
 opened without one starts now (its first line ``id: <ms>`` sets the id to resume from).
-A batch is stamped inside its transaction; on PostgreSQL two games' batches may commit
-in another order than their stamps, so each look goes back ``LOOKBACK_MS`` and sends
-what it had not seen yet (within one connection; across a reconnect such a batch can be
-missed, a window of milliseconds).
+A fact is stamped before its transaction commits, so two games' batches may commit in
+another order than their stamps (on either database). A stream that lasts therefore
+tells each fact once it is ``Settings.stream_settle`` old (1 s): by then every fact
+stamped before it has committed, and a stream resumed after it misses none; each look
+also goes back ``LOOKBACK_MS`` and sends what it had not seen yet. A stream opened
+without ``Last-Event-ID`` starts that long before now.
 
 **How**: under ``serve`` the view sends the first look and hands the open stream to the
 process's StreamHub (stream_hub.py: a ``Stream`` with its own ``look``), which looks for
@@ -68,15 +70,22 @@ NDJSON = "application/x-ndjson"
 
 class Follower:
     """One open stream's cursor: ``look()`` gives the text of the items after what it
-    told (and of those committed late within ``LOOKBACK_MS``)."""
+    told (and of those committed late within ``LOOKBACK_MS``), each once it is
+    ``settle_ms`` old: a fact is stamped before its transaction commits, so one told
+    only when older than any transaction's time to commit leaves no earlier fact behind
+    it, and a stream resumed after it (``Last-Event-ID``) misses nothing."""
 
-    def __init__(self, feed: Feed, cursor: Key, ndjson: bool) -> None:
+    def __init__(self, feed: Feed, cursor: Key, ndjson: bool, settle_ms: int = 0) -> None:
         self.feed, self.cursor, self.ndjson = feed, cursor, ndjson
+        self.settle_ms = settle_ms
         self.floor = cursor  # what the client had: never sent again
         self.seen: set[Key] = set()  # sent (or had) within the look-back
 
     def look(self) -> str:
-        found = self.feed.since(max(self.floor.ms, self.cursor.ms - LOOKBACK_MS))
+        ripe = ms(times.now()) - self.settle_ms
+        found = [i for i in self.feed.since(max(self.floor.ms,
+                                                self.cursor.ms - LOOKBACK_MS))
+                 if i.key.ms <= ripe]
         new = [i for i in found if i.key > self.floor and i.key not in self.seen]
         self.seen |= {i.key for i in found}
         self.seen = {k for k in self.seen if k.ms >= self.cursor.ms - 2 * LOOKBACK_MS}
@@ -179,16 +188,20 @@ def me_stream() -> Response:
     games' own streams do not count against it."""
     players: Players = current_app.extensions["alhambra_players"]
     player = players.player(bearer_token(), scope="read")
+    s = settings()
+    seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
+        request.method == "GET" else 0
+    # a stream that lasts tells each fact once it settled; one that answers what there is
+    # and ends (a server of one request at a time) tells it at once
+    settle_ms = round(s.stream_settle * 1000) if seconds > 0 else 0
     header = request.headers.get("Last-Event-ID")
-    cursor = Key.parse(header) if header is not None else Key(ms(times.now()))
+    cursor = Key.parse(header) if header is not None else \
+        Key(ms(times.now()) - settle_ms)
     if cursor is None:
         raise ApiError("bad_request", msg("Last-Event-ID must be the id of the last event "
                                           "received"))
     ndjson = request.accept_mimetypes.best_match(["text/event-stream", NDJSON]) == NDJSON
-    s = settings()
-    seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
-        request.method == "GET" else 0
-    follower = Follower(Feed(players.games, player.email), cursor, ndjson)
+    follower = Follower(Feed(players.games, player.email), cursor, ndjson, settle_ms)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     mimetype = NDJSON if ndjson else "text/event-stream"
     if seconds <= 0:

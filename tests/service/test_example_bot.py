@@ -91,7 +91,7 @@ def person_plays(client, token: str, game_ids: list[str], stop: threading.Event)
 
 def test_the_example_bot_accepts_and_plays_whole_games_from_its_stream(generated, tmp_path):
     settings = Settings(database=str(tmp_path / "bot.db"), stream_seconds=3.0,
-                        stream_poll=0.05, stream_keepalive=1.0)
+                        stream_poll=0.05, stream_keepalive=1.0, stream_settle=0.5)
     app = create_app(settings)
     answers = record_answers(app)
     client = app.test_client()

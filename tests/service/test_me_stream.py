@@ -154,7 +154,7 @@ def test_streams_per_account_are_capped_and_a_second_does_not_end_the_first(tmp_
     per-address cap of the games' streams (1 here) does not count them."""
     app = create_app(Settings(database=str(tmp_path / "c.db"), streams_per_account=2,
                               streams_per_client=1, stream_seconds=1.5, stream_poll=0.05,
-                              stream_keepalive=0.5))
+                              stream_keepalive=0.5, stream_settle=0.2))
     client = app.test_client()
     g = new_game(client, 2, emails=["bob@example.org", "ann@example.org"])
     ann = claimed(app, g, {1: "ann@example.org"})[1]
@@ -167,6 +167,7 @@ def test_streams_per_account_are_capped_and_a_second_does_not_end_the_first(tmp_
         r = client.get("/me/stream", headers=auth(ann), environ_overrides=threaded)
         texts.append(r.get_data(as_text=True))
 
+    time.sleep(0.3)  # the game's start is older than the stream's settling time
     first = threading.Thread(target=follow)
     first.start()
     time.sleep(0.3)

@@ -73,6 +73,7 @@ def test_the_accounts_stream_tells_moves_live_and_resumes(served):
         game.tokens[1] = r.get_json()["token"]
         if game.get()["current_seat"] == 1:
             opponent_moves(served, game, 1)
+    time.sleep(1.1)  # a stream opened now starts a second back (stream_settle): before
     told: list[dict] = []
     also: list[dict] = []  # a second stream of the same account, open at once
     readers = [threading.Thread(target=stream, args=(served.http.base, ann, None, out))
