@@ -392,8 +392,10 @@ DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at", "deleted_at",
-                "expires_at", "closed_at", "answered_at", "hidden_at"}
-JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock", "settings"}
+                "expires_at", "closed_at", "answered_at", "hidden_at", "withdrawn_at",
+                "finished_at"}
+JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock", "settings",
+                "seating", "outcome"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]
