@@ -262,9 +262,8 @@ def _league(spec: Spec, seeded: list[str], active: set[str], played: list[Played
     if played and len(done) >= max((len(s) for s in schedules), default=0):
         if season >= spec.rounds:
             return None
-        finished = [[s.id for s in table_of(spec, seeded, [
-            Played(r.season, r.seating, tuple(t for t in r.tables if t.division == n))
-            for r in done])] for n in range(len(divs))]
+        finished = [[s.id for s in _division(spec, seeded, done, n, d)]
+                    for n, d in enumerate(divs)]
         placed = {p for d in divs for p in d}
         leaving = [p for p in placed if p not in active]
         joining = [p for p in seeded if p in active and p not in placed]
@@ -284,16 +283,18 @@ def _league_standings(spec: Spec, seeded: Sequence[str], played: Sequence[Played
     """The latest season's standings, division by division (the top one first)."""
     if not played:
         return [(Standing(p), 0) for p in seeded]
-    season = played[-1].season
-    divs = played[-1].seating["divisions"]
-    out: list[tuple[Standing, int]] = []
-    for n, division in enumerate(divs):
-        rounds = [Played(r.season, {**r.seating, "byes": [p for p in r.seating.get(
-            "byes", ()) if p in division]}, tuple(t for t in r.tables if t.division == n))
-            for r in _season(played, season)]
-        order = [p for p in seeded if p in division]
-        out += [(s, n) for s in table_of(spec, order, rounds)]
-    return out
+    done = _season(played, played[-1].season)
+    return [(s, n) for n, d in enumerate(played[-1].seating["divisions"])
+            for s in _division(spec, seeded, done, n, d)]
+
+
+def _division(spec: Spec, seeded: Sequence[str], rounds: Sequence[Played], n: int,
+              division: Sequence[str]) -> list[Standing]:
+    """Division ``n``'s standings over a season's ``rounds``."""
+    mine = [Played(r.season, {**r.seating, "byes": [p for p in r.seating.get("byes", ())
+                                                    if p in division]},
+                   tuple(t for t in r.tables if t.division == n)) for r in rounds]
+    return table_of(spec, [p for p in seeded if p in division], mine)
 
 
 def pairs_met(played: Sequence[Played]) -> Counter[frozenset[str]]:
