@@ -104,7 +104,7 @@ API_CONFIG: dict[str, Any] = {
 #: Browser pages of other origins (ALHAMBRA_CORS_ORIGINS) may call the API: tokens go in
 #: the Authorization header, never in cookies, so no credentials are allowed.
 API_PATHS = (r"^/(games|records|variants|health|players|me|ratings|invitations|reports|"
-             r"openapi\.json)(/.*)?$")
+             r"tournaments|push|openapi\.json)(/.*)?$")
 CORS_OPTIONS: dict[str, Any] = {
     "methods": ["GET", "POST", "PUT", "PATCH", "DELETE"], "supports_credentials": False,
     "max_age": 600,

@@ -99,7 +99,8 @@ def plan(batch: Appended) -> Plan:
     """The due work of ``batch``: its mails (to seats with an address, each with the
     deadline the batch set, which it tells), its notices to claimed seats' channels
     (``notify``; ``notify_deadline`` at the reminders' times), a call to each
-    webhook, the ratings of a game it ends whose seats all have an address, and while the
+    webhook, the ratings of a game it ends whose seats all have an address (and its
+    tournament's runner: service/tournaments.py), and while the
     game goes on: the bot's move if a bot is to act, the game's
     one alarm (its deadline, under the ``default_move`` policy) and the reminders of a
     turn that starts. The game's pending alarm and bot move are replaced by every batch,
@@ -117,6 +118,7 @@ def plan(batch: Appended) -> Plan:
             if seat in batch.claimed]
     if batch.after.phase == "over" and len(batch.addressed) == len(batch.after.seats):
         due.append(Due("rating", version, at, from_version=first))  # every seat a person's
+        due.append(Due("tournament", version, at, from_version=first))  # if a table's
     replaces: tuple[str, ...] = REPLACED
     update, after = batch.update, batch.after
     if batch.reminders is not None or update.status != "active":

@@ -458,3 +458,59 @@ class ChannelRefused(DomainError):
         super().__init__(msg("this notification channel is refused: {reason}",
                              reason=reason), field=field, reason=reason)
         self.reason = reason
+
+
+# -- tournaments (service/tournaments.py) ------------------------------------------------
+
+class TournamentNotFound(DomainError):
+    """A tournament that is not there."""
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(msg("there is no tournament {id}", id=repr(tournament_id)),
+                         tournament_id=tournament_id)
+
+
+class NotOrganiser(DomainError):
+    """What only a tournament's organiser may do (start it), asked by another account."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("only the tournament's organiser may do this"))
+
+
+class TournamentClosed(DomainError):
+    """An entry or a start once the tournament started or finished (``state``)."""
+
+    def __init__(self, state: str) -> None:
+        super().__init__(msg("this tournament is not open any more (state: {state})",
+                             state=state), state=state)
+
+
+class TournamentFull(DomainError):
+    """An entry beyond the organiser's cap."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(msg("this tournament has its {cap} entrants already", cap=cap),
+                         cap=cap)
+
+
+class RatingOutOfRange(DomainError):
+    """An entry whose rating is outside the tournament's range."""
+
+    def __init__(self, rating: float) -> None:
+        super().__init__(msg("your rating ({rating}) is outside this tournament's range",
+                             rating=round(rating, 1)), rating=round(rating, 3))
+
+
+class NotEntered(DomainError):
+    """A withdrawal by an account that has no entry (or withdrew already)."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("you have no entry in this tournament"))
+
+
+class TooFewEntrants(DomainError):
+    """A start with fewer entrants than one table's least size."""
+
+    def __init__(self, least: int) -> None:
+        super().__init__(msg("a tournament starts with {least} entrants at least",
+                             least=least), least=least)

@@ -80,6 +80,10 @@ CODES: dict[str, Code] = {
     "forbidden": Code(403, "this token may not do this (another game's; the host's on "
                       "/moves)", errors.Forbidden),
     "not_your_turn": Code(403, "it is another seat's turn", errors.OutOfTurn),
+    "not_organiser": Code(403, "only the tournament's organiser may do this",
+                          errors.NotOrganiser),
+    "rating_out_of_range": Code(403, "your rating is outside the tournament's range (see "
+                                "rating)", errors.RatingOutOfRange),
     "invalid_invite": Code(403, "the invite code is wrong", errors.InvalidInvite),
     "not_found": Code(404, "no such resource"),
     "game_not_found": Code(404, "no such game", errors.GameNotFound),
@@ -89,6 +93,8 @@ CODES: dict[str, Code] = {
                               errors.MessageNotFound),
     "invitation_not_found": Code(404, "no such invitation sent by or to you",
                                  errors.InvitationNotFound),
+    "tournament_not_found": Code(404, "no such tournament", errors.TournamentNotFound),
+    "not_entered": Code(404, "you have no entry in this tournament", errors.NotEntered),
     "token_not_found": Code(404, "no such personal token of yours", errors.TokenNotFound),
     "player_not_found": Code(404, "no player has this handle", errors.PlayerNotFound),
     "channel_not_found": Code(404, "no such notification channel of yours",
@@ -103,6 +109,12 @@ CODES: dict[str, Code] = {
                                "claimed already", errors.SeatNotClaimable),
     "invitation_closed": Code(409, "the invitation was started, declined, cancelled or "
                               "expired (see state)", errors.InvitationClosed),
+    "tournament_closed": Code(409, "the tournament started or finished (see state)",
+                              errors.TournamentClosed),
+    "tournament_full": Code(409, "the tournament has its cap of entrants (see cap)",
+                            errors.TournamentFull),
+    "too_few_entrants": Code(409, "too few entrants to start (see least)",
+                             errors.TooFewEntrants),
     "already_answered": Code(409, "the invitee answered already (see answer)",
                              errors.AlreadyAnswered),
     "too_many_invitations": Code(422, "too many open invitations sent (see limit)",

@@ -12,6 +12,8 @@ row claimed again after its lease runs in one job only) and does what its kind s
   (``Games.time_out``); both mark the row done in the move's own append;
 - ``plan``: a batch from before due work, planned now (``Games.plan_batch``);
 - ``rating``: a finished game's ratings (service/ratings.py);
+- ``tournament``: a finished game's tournament records it and pairs its next round once
+  the round is over (service/tournaments.py);
 - ``message``: table talk mailed at once to a seat that asked so (talk_mail.py);
 - ``notify``, ``notify_deadline``: an event told to the channels of a seat's account,
   one ``push`` row each, ``push``: one delivery (push.py).
@@ -39,6 +41,7 @@ from service.games import to_store
 from service.players import Players
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, DueRow, Finish, Game, MailFailure
+from service.tournaments import Tournaments
 
 from . import notify, push, talk_mail, webhooks
 from .context import Context, context
@@ -376,6 +379,15 @@ def rating(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         return Finish("missing")
 
 
+def tournament(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """A finished game's tournament, if any (service/tournaments.py): its outcome
+    recorded, the next round paired if this was the round's last game."""
+    try:
+        return Finish(Tournaments(ctx.games).game_over(row.game_id))
+    except GameNotFound:
+        return Finish("missing")
+
+
 def vacation(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """A seat's vacation begins: recorded in its game now (service/players.py)."""
     assert row.seat is not None
@@ -388,5 +400,5 @@ def vacation(ctx: Context, row: DueRow, claim: Claim) -> Finish:
 HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
     "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
-    "message": message, "rating": rating, "vacation": vacation,
+    "message": message, "rating": rating, "vacation": vacation, "tournament": tournament,
     "notify": push.fan_out, "notify_deadline": push.fan_out, "push": push.deliver}

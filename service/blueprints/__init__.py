@@ -13,10 +13,11 @@ from . import (
     records,
     stream,
     talk,
+    tournaments,
     webhooks,
 )
 
 #: The API's blueprints (documented in the OpenAPI document).
 BLUEPRINTS = [games.blp, play.blp, stream.blp, talk.blp, webhooks.blp, records.blp,
               meta.blp, players.blp, me_stream.blp, account.blp,
-              invitations.blp, moderation.blp, notify.blp]
+              invitations.blp, moderation.blp, notify.blp, tournaments.blp]

@@ -206,14 +206,16 @@ class Rating:
 #: ``plan``: a batch appended before due work existed, to plan (the upgrade), and
 #: ``rating``: a finished game's ratings (service/ratings.py), ``message``: a table-talk
 #: message mailed at once to a seat that asked so (talk.py), ``vacation``: a seat's
-#: vacation begins (service/players.py: recorded in the game then, not before).
+#: vacation begins (service/players.py: recorded in the game then, not before),
+#: ``tournament``: a finished game's tournament runs on (service/tournaments.py).
 MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
 #: ``notify``: an event told to the channels of a seat's account (its turn, the game
 #: over: service/notify_channels.py), ``notify_deadline``: its deadline near (replaced
 #: with the reminders), both planning one ``push`` row per channel that wants it (one
 #: delivery, ``hook_id`` its channel).
 DueKind = Literal[MailKind, "reminder", "answer", "webhook", "bot", "deadline", "plan",
-                  "rating", "message", "vacation", "notify", "notify_deadline", "push"]
+                  "rating", "message", "vacation", "notify", "notify_deadline", "push",
+                  "tournament"]
 #: A due row's state: pending, claimed by a worker, done, failed for good.
 DueState = Literal["pending", "claimed", "done", "failed"]
 MAIL_KINDS: tuple[MailKind, ...] = get_args(MailKind)
@@ -392,8 +394,10 @@ DEFAULTS: dict[str, Any] = {"failures": 0, "replay_public": True, "mail_failures
 #: Columns holding times (aware UTC datetimes in a dump) and JSON documents.
 TIME_COLUMNS = {"deadline", "created_at", "updated_at", "joined_at", "disabled_at",
                 "due_at", "claimed_until", "started_at", "done_at", "deleted_at",
-                "expires_at", "closed_at", "answered_at", "hidden_at"}
-JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock", "settings"}
+                "expires_at", "closed_at", "answered_at", "hidden_at", "withdrawn_at",
+                "finished_at"}
+JSON_COLUMNS = {"options", "payload", "time_control", "args", "muted", "clock", "settings",
+                "seating", "outcome"}
 
 #: One game's rows: table name → rows (column → value).
 GameRows = dict[str, list[dict[str, Any]]]

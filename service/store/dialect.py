@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 #: Columns kept as 0/1 by SQLite (booleans to the store).
 BOOL_COLUMNS = frozenset({"imported", "replay_public", "public", "spectators_read_chat",
-                          "notes_in_mail", "permanent", "claim_on_sign_in", "is_bot"})
+                          "notes_in_mail", "permanent", "claim_on_sign_in", "is_bot", "inactive"})
 #: The channel PostgreSQL's trigger tells of new due work (``wait_for_due``).
 CHANNEL = "alhambra_due"
 #: Integers both databases keep (a larger id is no row of theirs).

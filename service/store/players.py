@@ -256,6 +256,9 @@ class PlayerRecords:
                             "created_at", 1),
             "invitees": ("select invitation_id, position, answer, answered_at from invitees "
                          "where email = ? order by invitation_id", 1),
+            "tournament_entries": ("select tournament_id, entry, joined_at, withdrawn_at, "
+                                   "inactive from tournament_entries where email = ? "
+                                   "order by joined_at", 1),
             "ratings": ("select variant, name, mu, sigma, games, updated_at from ratings "
                         "where email = ? order by variant", 1),
             "seats": ("select s.game_id, g.variant, g.status, s.seat, s.name, s.email, "
@@ -309,6 +312,10 @@ class PlayerRecords:
             db.execute("update invitations set inviter = ? where inviter = ?",
                        (anonymous, address))
             db.execute("update invitees set email = ? where email = ?", (anonymous, address))
+            db.execute("update tournament_entries set email = ? where email = ?",
+                       (anonymous, address))
+            db.execute("update tournaments set organiser = ? where organiser = ?",
+                       (anonymous, address))
             for table in ("player_tokens", "player_sessions", "player_vacations",
                           "notify_channels", "players"):
                 db.execute(f"delete from {table} where email = ?", (address,))

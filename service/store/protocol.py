@@ -28,6 +28,7 @@ from .moderation import ModerationRecords
 from .players import PlayerRecords
 from .sql import Tx
 from .talk import TalkRecords
+from .tournaments import TournamentRecords
 from .transfer import TransferRecords
 from .webhooks import WebhookRecords
 
@@ -49,6 +50,7 @@ class EventStore(Protocol):
     transfer: TransferRecords
     invitations: InvitationRecords
     channels: ChannelRecords  # notification channels (issue 37)
+    tournaments: TournamentRecords  # tournaments and leagues (issue 36)
 
     # games and seats
     def create_game(self, game: Game, seats: Sequence[Seat]) -> None: ...

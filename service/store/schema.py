@@ -302,6 +302,35 @@ create index idx_due_claimed on due (claimed_until) where state = 'claimed';
 create index idx_due_done on due (done_at) where state = 'done';
 create index idx_due_game_pending on due (game_id, kind) where state = 'pending';
 """},
+    # 29: tournaments and leagues (issue 36): a tournament (its organiser's address, the
+    # games' settings, format, table size, rounds, seed, status, the round and season it
+    # is at), its entries (numbered; withdrawn, inactive: not seated again unless they
+    # act), its rounds (the byes, when each started and finished) and each round's tables
+    # (the entries in seat order, the game, the outcome once it is over).
+    """
+create table tournaments (
+   id text primary key, organiser text not null, name text not null, variant text not null,
+   settings {json} not null, format text not null, table_size integer not null,
+   least_size integer not null, rounds integer not null, seed {bigint} not null,
+   status text not null, round integer not null default 0,
+   season integer not null default 0, created_at {time} not null, started_at {time},
+   finished_at {time});
+create index {ix}tournaments_status on tournaments (status, created_at);
+create table tournament_entries (
+   tournament_id text not null references tournaments(id), entry integer not null,
+   email text not null, joined_at {time} not null, withdrawn_at {time},
+   inactive {bool} not null default {false}, primary key (tournament_id, entry));
+create unique index {ix}tournament_entries_email on tournament_entries (email, tournament_id);
+create table tournament_rounds (
+   tournament_id text not null references tournaments(id), round integer not null,
+   season integer not null, seating {json} not null, started_at {time} not null,
+   finished_at {time}, primary key (tournament_id, round));
+create table tournament_tables (
+   tournament_id text not null references tournaments(id), round integer not null,
+   tab integer not null, division integer not null, seating {json} not null,
+   game_id text, outcome {json}, primary key (tournament_id, round, tab));
+create index {ix}tournament_tables_game on tournament_tables (game_id);
+""",
 ]
 SCHEMA_VERSION = BASELINE + len(STEPS)
 

@@ -6,10 +6,10 @@ compact form of codec.py, keyed by the version of its last event, so a batch is 
 appended twice; the database refuses any change of it), ``idempotency`` (the first answer
 to each submission with a key), ``due`` (the workers' due work, written with the batch
 that calls for it), and the records of players, table talk, webhooks, mails,
-invitations, moderation and notification channels (players.py, talk.py, webhooks.py,
-mail.py, invitations.py, moderation.py, channels.py), reached through
-``SqlStore.players``, ``.talk``, ``.hooks``, ``.mail``, ``.invitations``, ``.moderation``
-and ``.channels``, or inside one transaction (``transaction``).
+invitations, moderation, notification channels and tournaments (players.py, talk.py,
+webhooks.py, mail.py, invitations.py, moderation.py, channels.py, tournaments.py), reached
+through ``SqlStore.players``, ``.talk``, ``.hooks``, ``.mail``, ``.invitations``,
+``.moderation``, ``.channels`` and ``.tournaments``, or inside one transaction (``transaction``).
 
 Every write is atomic: an append checks the expected version inside its transaction, so
 of two writers racing for a version exactly one succeeds, and workers claiming due work
@@ -50,6 +50,7 @@ from .mail import MailRecords
 from .moderation import ModerationRecords
 from .players import PlayerRecords
 from .talk import TalkRecords
+from .tournaments import TournamentRecords
 from .transfer import TransferRecords
 from .webhooks import WebhookRecords, attempt
 
@@ -125,6 +126,7 @@ class SqlStore:
         self.invitations = InvitationRecords(access)
         self.moderation = ModerationRecords(access)
         self.channels = ChannelRecords(access)
+        self.tournaments = TournamentRecords(access)
         try:
             if migrate:
                 self.migrate()

@@ -263,6 +263,7 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
             path = path.replace("<int:hook_id>", str(hook))
             path = path.replace("<int:message_id>", "1")
             path = path.replace("<string:invitation_id>", "inv_0123456789abcdef")
+            path = path.replace("<string:tournament_id>", "t_0123456789abcdef")
             path = path.replace("<int:seat>", "1")  # a taken seat: no bot is ever seated
             path = path.replace("<path:filename>", "app.js")
             routes.append((rule.rule, method, path))
@@ -291,6 +292,10 @@ def test_hostile_input_at_every_endpoint_gives_no_5xx(tmp_path, capsys):
                       "hazAkj7I99e8QcYP7DkM",
             "auth": "tBHItJI5svbpez7KI4CCXg"}, "events": ["your_turn"]},
         "/me/notify-urls": {"url": "json://example.org/hook", "events": ["your_turn"]},
+        "/tournaments": {"name": "Autumn", "format": "swiss", "table_size": 3, "rounds": 2,
+                         "variant": "alhambra"},
+        "/tournaments/<string:tournament_id>/entries": {},
+        "/tournaments/<string:tournament_id>/start": {},
         "/invitations/<string:invitation_id>/accept": {},
         "/invitations/<string:invitation_id>/decline": {},
         "/reports": {"game_id": game.id, "message_id": 1, "handle": "bob", "reason": "rude"},

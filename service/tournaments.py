@@ -1,0 +1,343 @@
+"""Tournaments and leagues (issue 36): made by an organiser, entered by accounts, run by
+themselves from the moment each game ends.
+
+An organiser (an account with a handle) makes a tournament: the games' settings (as a
+create request's), a format (service/tournament_plan.py: ``swiss``, ``round_robin``,
+``knockout``, ``league``), a table size (2 to 6) and the least one, rounds (a league's:
+seasons), points (``rank_points`` first to last; default 1 for the first, 0 for the last,
+evenly between; ``bye_points``; ``skip_points`` for an inactive entrant left out) and
+entry rules (a ``cap``, a rating range on the variant's openskill ordinal). Accounts
+with a handle enter while it is open (a league takes entries between seasons too: they
+join the lowest division), not two one of whom blocked the other. The organiser
+starts it: the entrants are seeded by rating (equals: the tournament's seed), and the
+first round's tables made, each a game with every seat claimed by its account from the
+start (as invitations make them: rated like any game).
+
+The runner (``game_over``, the due kind ``tournament`` a game's end plans): the table's
+outcome is recorded (the final scores; a seat a takeover bot took, by resignation,
+withdrawal or timeouts, ranks last and its entrant is inactive: not seated again unless
+it enters again); when the round's last game is over the next round is paired, once
+(``TournamentRecords.open_round`` is compare-and-set), or the tournament finishes.
+Everything follows from the entrants, the results and the seed.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from . import times
+from .errors import (
+    Blocked,
+    HandleNeeded,
+    InvalidOption,
+    NotEntered,
+    NotOrganiser,
+    RatingOutOfRange,
+    TooFewEntrants,
+    TournamentClosed,
+    TournamentFull,
+    TournamentNotFound,
+)
+from .games import Games, check_variant
+from .i18n import msg
+from .pairing import Entrant, standing_order
+from .ratings import MODEL
+from .standings import Result
+from .store import Player
+from .store.tournaments import Entry, Round, Table, Tournament
+from .tournament_plan import FORMATS, Played, Spec, final, next_round
+from .tournament_plan import Table as Planned
+
+__all__ = ["FORMATS", "Tournaments"]
+
+log = logging.getLogger(__name__)
+
+#: The create request's fields the games of a tournament take.
+GAME_SETTINGS = ("options", "time_per_move", "time_control", "timeout_policy",
+                 "takeover_after_timeouts", "takeover_bot", "replay_public",
+                 "spectators_read_chat")
+#: The rules a tournament keeps besides (service/tournament_plan.Spec's and entry's).
+RULES = ("rank_points", "bye_points", "skip_points", "group_size", "division_size",
+         "moves", "advance", "cap", "min_rating", "max_rating")
+
+
+class Tournaments:
+    """Making, entering, starting and running tournaments, over the games' store."""
+
+    def __init__(self, games: Games) -> None:
+        self.games = games
+        self.store = games.store
+        self.records = games.store.tournaments
+
+    # -- the organiser's and the players' acts -------------------------------------------
+
+    def create(self, organiser: Player, body: dict[str, Any]) -> Tournament:
+        """A new open tournament (InvalidOption naming a field that cannot be)."""
+        if not organiser.handle:
+            raise HandleNeeded()
+        if body["format"] not in FORMATS:
+            raise InvalidOption("format", msg("unknown format {format}; known: {known}",
+                                              format=repr(body["format"]),
+                                              known=", ".join(FORMATS)))
+        size = body["table_size"]
+        if not 2 <= size <= 6:
+            raise InvalidOption("table_size", msg("a table seats 2 to 6 players"))
+        least = body.get("least_size") or max(2, size - 1)
+        if not 2 <= least <= size:
+            raise InvalidOption("least_size", msg("the least table seats 2 players at "
+                                                  "least and no more than a table"))
+        points = body.get("rank_points")
+        if points is not None and (len(points) < size or any(
+                a < b for a, b in zip(points, points[1:], strict=False))):
+            raise InvalidOption("rank_points", msg(
+                "rank points name every rank of a table, first to last, none above the "
+                "one before"))
+        options: dict[str, Any] = {}
+        for n in range(least, size + 1):
+            options = check_variant(body["variant"], n, body.get("options") or {})
+        self.games.time_control(body.get("time_per_move"), body.get("time_control"))
+        now = times.now()
+        settings = {**{k: body.get(k) for k in GAME_SETTINGS}, "options": options,
+                    **{k: body.get(k) for k in RULES}}
+        tournament = Tournament(
+            "tnm_" + secrets.token_hex(8), organiser.email, body["name"], body["variant"],
+            settings, body["format"], size, least, body["rounds"],
+            int(body["seed"]) if body.get("seed") is not None else secrets.randbits(31),
+            "open", 0, 0, now)
+        self.records.add(tournament)
+        return tournament
+
+    def get(self, tournament_id: str) -> Tournament:
+        found = self.records.get(tournament_id)
+        if found is None:
+            raise TournamentNotFound(tournament_id)
+        return found
+
+    def listed(self, status: str | None, limit: int, offset: int
+               ) -> tuple[list[Tournament], int]:
+        return self.records.listed(status, limit, offset)
+
+    def enter(self, player: Player, tournament_id: str) -> Tournament:
+        """The player's entry (again active, if it was inactive or withdrawn): while the
+        tournament is open, or a league runs; within its cap and rating range; not with
+        an entrant one of the two blocked."""
+        t = self.get(tournament_id)
+        if not player.handle:
+            raise HandleNeeded()
+        entries = self.records.entries(t.id)
+        mine = next((e for e in entries if e.email == player.email), None)
+        if t.status == "finished" or t.status == "running" and mine is None and \
+                t.format != "league":
+            raise TournamentClosed(t.status)
+        s = t.settings
+        if s.get("min_rating") is not None or s.get("max_rating") is not None:
+            rating = self._ratings(t, [player.email])[player.email]
+            if s.get("min_rating") is not None and rating < s["min_rating"] or \
+                    s.get("max_rating") is not None and rating > s["max_rating"]:
+                raise RatingOutOfRange(rating)
+        others = [e.email for e in entries if e.withdrawn_at is None]
+        if self.store.moderation.blocked_among(player.email, others):
+            raise Blocked(msg("you cannot enter: you and an entrant, one blocked the other"))
+        if not self.records.enter(t.id, player.email, times.now(), s.get("cap")):
+            raise TournamentFull(s["cap"])
+        return self.get(t.id)
+
+    def withdraw(self, player: Player, tournament_id: str) -> Tournament:
+        """The player's withdrawal: not seated again; a game of its running now goes on
+        with a bot in its seat (it ranks last at that table)."""
+        t = self.get(tournament_id)
+        if t.status == "finished":
+            raise TournamentClosed(t.status)
+        if not self.records.withdraw(t.id, player.email, times.now()):
+            raise NotEntered()
+        for r in self.records.rounds_of(t.id)[-1:]:
+            for table in r.tables:
+                self._resign(t, table, player.email)
+        return self.get(t.id)
+
+    def _resign(self, t: Tournament, table: Table, email: str) -> None:
+        if table.game_id is None or table.outcome is not None:
+            return
+        game = self.games.game(table.game_id)
+        for seat in game.seats:
+            if seat.claimed_by == email and game.status == "active":
+                self.games.resign(game, seat.seat)
+
+    def start(self, player: Player, tournament_id: str) -> Tournament:
+        """The organiser starts it: the first round's tables and games."""
+        t = self.get(tournament_id)
+        if player.email != t.organiser:
+            raise NotOrganiser()
+        if t.status != "open":
+            raise TournamentClosed(t.status)
+        active = [e for e in self.records.entries(t.id) if e.withdrawn_at is None]
+        if len(active) < t.least_size:
+            raise TooFewEntrants(t.least_size)
+        if not self.records.set_status(t.id, "running", "open", times.now()):
+            raise TournamentClosed(self.get(t.id).status)
+        self.advance(t.id)
+        return self.get(t.id)
+
+    # -- the runner ------------------------------------------------------------------------
+
+    def game_over(self, game_id: str) -> str:
+        """A game ended: if a tournament's, record its outcome and advance the
+        tournament (``none``: no tournament's game; else what ``advance`` did)."""
+        table = self.records.table_of_game(game_id)
+        if table is None:
+            return "none"
+        game = self.games.game(game_id)
+        if game.status != "over":
+            return "running"
+        if table.outcome is None:
+            state = self.games.state(game_id)
+            left = [e for seat, e in enumerate(table.seating) if seat in state.bots]
+            self.records.set_outcome(game_id, {"scores": list(state.scores), "left": left})
+            if left:
+                self.records.set_inactive(table.tournament_id, left)
+        return self.advance(table.tournament_id)
+
+    def advance(self, tournament_id: str) -> str:
+        """Pair the next round if the latest one is over (``paired``), ``waiting`` for
+        its games, ``finished``; ``already``: another runner paired it."""
+        t = self.get(tournament_id)
+        if t.status != "running":
+            return t.status
+        rounds = self.records.rounds_of(t.id)
+        if rounds and any(table.outcome is None for table in rounds[-1].tables):
+            self._make_games(t, rounds[-1])
+            return "waiting"
+        now = times.now()
+        if rounds:
+            self.records.finish_round(t.id, rounds[-1].round, now)
+        entries = self.records.entries(t.id)
+        seeded = self._seeded(t, entries, rounds)
+        active = {str(e.entry) for e in entries if e.withdrawn_at is None and
+                  not e.inactive and self._seatable(e)}
+        nxt = next_round(self.spec(t), seeded, active, [played(r) for r in rounds])
+        if nxt is None:
+            self.records.set_status(t.id, "finished", "running", now)
+            log.info("tournament %s finished after round %s", t.id, t.round)
+            return "finished"
+        tables = [Table(t.id, t.round + 1, n, p.division, [int(x) for x in p.players])
+                  for n, p in enumerate(nxt.tables, 1)]
+        if not self.records.open_round(t.id, t.round, nxt.season, nxt.seating, tables, now):
+            return "already"
+        log.info("tournament %s: round %s paired, %s tables", t.id, t.round + 1, len(tables))
+        self._make_games(self.get(t.id), self.records.rounds_of(t.id)[-1])
+        return "paired"
+
+    def _seatable(self, entry: Entry) -> bool:
+        player = self.store.players.player(entry.email)
+        return player is not None and bool(player.handle)
+
+    def _seeded(self, t: Tournament, entries: list[Entry], rounds: list[Round]
+                ) -> list[str]:
+        """The entrants best seed first: the first round's order (by rating at the start,
+        equals in the seed's order), then later entries as they came."""
+        if rounds:
+            first = list(rounds[0].seating["seeded"])
+            return first + [str(e.entry) for e in entries if str(e.entry) not in first]
+        ratings = self._ratings(t, [e.email for e in entries])
+        order = standing_order([Entrant(str(e.entry), rating=ratings[e.email])
+                                for e in entries], t.seed)
+        return [e.id for e in order]
+
+    def _ratings(self, t: Tournament, emails: list[str]) -> dict[str, float]:
+        known = self.store.players.ratings(t.variant, emails)
+        base = MODEL.mu - 3 * MODEL.sigma
+        return {e: known[e].ordinal if e in known else base for e in emails}
+
+    def _make_games(self, t: Tournament, r: Round) -> None:
+        """Each table of the round without a game gets one (every seat its account's)."""
+        entries = {e.entry: e for e in self.records.entries(t.id)}
+        s = t.settings
+        for table in r.tables:
+            if table.game_id is not None:
+                continue
+            seats: list[dict[str, Any] | None] = []
+            for number in table.seating:
+                email = entries[number].email
+                player = self.store.players.player(email)
+                seats.append({"name": player.handle if player else f"#{number}",
+                              "email": email, "language": player.language if player
+                              else None, "claimed_by": email})
+            created = self.games.create(
+                variant=t.variant, options=s["options"], players=len(seats), seats=seats,
+                time_per_move=s["time_per_move"], time_control=s["time_control"],
+                timeout_policy=s["timeout_policy"] or "default_move",
+                takeover_after_timeouts=s["takeover_after_timeouts"]
+                if s["takeover_after_timeouts"] is not None else 3,
+                takeover_bot=s["takeover_bot"], replay_public=s["replay_public"]
+                if s["replay_public"] is not None else True,
+                spectators_read_chat=bool(s["spectators_read_chat"]))
+            if not self.records.set_game(t.id, r.round, table.tab, created["game_id"]):
+                log.warning("tournament %s round %s table %s: a second game %s made",
+                            t.id, r.round, table.tab, created["game_id"])
+
+    @staticmethod
+    def spec(t: Tournament) -> Spec:
+        s = t.settings
+        return Spec(t.format, t.table_size, t.least_size, t.rounds, t.seed,
+                    tuple(s["rank_points"]) if s.get("rank_points") else None,
+                    float(s["bye_points"]) if s.get("bye_points") is not None else 0.5,
+                    s.get("skip_points") or 0.0, s.get("group_size"),
+                    s.get("division_size"), s.get("moves") or 1, s.get("advance") or 1)
+
+    # -- what the API shows ----------------------------------------------------------------
+
+    def document(self, t: Tournament, full: bool = True) -> dict[str, Any]:
+        """A tournament as the API shows it: its settings, entrants (handles), and with
+        ``full`` its rounds' tables (games) and the standings."""
+        entries = self.records.entries(t.id)
+        handles = {e.entry: self._handle(e.email) for e in entries}
+        organiser = self._handle(t.organiser)
+        doc: dict[str, Any] = {
+            "id": t.id, "name": t.name, "organiser": organiser, "variant": t.variant,
+            "format": t.format, "table_size": t.table_size, "least_size": t.least_size,
+            "planned_rounds": t.rounds, "seed": t.seed, "status": t.status, "round": t.round,
+            "season": t.season or None, "created_at": t.created_at,
+            "started_at": t.started_at, "finished_at": t.finished_at,
+            "settings": {k: t.settings.get(k) for k in (*GAME_SETTINGS, *RULES)},
+            "entrants": len([e for e in entries if e.withdrawn_at is None])}
+        if not full:
+            return doc
+        rounds = self.records.rounds_of(t.id)
+        doc["entries"] = [{"handle": handles[e.entry], "joined_at": e.joined_at,
+                           "withdrawn": e.withdrawn_at is not None,
+                           "inactive": e.inactive} for e in entries]
+
+        def who(ids: Any) -> list[str | None]:
+            return [handles.get(int(i)) for i in ids]
+        doc["rounds"] = [{
+            "round": r.round, "season": r.season, "started_at": r.started_at,
+            "finished_at": r.finished_at, "byes": who(r.seating.get("byes", ())),
+            "tables": [{"table": tb.tab, "division": tb.division, "game_id": tb.game_id,
+                        "players": who(tb.seating),
+                        "scores": tb.outcome["scores"] if tb.outcome else None,
+                        "left": who(tb.outcome["left"]) if tb.outcome else []}
+                       for tb in r.tables]} for r in rounds]
+        seeded = self._seeded(t, entries, rounds) if rounds else \
+            [str(e.entry) for e in entries]
+        lines = final(self.spec(t), seeded, [played(r) for r in rounds])
+        doc["standings"] = [{
+            "rank": n, "handle": handles.get(int(line.id)), "division": division,
+            "points": round(line.points, 4), "score": line.score,
+            "opponents": round(line.opponents, 4), "played": line.played,
+            "byes": line.byes} for n, (line, division) in enumerate(lines, 1)]
+        return doc
+
+    def _handle(self, email: str) -> str | None:
+        player = self.store.players.player(email)
+        return player.handle if player else None
+
+
+def played(r: Round) -> Played:
+    """A stored round as the planner reads it."""
+    return Played(r.season, r.seating, tuple(
+        Planned(t.division, tuple(str(p) for p in t.seating), None if t.outcome is None
+                else Result(tuple(str(p) for p in t.seating), tuple(t.outcome["scores"]),
+                            frozenset(str(p) for p in t.outcome["left"])))
+        for t in r.tables))

@@ -1,0 +1,329 @@
+"""Tournaments and leagues (issue 36), played through the API by scripted players:
+random legal moves through the application layer, the runner run by the workers' own
+job when each game ends; the final standings checked against a hand computation."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter, defaultdict
+
+import pytest
+
+from engine.bots import random_move
+from service.pairing import Round
+from tests.service.test_pairing import fewest_repeats
+from tests.support import auth, check_problem, signed_in
+
+
+def account(app, email: str, handle: str) -> str:
+    token = signed_in(app, email)
+    r = app.test_client().patch("/me", json={"handle": handle}, headers=auth(token))
+    assert r.status_code == 200, r.get_json()
+    return token
+
+
+def people(app, n: int) -> dict[str, str]:
+    """``n`` accounts with handles p01, p02, …: handle → token."""
+    return {f"p{i:02d}": account(app, f"p{i:02d}@example.org", f"p{i:02d}")
+            for i in range(1, n + 1)}
+
+
+def make(app, organiser: str, **body) -> dict:
+    r = app.test_client().post("/tournaments", json={"name": "Cup", **body},
+                               headers=auth(organiser))
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()
+
+
+def enter_all(app, tid: str, tokens) -> None:
+    for token in tokens:
+        r = app.test_client().post(f"/tournaments/{tid}/entries", headers=auth(token))
+        assert r.status_code == 200, r.get_json()
+
+
+def doc_of(app, tid: str) -> dict:
+    r = app.test_client().get(f"/tournaments/{tid}")
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+@pytest.fixture
+def ctx(app):
+    from workers.context import Context
+
+    c = Context(app.extensions["alhambra_settings"])
+    yield c
+    c.close()
+
+
+def finish(games, game_id: str, rng: random.Random) -> None:
+    """Play the game to its end: random moves for the people, a bot's for a seat a bot
+    took (through the application layer, as the workers do)."""
+    while True:
+        game = games.game(game_id)
+        if game.status == "over":
+            return
+        state = games.state(game_id)
+        if state.current in state.bots:
+            games.play_bot(game_id, state.version)
+        else:
+            games.submit(game, state.current, [random_move(state, state.current, rng)],
+                         state.version, None)
+
+
+def run_tournament_rows(ctx, game_id: str) -> list[str]:
+    """The game's ``tournament`` due rows run by the job's own handler (the claiming
+    loop's order would serve the many mails of the games first)."""
+    from service.store import Claim
+    from workers import jobs
+
+    rows = [r for r in ctx.store.due_rows(game_id) if r.kind == "tournament"]
+    return [jobs.HANDLERS[r.kind](ctx, r, Claim(r.id, r.attempts)).result for r in rows]
+
+
+def play_out(app, ctx, tid: str, rng: random.Random, most: int = 20) -> dict:
+    """Play each round's games to their end, each end running the due work of its
+    game (the tournament's runner among it), until the tournament finishes."""
+    games = app.extensions["alhambra"]
+    for _ in range(most):
+        doc = doc_of(app, tid)
+        if doc["status"] == "finished":
+            return doc
+        for table in doc["rounds"][-1]["tables"]:
+            if table["scores"] is None:
+                finish(games, table["game_id"], rng)
+                ran = run_tournament_rows(ctx, table["game_id"])
+                assert ran and all(v in ("waiting", "paired", "finished") for v in ran), ran
+    raise AssertionError("the tournament did not finish")
+
+
+def hand_points(rounds, sizes_points=None, bye=0.5) -> dict[str, float]:
+    """Points computed by hand from the tables' scores: the default rank points (first
+    1, last 0, evenly between), tied players sharing, byes ``bye``."""
+    points: dict[str, float] = defaultdict(float)
+    for r in rounds:
+        for p in r["byes"]:
+            points[p] += bye
+        for t in r["tables"]:
+            n = len(t["players"])
+            for p, s in zip(t["players"], t["scores"], strict=True):
+                above = sum(1 for x in t["scores"] if x > s)
+                tied = sum(1 for x in t["scores"] if x == s)
+                ranks = range(above, above + tied)
+                points[p] += sum((n - 1 - k) / (n - 1) for k in ranks) / tied
+    return points
+
+
+def check_standings(doc, expected: dict[str, float]) -> None:
+    got = {s["handle"]: s["points"] for s in doc["standings"]}
+    assert got == pytest.approx(dict(expected), abs=1e-4), (got, expected)
+    pts = [s["points"] for s in doc["standings"]]
+    assert pts == sorted(pts, reverse=True)
+
+
+def test_a_swiss_of_ten_at_four_player_tables(app, ctx):
+    tokens = people(app, 11)
+    organiser = tokens.pop("p11")
+    t = make(app, organiser, format="swiss", table_size=4, rounds=3, seed=7)
+    assert t["status"] == "open" and t["organiser"] == "p11" and t["rounds"] == []
+    enter_all(app, t["id"], tokens.values())
+    r = app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(organiser))
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["status"] == "running" and r.get_json()["round"] == 1
+    doc = play_out(app, ctx, t["id"], random.Random(1))
+    assert len(doc["rounds"]) == 3
+    met: Counter = Counter()
+    before: list[Round] = []
+    for rnd in doc["rounds"]:
+        tables = tuple(tuple(table["players"]) for table in rnd["tables"])
+        repeats = sum(met[frozenset(p)] for table in tables
+                      for p in itertools.combinations(table, 2))
+        assert repeats == fewest_repeats(sorted(tokens), [4, 3, 3], before)
+        before.append(Round(tables))
+        seated = [p for table in rnd["tables"] for p in table["players"]]
+        assert sorted(len(table["players"]) for table in rnd["tables"]) == [3, 3, 4]
+        assert sorted(seated + rnd["byes"]) == sorted(tokens) and rnd["byes"] == []
+        for table in rnd["tables"]:
+            met.update(frozenset(p) for p in itertools.combinations(table["players"], 2))
+            game = app.test_client().get(f"/games/{table['game_id']}").get_json()
+            assert [s["name"] for s in game["seats"]] == table["players"]
+            assert game["status"] == "over"
+    check_standings(doc, hand_points(doc["rounds"]))
+    total = sum(s["points"] for s in doc["standings"])
+    assert total == pytest.approx(3 * (2 + 1.5 + 1.5), abs=1e-3)  # points conserved
+
+
+def test_a_round_robin_of_six_at_three_player_tables(app, ctx):
+    tokens = people(app, 6)
+    t = make(app, tokens["p01"], format="round_robin", table_size=3, seed=3)
+    enter_all(app, t["id"], tokens.values())
+    app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p01"]))
+    doc = play_out(app, ctx, t["id"], random.Random(2))
+    met: Counter = Counter()
+    for rnd in doc["rounds"]:
+        assert [len(table["players"]) for table in rnd["tables"]] == [3, 3]
+        for table in rnd["tables"]:
+            met.update(frozenset(p) for p in itertools.combinations(table["players"], 2))
+    assert len(met) == 15  # everyone met everyone
+    assert len(doc["rounds"]) == len(pairing_round_robin(sorted(tokens)))
+    check_standings(doc, hand_points(doc["rounds"]))
+
+
+def pairing_round_robin(ids):
+    from service.pairing import round_robin
+
+    return round_robin(ids, 3, 3)
+
+
+def test_a_knockout_of_nine_at_three(app, ctx):
+    tokens = people(app, 9)
+    t = make(app, tokens["p01"], format="knockout", table_size=3, seed=5)
+    enter_all(app, t["id"], tokens.values())
+    app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p01"]))
+    doc = play_out(app, ctx, t["id"], random.Random(3))
+    first, final = doc["rounds"]
+    assert [len(table["players"]) for table in first["tables"]] == [3, 3, 3]
+
+    def winner(table):
+        best = max(table["scores"])
+        return [p for p, s in zip(table["players"], table["scores"], strict=True)
+                if s == best]
+    winners = [winner(table) for table in first["tables"]]
+    assert all(len(w) == 1 for w in winners)  # (no tie at the top with this seed)
+    assert sorted(final["tables"][0]["players"]) == sorted(w[0] for w in winners)
+    # by hand: the final table's order, then the others by their points
+    table = final["tables"][0]
+    top = [p for _, p in sorted(zip(table["scores"], table["players"], strict=True),
+                                reverse=True)]
+    order = [s["handle"] for s in doc["standings"]]
+    assert order[:3] == top
+    assert set(order[3:]) == set(tokens) - set(top)
+    check_standings_set(doc, hand_points(doc["rounds"]))
+
+
+def check_standings_set(doc, expected):
+    got = {s["handle"]: s["points"] for s in doc["standings"]}
+    assert got == pytest.approx(dict(expected), abs=1e-4)
+
+
+def test_a_league_of_two_seasons_promotes_and_relegates(app, ctx):
+    tokens = people(app, 6)
+    t = make(app, tokens["p01"], format="league", table_size=3, rounds=2, seed=11)
+    enter_all(app, t["id"], tokens.values())
+    app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p01"]))
+    doc = play_out(app, ctx, t["id"], random.Random(4))
+    one, two = doc["rounds"]
+    assert (one["season"], two["season"]) == (1, 2)
+    assert [table["division"] for table in one["tables"]] == [0, 1]
+
+    def order(table):  # by hand: scores, then (ties) the seed order of the first season
+        return [p for _, p in sorted(zip(table["scores"], table["players"], strict=True),
+                                     key=lambda x: -x[0])]
+    top, low = (order(table) for table in one["tables"])
+    # the last of the top division goes down, the first of the lower one up
+    assert sorted(two["tables"][0]["players"]) == sorted([*top[:2], low[0]])
+    assert sorted(two["tables"][1]["players"]) == sorted([top[2], *low[1:]])
+    # the final standings: season 2, division by division, points by hand
+    points = hand_points([two])
+    got = [(s["handle"], s["division"], s["points"]) for s in doc["standings"]]
+    assert [g[1] for g in got] == [0, 0, 0, 1, 1, 1]
+    assert {h: p for h, _, p in got} == pytest.approx(dict(points), abs=1e-4)
+    for division in (0, 1):
+        pts = [p for _, d, p in got if d == division]
+        assert pts == sorted(pts, reverse=True)
+
+
+def test_refusals_change_nothing(app):
+    client = app.test_client()
+    tokens = people(app, 3)
+    nameless = signed_in(app, "nameless@example.org")
+    org = tokens["p01"]
+    check_problem(client.post("/tournaments", json={"name": "x", "format": "swiss",
+                                                    "table_size": 3}, headers=auth(nameless)),
+                  422, "handle_needed")
+    for body, field in (({"format": "ladder", "table_size": 3}, "format"),
+                        ({"format": "swiss", "table_size": 7}, "table_size"),
+                        ({"format": "swiss", "table_size": 1}, "table_size"),
+                        ({"format": "swiss", "table_size": 3, "variant": "chess"}, "variant")):
+        problem = check_problem(client.post("/tournaments", json={"name": "x", **body},
+                                            headers=auth(org)), 422, "invalid_option")
+        assert problem["field"] == field, problem
+    check_problem(client.post("/tournaments", json={"name": "x", "format": "swiss",
+                                                    "table_size": 3}), 401)
+    assert client.get("/tournaments").get_json()["tournaments"] == []
+    t = make(app, org, format="swiss", table_size=2, rounds=1, cap=2)
+    check_problem(client.post("/tournaments/tnm_nope/entries", headers=auth(org)), 404,
+                  "tournament_not_found")
+    check_problem(client.post(f"/tournaments/{t['id']}/start", headers=auth(org)), 409,
+                  "too_few_entrants")
+    enter_all(app, t["id"], [tokens["p02"], tokens["p03"]])
+    check_problem(client.post(f"/tournaments/{t['id']}/entries", headers=auth(org)), 409,
+                  "tournament_full")
+    check_problem(client.delete(f"/tournaments/{t['id']}/entries/me", headers=auth(org)),
+                  404, "not_entered")
+    listed = client.get("/tournaments").get_json()
+    assert [x["id"] for x in listed["tournaments"]] == [t["id"]] and listed["total"] == 1
+    check_problem(client.post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p02"])),
+                  403, "not_organiser")
+    r = client.post(f"/tournaments/{t['id']}/start", headers=auth(org))
+    assert r.status_code == 200 and r.get_json()["status"] == "running"
+    check_problem(client.post(f"/tournaments/{t['id']}/start", headers=auth(org)), 409,
+                  "tournament_closed")
+    check_problem(client.post(f"/tournaments/{t['id']}/entries", headers=auth(org)), 409,
+                  "tournament_closed")
+    assert client.get("/tournaments").get_json()["tournaments"] == []
+    assert len(doc_of(app, t["id"])["rounds"]) == 1
+
+
+@pytest.fixture
+def app_pg(app_on_each_store):
+    return app_on_each_store
+
+
+def test_a_withdrawal_ranks_last_and_is_not_seated_again_on_each_store(app_pg):
+    """On SQLite and PostgreSQL: a Swiss of 4 at tables of 2; p01 withdraws in round 1
+    (a bot plays its seat: it ranks last there) and is not seated in round 2 (its
+    opponent sits out with a bye)."""
+    app = app_pg
+    from workers.context import Context
+
+    ctx = Context(app.extensions["alhambra_settings"])
+    try:
+        tokens = people(app, 4)
+        t = make(app, tokens["p04"], format="swiss", table_size=2, rounds=2, seed=1)
+        enter_all(app, t["id"], tokens.values())
+        app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p04"]))
+        r = app.test_client().delete(f"/tournaments/{t['id']}/entries/me",
+                                     headers=auth(tokens["p01"]))
+        assert r.status_code == 200, r.get_json()
+        doc = play_out(app, ctx, t["id"], random.Random(5))
+        one, two = doc["rounds"]
+        mine = next(tb for tb in one["tables"] if "p01" in tb["players"])
+        assert mine["left"] == ["p01"]
+        assert all("p01" not in tb["players"] for tb in two["tables"])
+        assert len(two["tables"]) == 1 and len(two["byes"]) == 1
+        line = {s["handle"]: s for s in doc["standings"]}
+        assert line["p01"]["points"] == 0 and doc["standings"][-1]["handle"] == "p01"
+        assert line[two["byes"][0]]["byes"] == 1
+        check_standings(doc, hand_points_left(doc["rounds"]))
+    finally:
+        ctx.close()
+
+
+def hand_points_left(rounds) -> dict[str, float]:
+    """Tables of two: the one who left gets 0, else the higher score 1 (ties ½ each);
+    a bye ½."""
+    points: dict[str, float] = defaultdict(float)
+    for r in rounds:
+        for p in r["byes"]:
+            points[p] += 0.5
+        for t in r["tables"]:
+            (a, b), (sa, sb) = t["players"], t["scores"]
+            if t["left"]:
+                points[b if a in t["left"] else a] += 1
+                points[t["left"][0]] += 0
+            else:
+                points[a] += 1 if sa > sb else 0.5 if sa == sb else 0
+                points[b] += 1 if sb > sa else 0.5 if sa == sb else 0
+    return points
