@@ -36,3 +36,27 @@ def pg_database():
         yield db
     finally:
         db.drop()
+
+
+@pytest.fixture
+def push_service():
+    """A stand-in Web Push service (tests/workers/test_push.py)."""
+    from tests.workers.test_push import PushService
+
+    p = PushService()
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+@pytest.fixture
+def json_receiver():
+    """A local receiver of Apprise's ``json://`` notices (tests/workers/test_push.py)."""
+    from tests.workers.test_push import JsonReceiver
+
+    r = JsonReceiver()
+    try:
+        yield r
+    finally:
+        r.close()

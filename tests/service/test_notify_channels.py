@@ -13,7 +13,6 @@ from service.app import create_app
 from service.notify_channels import MAX_CHANNELS
 from service.settings import Settings
 from tests.support import auth, check_problem, claimed, new_game, run_due_now, signed_in
-from tests.workers.test_push import PushService
 
 ENDPOINT = "https://push.example.org/sub/"
 KEYS = {"p256dh": "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBU"
@@ -113,15 +112,6 @@ def push_app(request, tmp_path):
     finally:
         ctx.close()
         app.extensions["alhambra"].store.close()
-
-
-@pytest.fixture
-def push_service():
-    p = PushService()
-    try:
-        yield p
-    finally:
-        p.close()
 
 
 def test_a_410_removes_the_subscription_on_each_store(push_app, push_service):

@@ -108,24 +108,6 @@ def push_stack(tmp_path, redis_server, smtp):
         s.store.close()
 
 
-@pytest.fixture
-def push_service():
-    p = PushService()
-    try:
-        yield p
-    finally:
-        p.close()
-
-
-@pytest.fixture
-def json_receiver():
-    r = JsonReceiver()
-    try:
-        yield r
-    finally:
-        r.close()
-
-
 def play_until(handle, seat: int) -> None:
     """The seats to act play their first legal move until it is ``seat``'s turn."""
     for _ in range(20):

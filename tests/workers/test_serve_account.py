@@ -10,21 +10,16 @@ import sqlite3
 
 import pytest
 
-from tests.support import start_serve, stop_serve, wait_until
-from tests.workers.test_serve_identity import Served, _healthy, bearer
+from tests.support import wait_until
+from tests.workers.test_serve_identity import bearer, running
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("account")
-    proc, base, log = start_serve(tmp, "--workers", "1", env={
-        "ALHAMBRA_LIMIT_SIGN_IN": "200/hour", "ALHAMBRA_LIMIT_SIGN_IN_ADDRESS": "50/hour"})
-    try:
-        wait_until(lambda: proc.poll() is not None or _healthy(base), 30, 0.1, "the API")
-        assert proc.poll() is None, (tmp / "serve.log").read_text()[-3000:]
-        yield Served(base, tmp / "data")
-    finally:
-        stop_serve(proc, [], log)
+    with running(tmp_path_factory.mktemp("account"), env={
+            "ALHAMBRA_LIMIT_SIGN_IN": "200/hour",
+            "ALHAMBRA_LIMIT_SIGN_IN_ADDRESS": "50/hour"}) as served:
+        yield served
 
 
 def test_invited_exported_and_deleted(served):

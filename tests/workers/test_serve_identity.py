@@ -9,6 +9,8 @@ import email.policy
 import random
 import re
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -62,18 +64,25 @@ class Served:
                           doc["host_token"], doc["invite_code"], doc)
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("identity")
-    proc, base, log = start_serve(tmp, "--workers", "1", env={
-        "ALHAMBRA_LIMIT_SIGN_IN": "200/hour", "ALHAMBRA_LIMIT_SIGN_IN_ADDRESS": "5/hour",
-        "ALHAMBRA_LIMIT_SESSION": "30/hour"})
+@contextmanager
+def running(tmp: Path, *args: str, env: dict[str, str]) -> Iterator[Served]:
+    """``alhambra-pbem serve --workers 1 ARGS`` in ``tmp`` with ``env``, once healthy;
+    stopped at the end."""
+    proc, base, log = start_serve(tmp, "--workers", "1", *args, env=env)
     try:
         wait_until(lambda: proc.poll() is not None or _healthy(base), 30, 0.1, "the API")
         assert proc.poll() is None, (tmp / "serve.log").read_text()[-3000:]
         yield Served(base, tmp / "data")
     finally:
         stop_serve(proc, [], log)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    with running(tmp_path_factory.mktemp("identity"), env={
+            "ALHAMBRA_LIMIT_SIGN_IN": "200/hour", "ALHAMBRA_LIMIT_SIGN_IN_ADDRESS": "5/hour",
+            "ALHAMBRA_LIMIT_SESSION": "30/hour"}) as served:
+        yield served
 
 
 def _healthy(base: str) -> bool:

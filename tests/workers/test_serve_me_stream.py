@@ -13,21 +13,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.support import start_serve, stop_serve, wait_until
-from tests.workers.test_serve_identity import Served, _healthy, bearer
+from tests.support import wait_until
+from tests.workers.test_serve_identity import Served, bearer, running
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("me_stream")
-    proc, base, log = start_serve(tmp, "--workers", "1", "--threads", "1",
-                                  env={"ALHAMBRA_STREAM_SECONDS": "4"})
-    try:
-        wait_until(lambda: proc.poll() is not None or _healthy(base), 30, 0.1, "the API")
-        assert proc.poll() is None, (tmp / "serve.log").read_text()[-3000:]
-        yield Served(base, tmp / "data")
-    finally:
-        stop_serve(proc, [], log)
+    with running(tmp_path_factory.mktemp("me_stream"), "--threads", "1",
+                 env={"ALHAMBRA_STREAM_SECONDS": "4"}) as served:
+        yield served
 
 
 def stream(base: str, token: str, last: str | None, out: list[dict]) -> None:

@@ -9,41 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support import start_serve, stop_serve, wait_until
-from tests.workers.test_push import JsonReceiver, PushService
-from tests.workers.test_serve_identity import Served, _healthy, bearer
+from tests.support import wait_until
+from tests.workers.test_serve_identity import bearer, running
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("serve_push")
-    proc, base, log = start_serve(tmp, "--workers", "1", env={
-        "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1", "ALHAMBRA_LIMIT_SIGN_IN": "200/hour",
-        "PUBLIC_URL": "http://alhambra.test"})
-    try:
-        wait_until(lambda: proc.poll() is not None or _healthy(base), 30, 0.1, "the API")
-        assert proc.poll() is None, (tmp / "serve.log").read_text()[-3000:]
-        yield Served(base, tmp / "data")
-    finally:
-        stop_serve(proc, [], log)
-
-
-@pytest.fixture
-def push_service():
-    p = PushService()
-    try:
-        yield p
-    finally:
-        p.close()
-
-
-@pytest.fixture
-def json_receiver():
-    r = JsonReceiver()
-    try:
-        yield r
-    finally:
-        r.close()
+    with running(tmp_path_factory.mktemp("serve_push"), env={
+            "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1", "ALHAMBRA_LIMIT_SIGN_IN": "200/hour",
+            "PUBLIC_URL": "http://alhambra.test"}) as served:
+        yield served
 
 
 def play_until(game, seat: int) -> None:
