@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, jsonify
+from flask import Response, jsonify
 
 from ..player_schemas import AccountExportSchema
-from ..players import Players
-from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors
+from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors, players
 
 blp = Blueprint("account", __name__, url_prefix="",
                 description="A player's data: what the service keeps of an account")
@@ -29,7 +28,7 @@ def export_me() -> Response:
     address that failed or were answered. The sign-in session's token only (403
     `session_needed` for a personal token); a file to keep
     (`Content-Disposition: attachment`)."""
-    p: Players = current_app.extensions["alhambra_players"]
+    p = players()
     doc: dict[str, Any] = AccountExportSchema().dump(p.export(p.session(bearer_token())))
     resp = jsonify(doc)
     resp.headers["Content-Disposition"] = 'attachment; filename="alhambra-account.json"'
@@ -49,5 +48,5 @@ def delete_me() -> None:
     logs stay replayable). Its ratings stay, by nobody one can name. The sign-in
     session's token only (403 `session_needed` for a personal token); every token of
     the account stops (401)."""
-    p: Players = current_app.extensions["alhambra_players"]
+    p = players()
     p.delete(p.session(bearer_token()))

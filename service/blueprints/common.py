@@ -21,7 +21,7 @@ from ..errors import InvalidPlayerToken, InvalidToken, Unauthenticated
 from ..games import Games
 from ..i18n import message, msg
 from ..links import play_path
-from ..players import PLAYER_PREFIX
+from ..players import PLAYER_PREFIX, Players
 from ..problems import ApiError
 from ..safejson import BadJson, loads
 from ..settings import Settings
@@ -69,6 +69,12 @@ BEARER_REQUIRED: list[dict[str, list[str]]] = [{"bearer": []}]
 def service() -> Games:
     games: Games = current_app.extensions["alhambra"]
     return games
+
+
+def players() -> Players:
+    """The application's players (sign-in, accounts, their games)."""
+    p: Players = current_app.extensions["alhambra_players"]
+    return p
 
 
 def bearer_token() -> str | None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from flask import current_app
-
 from ..invitation_schemas import (
     InvitationInSchema,
     InvitationSchema,
@@ -15,16 +13,18 @@ from ..invitation_schemas import (
     InvitationsSchema,
 )
 from ..invitations import Invitation, Invitations
-from ..players import Players
-from .common import BEARER_REQUIRED, LINK_HEADER, Blueprint, bearer_token, errors, next_link
+from .common import (
+    BEARER_REQUIRED,
+    LINK_HEADER,
+    Blueprint,
+    bearer_token,
+    errors,
+    next_link,
+    players,
+)
 
 blp = Blueprint("invitations", __name__, url_prefix="/invitations",
                 description="Invitations: a game proposed to players by their handles")
-
-
-def players() -> Players:
-    p: Players = current_app.extensions["alhambra_players"]
-    return p
 
 
 def answer(invitation: Invitation) -> dict[str, Any]:

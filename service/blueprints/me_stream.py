@@ -53,12 +53,19 @@ from .. import times
 from ..account_feed import Feed, Key, ms
 from ..auth import Caller
 from ..i18n import msg
-from ..players import Players
 from ..problems import ApiError
 from ..settings import Settings
 from ..stream_caps import StreamCaps, TooManyStreams
 from ..stream_hub import PARK, PARKED, Stream
-from .common import BEARER_REQUIRED, Blueprint, bearer_token, errors, redis_client, settings
+from .common import (
+    BEARER_REQUIRED,
+    Blueprint,
+    bearer_token,
+    errors,
+    players,
+    redis_client,
+    settings,
+)
 
 blp = Blueprint("me_stream", __name__, url_prefix="",
                 description="Live: everything that concerns my account, in one stream")
@@ -186,8 +193,8 @@ def me_stream() -> Response:
     a personal token with the `read` scope. Resumable with `Last-Event-ID`. At most
     `ALHAMBRA_STREAMS_PER_ACCOUNT` open per account (429 `rate_limited` beyond); the
     games' own streams do not count against it."""
-    players: Players = current_app.extensions["alhambra_players"]
-    player = players.player(bearer_token(), scope="read")
+    accounts = players()
+    player = accounts.player(bearer_token(), scope="read")
     s = settings()
     seconds = s.stream_seconds if request.environ.get("wsgi.multithread") and \
         request.method == "GET" else 0
@@ -201,7 +208,7 @@ def me_stream() -> Response:
         raise ApiError("bad_request", msg("Last-Event-ID must be the id of the last event "
                                           "received"))
     ndjson = request.accept_mimetypes.best_match(["text/event-stream", NDJSON]) == NDJSON
-    follower = Follower(Feed(players.games, player.email), cursor, ndjson, settle_ms)
+    follower = Follower(Feed(accounts.games, player.email), cursor, ndjson, settle_ms)
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     mimetype = NDJSON if ndjson else "text/event-stream"
     if seconds <= 0:
@@ -227,7 +234,7 @@ def me_stream() -> Response:
         place.release()
         raise
     request.environ[PARKED] = Stream(
-        players.games, "", Caller(), None, 0, time.monotonic() + seconds,
+        accounts.games, "", Caller(), None, 0, time.monotonic() + seconds,
         s.stream_keepalive, s.stream_poll, place.release, look=follower.look,
         keepalive_text=follower.keepalive)
     # an iterator, not a text: no Content-Length, so the answer goes on (chunked) after it

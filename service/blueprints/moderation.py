@@ -14,8 +14,15 @@ from ..player_schemas import (
     ReportInSchema,
     ReportSchema,
 )
-from ..players import Players
-from .common import BEARER_REQUIRED, LINK_HEADER, Blueprint, bearer_token, errors, next_link
+from .common import (
+    BEARER_REQUIRED,
+    LINK_HEADER,
+    Blueprint,
+    bearer_token,
+    errors,
+    next_link,
+    players,
+)
 
 blp = Blueprint("moderation", __name__, url_prefix="",
                 description="Moderation: blocking players, reporting messages and players")
@@ -29,7 +36,7 @@ def moderation() -> Moderation:
 def signed_in() -> Any:
     """The player of the request's sign-in session token (403 `session_needed` for a
     personal token; 403 `account_suspended`)."""
-    p: Players = current_app.extensions["alhambra_players"]
+    p = players()
     return p.session(bearer_token())
 
 

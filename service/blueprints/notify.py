@@ -18,8 +18,15 @@ from ..notify_schemas import (
     PushSubscriptionsSchema,
 )
 from ..player_schemas import PageQuerySchema
-from .common import BEARER_REQUIRED, LINK_HEADER, Blueprint, bearer_token, errors, next_link
-from .players import players
+from .common import (
+    BEARER_REQUIRED,
+    LINK_HEADER,
+    Blueprint,
+    bearer_token,
+    errors,
+    next_link,
+    players,
+)
 
 blp = Blueprint("notify", __name__, url_prefix="",
                 description="Notifications beyond e-mail: Web Push and Apprise URLs")

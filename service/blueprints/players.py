@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, request
 
 from .. import present
 from ..languages import request_language
@@ -25,7 +25,7 @@ from ..player_schemas import (
     TokenInSchema,
     TokensSchema,
 )
-from ..players import SIGN_IN_MINUTES, Players, token_document
+from ..players import SIGN_IN_MINUTES, token_document
 from ..ratings import Ratings
 from ..results import MyGame
 from ..schemas import JoinedSchema
@@ -40,17 +40,13 @@ from .common import (
     errors,
     join_url,
     next_link,
+    players,
     serves_page,
 )
 from .web import me_page
 
 blp = Blueprint("players", __name__, url_prefix="",
                 description="Players: sign in by e-mail, my games, preferences")
-
-
-def players() -> Players:
-    p: Players = current_app.extensions["alhambra_players"]
-    return p
 
 
 @blp.route("/players/sign-in", methods=["POST"])

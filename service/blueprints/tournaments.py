@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
-
-from ..players import Players
 from ..tournament_schemas import (
     TournamentInSchema,
     TournamentSchema,
@@ -15,15 +12,18 @@ from ..tournament_schemas import (
     TournamentsSchema,
 )
 from ..tournaments import Tournaments
-from .common import BEARER_REQUIRED, LINK_HEADER, Blueprint, bearer_token, errors, next_link
+from .common import (
+    BEARER_REQUIRED,
+    LINK_HEADER,
+    Blueprint,
+    bearer_token,
+    errors,
+    next_link,
+    players,
+)
 
 blp = Blueprint("tournaments", __name__, url_prefix="/tournaments",
                 description="Tournaments and leagues at tables of 2 to 6")
-
-
-def players() -> Players:
-    p: Players = current_app.extensions["alhambra_players"]
-    return p
 
 
 def tournaments() -> Tournaments:
