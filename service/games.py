@@ -101,6 +101,7 @@ from .store import (
     Game,
     GameUpdate,
     Message,
+    Player,
     Seat,
     Webhook,
 )
@@ -206,6 +207,20 @@ def read_moves(text: str | None, items: list[dict[str, Any]] | None) -> list[eng
             raise InvalidMove(i, message(exc)) from None
         out.append(move)
     return out
+
+
+#: A game's settings as a create request gives them (without its seats): what an
+#: invitation or a tournament keeps for the games it makes (``create_seated``).
+GAME_SETTINGS = ("variant", "options", "time_per_move", "time_control", "replay_public",
+                 "spectators_read_chat", "timeout_policy", "takeover_after_timeouts",
+                 "takeover_bot")
+
+
+def account_seat(player: Player) -> dict[str, Any]:
+    """The seat spec of an account's seat, claimed from the start and named by its
+    handle (the games invitations and tournaments make)."""
+    return {"name": player.handle, "email": player.email, "language": player.language,
+            "claimed_by": player.email}
 
 
 class StateCache:
@@ -517,6 +532,12 @@ class Games:
             self._start(game_id)
         return Created(game_id=game_id, host_token=host_token, invite_code=invite,
                        seats=tokens)
+
+    def create_seated(self, settings: dict[str, Any], seats: list[dict[str, Any] | None]
+                      ) -> Created:
+        """A new game of ``settings`` (``GAME_SETTINGS``) with every one of ``seats``."""
+        return self.create(players=len(seats), seats=seats,
+                           **{k: settings[k] for k in GAME_SETTINGS})
 
     def time_control(self, time_per_move: int | None, time_control: dict[str, Any] | None
                      ) -> TimeControl:

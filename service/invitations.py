@@ -38,7 +38,7 @@ from .errors import (
     TooManyInvitations,
     UnknownHandle,
 )
-from .games import Games, check_level, check_variant
+from .games import GAME_SETTINGS, Games, account_seat, check_level, check_variant
 from .i18n import msg
 from .players import handle as kept_handle
 from .store import Due, Player
@@ -50,10 +50,6 @@ log = logging.getLogger(__name__)
 
 #: Open invitations an account may have sent at once.
 MAX_OPEN = 50
-#: The create request's fields an invitation keeps (the game's settings).
-SETTINGS = ("variant", "options", "time_per_move", "time_control", "replay_public",
-            "spectators_read_chat", "timeout_policy", "takeover_after_timeouts",
-            "takeover_bot")
 
 
 def status(invitation: Invitation, now: datetime) -> str:
@@ -104,7 +100,7 @@ class Invitations:
         if len(open_now) >= MAX_OPEN:
             raise TooManyInvitations(MAX_OPEN)
         invitation_id = "inv_" + secrets.token_hex(8)
-        kept = {k: settings[k] for k in SETTINGS}
+        kept = {k: settings[k] for k in GAME_SETTINGS}
         invitation = Invitation(
             invitation_id, inviter.email, {**kept, "bots": list(bots)}, "open", None, now,
             now + expires_in, None, tuple(Invitee(invitation_id, n, a.email)
@@ -209,17 +205,10 @@ class Invitations:
             if player is None or not player.handle:  # deleted meanwhile
                 self.store.invitations.reopen(invitation.id)
                 raise InvitationClosed("open")
-            seats.append({"name": player.handle, "email": email,
-                          "language": player.language, "claimed_by": email})
+            seats.append(account_seat(player))
         seats += [{"bot": level} for level in s["bots"]]
         try:
-            created = self.games.create(
-                variant=s["variant"], options=s["options"], players=len(seats), seats=seats,
-                time_per_move=s["time_per_move"], time_control=s["time_control"],
-                timeout_policy=s["timeout_policy"],
-                takeover_after_timeouts=s["takeover_after_timeouts"],
-                takeover_bot=s["takeover_bot"], replay_public=s["replay_public"],
-                spectators_read_chat=s["spectators_read_chat"])
+            created = self.games.create_seated(s, seats)
         except DomainError:
             self.store.invitations.reopen(invitation.id)
             log.exception("invitation %s: its game could not be made", invitation.id)
@@ -238,7 +227,7 @@ class Invitations:
                 "game_id": invitation.game_id, "inviter": who(invitation.inviter),
                 "invitees": [{**who(n.email), "answer": n.answer,
                               "answered_at": n.answered_at} for n in invitation.invitees],
-                "bots": s["bots"], "settings": {k: s[k] for k in SETTINGS},
+                "bots": s["bots"], "settings": {k: s[k] for k in GAME_SETTINGS},
                 "players": 1 + len(invitation.invitees) + len(s["bots"]),
                 "created_at": invitation.created_at, "expires_at": invitation.expires_at,
                 "closed_at": invitation.closed_at}

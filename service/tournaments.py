@@ -40,7 +40,7 @@ from .errors import (
     TournamentFull,
     TournamentNotFound,
 )
-from .games import Games, check_variant
+from .games import Games, account_seat, check_variant
 from .i18n import msg
 from .pairing import Entrant, standing_order
 from .ratings import MODEL
@@ -261,18 +261,15 @@ class Tournaments:
             for number in table.seating:
                 email = entries[number].email
                 player = self.store.players.player(email)
-                seats.append({"name": player.handle if player else f"#{number}",
-                              "email": email, "language": player.language if player
-                              else None, "claimed_by": email})
-            created = self.games.create(
-                variant=t.variant, options=s["options"], players=len(seats), seats=seats,
-                time_per_move=s["time_per_move"], time_control=s["time_control"],
-                timeout_policy=s["timeout_policy"] or "default_move",
-                takeover_after_timeouts=s["takeover_after_timeouts"]
+                seats.append(account_seat(player) if player and player.handle else
+                             {"name": f"#{number}", "email": email, "claimed_by": email})
+            created = self.games.create_seated({
+                **s, "variant": t.variant,
+                "timeout_policy": s["timeout_policy"] or "default_move",
+                "takeover_after_timeouts": s["takeover_after_timeouts"]
                 if s["takeover_after_timeouts"] is not None else 3,
-                takeover_bot=s["takeover_bot"], replay_public=s["replay_public"]
-                if s["replay_public"] is not None else True,
-                spectators_read_chat=bool(s["spectators_read_chat"]))
+                "replay_public": s["replay_public"] if s["replay_public"] is not None
+                else True, "spectators_read_chat": bool(s["spectators_read_chat"])}, seats)
             if not self.records.set_game(t.id, r.round, table.tab, created["game_id"]):
                 log.warning("tournament %s round %s table %s: a second game %s made",
                             t.id, r.round, table.tab, created["game_id"])
