@@ -34,7 +34,7 @@ def test_the_service_worker_registers_and_me_offers_notifications(server, new_co
     page.goto(f"{server.url}/me?poll=5#code={code}")
     page.wait_for_selector("#prefs-box:not([hidden])")
     button = page.locator("#push-on")
-    button.wait_for(state="visible")
+    button.wait_for(state="visible")  # hidden until this device's state is known
     assert button.inner_text() == "Turn on notifications"
     assert page.locator("#push-state").inner_text()
     scope = page.evaluate("""async () => {
