@@ -345,7 +345,8 @@ class Settings:
         "`alhambra`", topic=WORKERS)
     redis_prefix: str = setting(
         "ALHAMBRA_REDIS_PREFIX", "alhambra:",
-        "start of the other Redis keys the workers write (heartbeats, stream counts)",
+        "start of the other Redis keys the workers write (heartbeats, stream counts, who is "
+        "watching)",
         "`alhambra:`", topic=WORKERS)
     stream_seconds: float = setting(
         "ALHAMBRA_STREAM_SECONDS", 25.0,

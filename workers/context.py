@@ -10,6 +10,7 @@ from rq import Queue
 
 from service import metrics
 from service.games import Games
+from service.presence import Presence
 from service.settings import Settings
 from service.store import open_store
 
@@ -31,6 +32,7 @@ class Context:
         self.mailer = Mailer(settings)
         self.wake = threading.Event()  # set by a job that added due work (dispatch.py)
         self._redis: Redis | None = None
+        self._presence: Presence | None = None
 
     @property
     def redis(self) -> Redis:
@@ -40,6 +42,15 @@ class Context:
             self._redis = Redis.from_url(self.settings.redis_url, socket_timeout=10,
                                          socket_connect_timeout=5, health_check_interval=30)
         return self._redis
+
+    @property
+    def presence(self) -> Presence:
+        """Who is watching now (service/presence.py): over Redis when the settings name
+        one, as the API marks it."""
+        if self._presence is None:
+            self._presence = Presence(self.settings,
+                                      self.redis if self.settings.redis_url else None)
+        return self._presence
 
     def queue(self) -> Queue:
         """The queue of mails, reminders, answers and deadlines."""

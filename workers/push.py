@@ -25,10 +25,11 @@ the account's language (an invitation: ``game_id`` and ``version`` null, its
 A failure counts on the channel (``failures``, ``last_error``: shown on ``GET /me/push``
 and ``/me/notify-urls``) and is tried again after ``ALHAMBRA_WEBHOOK_RETRIES``.
 
-Not done: leaving out a player who has the game's page open. The streams live in each
-API process's hub (service/stream_hub.py) and are counted in Redis by client address only
-(stream_caps.py), not by account and game; a signal that holds across processes and hosts
-would need a registry of its own, so every notice is sent.
+A player who is watching is not told (the stream told them already): with ``/me/stream``
+open, nothing of any game nor an invitation; with the game's stream open as the seat,
+nothing of that game (service/presence.py; a stream counts ``presence.GRACE`` seconds
+after it ends, while a page reconnects). The check is made when the event is fanned out
+(an invitation: when it is delivered); e-mail is not affected.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from service.i18n import Msg, msg
 from service.invitations import Invitation, status
 from service.links import open_path
 from service.notify_channels import HOSTED_SCHEMES, check_apprise_url, vapid_key
+from service.presence import account_key, seat_key
 from service.store import Channel, Claim, Due, DueRow, Finish, Message
 from service.webhook_urls import Target, resolve
 
@@ -128,6 +130,8 @@ def fan_out(ctx: Context, row: DueRow, claim: Claim) -> Finish | None:
                 if what in c.events]
     if not channels:
         return Finish("no-channels")
+    if ctx.presence.watching([account_key(seat.claimed_by), seat_key(game.id, seat.seat)]):
+        return Finish("watching")
     ctx.store.add_due(row.game_id, [
         Due("push", row.version, times.now(), seat=row.seat, hook_id=c.id,
             from_version=row.from_version, percent=row.percent, reply=row.reply or what,
@@ -187,6 +191,8 @@ def deliver(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         return Finish("deleted")
     if what == "invitation" and invitation_of(ctx, row) is None:
         return Finish("closed")
+    if what == "invitation" and ctx.presence.watching([account_key(channel.email)]):
+        return Finish("watching")
     body = payload(ctx, row, channel)
     try:
         if channel.kind == "push":

@@ -22,6 +22,7 @@ from ..games import Games
 from ..i18n import message, msg
 from ..links import play_path
 from ..players import PLAYER_PREFIX, Players
+from ..presence import Presence
 from ..problems import ApiError
 from ..safejson import BadJson, loads
 from ..settings import Settings
@@ -164,6 +165,14 @@ def redis_client() -> Redis | None:
             url, socket_timeout=0.5, socket_connect_timeout=0.5) if url else None
     client: Redis | None = current_app.extensions["alhambra_redis"]
     return client
+
+
+def presence() -> Presence:
+    """Who is watching now (service/presence.py), over the API's Redis client."""
+    if "alhambra_presence" not in current_app.extensions:
+        current_app.extensions["alhambra_presence"] = Presence(settings(), redis_client())
+    found: Presence = current_app.extensions["alhambra_presence"]
+    return found
 
 
 def base_url() -> str:

@@ -41,7 +41,6 @@ per account (429 beyond; a second connection does not close the first).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -53,6 +52,7 @@ from .. import times
 from ..account_feed import Feed, Key, ms
 from ..auth import Caller
 from ..i18n import msg
+from ..presence import account_key
 from ..problems import ApiError
 from ..settings import Settings
 from ..stream_caps import StreamCaps, TooManyStreams
@@ -63,6 +63,7 @@ from .common import (
     bearer_token,
     errors,
     players,
+    presence,
     redis_client,
     settings,
 )
@@ -213,9 +214,8 @@ def me_stream() -> Response:
     mimetype = NDJSON if ndjson else "text/event-stream"
     if seconds <= 0:
         return Response(follow(follower, s, 0), mimetype=mimetype, headers=headers)
-    key = "account:" + hashlib.sha256(player.email.encode()).hexdigest()[:32]
     try:
-        place = account_caps().acquire(key, seconds)
+        place = account_caps().acquire(account_key(player.email), seconds)
     except TooManyStreams as full:
         detail = msg("too many open streams of your account (at most {limit}): close "
                      "one, or try again in {seconds} s", limit=s.streams_per_account,
@@ -224,18 +224,23 @@ def me_stream() -> Response:
                 "{seconds} s", limit=s.streams_max, seconds=full.retry_after)
         raise ApiError("rate_limited", detail,
                        headers={"Retry-After": str(full.retry_after)}) from None
+    unwatch = presence().watch(account_key(player.email), seconds)
+
+    def release() -> None:
+        place.release()
+        unwatch()
     if not request.environ.get(PARK):
-        return Response(follow(follower, s, seconds, place.release), mimetype=mimetype,
+        return Response(follow(follower, s, seconds, release), mimetype=mimetype,
                         headers=headers)
     # The server takes the stream over once this first part is sent (stream_hub.py).
     try:
         text = follower.head(s) + follower.look()
     except BaseException:
-        place.release()
+        release()
         raise
     request.environ[PARKED] = Stream(
         accounts.games, "", Caller(), None, 0, time.monotonic() + seconds,
-        s.stream_keepalive, s.stream_poll, place.release, look=follower.look,
+        s.stream_keepalive, s.stream_poll, release, look=follower.look,
         keepalive_text=follower.keepalive)
     # an iterator, not a text: no Content-Length, so the answer goes on (chunked) after it
     return Response(iter([text]), mimetype=mimetype, headers=headers)

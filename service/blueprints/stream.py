@@ -37,6 +37,7 @@ from ..auth import Caller
 from ..games import Games
 from ..i18n import msg
 from ..languages import request_language
+from ..presence import seat_key
 from ..problems import ApiError
 from ..results import MessageItem
 from ..schemas import EventsQuerySchema
@@ -44,7 +45,16 @@ from ..settings import Settings
 from ..stream_caps import Slot, StreamCaps, TooManyStreams
 from ..stream_hub import PARK, PARKED, Stream
 from ..talk import TableTalk
-from .common import BEARER, Blueprint, caller, errors, redis_client, service, settings
+from .common import (
+    BEARER,
+    Blueprint,
+    caller,
+    errors,
+    presence,
+    redis_client,
+    service,
+    settings,
+)
 
 blp = Blueprint("stream", __name__, url_prefix="/games",
                 description="Live: new events as server-sent events")
@@ -188,24 +198,30 @@ def stream_events(query: dict[str, Any], game_id: str) -> Response:
         return Response(sse(games, s, game.id, who, since, 0, lang=lang),
                         mimetype="text/event-stream", headers=headers)
     place = _place(seconds)
+    unwatch = presence().watch(seat_key(game.id, seat), seconds) if seat is not None \
+        else (lambda: None)
+
+    def release() -> None:
+        place.release()
+        unwatch()
     if not request.environ.get(PARK):
-        return Response(sse(games, s, game.id, who, since, seconds, place.release, lang),
+        return Response(sse(games, s, game.id, who, since, seconds, release, lang),
                         mimetype="text/event-stream", headers=headers)
     # The server takes the stream over once this first part is sent (stream_hub.py).
     try:
         items = games.events(game, who, since).items
     except BaseException:
-        place.release()
+        release()
         raise
     last = items[-1].version if items else since
     text = f"retry: {s.stream_retry_ms}\n\n" + "".join(present.sse(item, lang)
                                                        for item in items)
     if game.status == "over" and last >= game.version:
-        place.release()  # nothing more will come
+        release()  # nothing more will come
     else:
         request.environ[PARKED] = Stream(games, game.id, who, seat, last,
                                          time.monotonic() + seconds, s.stream_keepalive,
-                                         s.stream_poll, place.release, lang=lang,
+                                         s.stream_poll, release, lang=lang,
                                          chat=TableTalk(games).mark(game.id))
     # an iterator, not a text: no Content-Length, so the answer goes on (chunked) after it
     return Response(iter([text]), mimetype="text/event-stream", headers=headers)

@@ -7,6 +7,11 @@ subscription is gone from ``GET /me/push``."""
 
 from __future__ import annotations
 
+import http.client
+import json
+import threading
+import urllib.parse
+
 import pytest
 
 from tests.support import wait_until
@@ -79,3 +84,62 @@ def test_a_turn_reaches_a_push_subscription_and_an_apprise_url_through_serve(
     wait_until(lambda: len(json_receiver.bodies) == 2 or None, 30, what="the second notice")
     assert len(push_service.received) == 2
     assert served.due(game.id, "push", "result").count(("expired",)) == 1
+
+
+class Watching:
+    """An open ``/me/stream`` (NDJSON) of an account, read in a thread: its events."""
+
+    def __init__(self, base: str, token: str) -> None:
+        url = urllib.parse.urlsplit(base)
+        self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+        self.conn.request("GET", "/me/stream", headers={
+            **bearer(token), "Accept": "application/x-ndjson"})
+        self.resp = self.conn.getresponse()
+        assert self.resp.status == 200
+        self.events: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for line in self.resp:
+                if line.strip():
+                    self.events.append(json.loads(line).get("event", ""))
+        except (OSError, ValueError):
+            pass
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def test_a_player_watching_the_stream_is_not_pushed_the_other_is(
+        served, push_service):
+    """Issue 37: "a player who is on the page right now is not pushed (the stream
+    already told them)": Cy keeps /me/stream open and gets his turn there, no push; Di,
+    watching nothing, is pushed."""
+    http_ = served.http
+    accounts = {0: served.sign_in("cy@example.org"), 1: served.sign_in("di@example.org")}
+    game = served.game([{"name": "Cy", "email": "cy@example.org"},
+                        {"name": "Di", "email": "di@example.org"}])
+    for seat, token in accounts.items():
+        r = http_.post(f"/games/{game.id}/seats/{seat}/claim", {}, headers=bearer(token))
+        assert r.status_code == 201, r.get_json()
+        game.tokens[seat] = r.get_json()["token"]
+        r = http_.post("/me/push", push_service.subscription(f"/seat{seat}"),
+                       headers=bearer(token))
+        assert r.status_code == 201, r.get_json()
+    first = game.get()["current_seat"]
+    watcher, other = 1 - first, first
+    stream = Watching(http_.base, accounts[watcher])
+    try:
+        play_until(game, watcher)
+        wait_until(lambda: "your_turn" in stream.events or None, 30,
+                   what="the turn told on the stream")
+        wait_until(lambda: ("watching",) in served.due(game.id, "notify", "result") or None,
+                   30, what="the notice left out")
+        play_until(game, other)
+        wait_until(lambda: push_service.received or None, 30, what="the other's push")
+    finally:
+        stream.close()
+    paths = {p["path"] for p in push_service.received}
+    assert paths == {f"/seat{other}"}, "the watching player was pushed"
+    assert {p["payload"]["what"] for p in push_service.received} == {"your_turn"}
