@@ -3,7 +3,7 @@
 import { api, ApiError } from "./api.js";
 import { applyStrings, fill, h } from "./dom.js";
 import { lang, LANGUAGES, switcher } from "./i18n.js";
-import { L, VARIANT_NAMES } from "./strings.js";
+import { L, T, VARIANT_NAMES } from "./strings.js";
 
 // Options that mean something only for some numbers of players (Dirk plays with two, A-8).
 const OPTION_PLAYERS = { dirk_third_draw_cap: (n) => n === 2 };
@@ -291,8 +291,33 @@ async function loadLists() {
   }
 }
 
+function tournamentItem(t) {
+  return h("li", { "data-tournament": t.id },
+    h("a", { href: `/tournament/${t.id}`, class: "tournament-link" }, t.name), " · ",
+    VARIANT_NAMES[t.variant] || t.variant,
+    h("p", { class: "small" },
+      T.tournamentLine(t.format, t.table_size, t.entrants, t.settings.cap, t.organiser)));
+}
+
+/** The open tournaments (taking entries) and those in play, each linking to its page. */
+async function loadTournaments() {
+  try {
+    const open = await api("/tournaments?status=open&limit=20");
+    fill("open-tournaments", open.tournaments.length ? open.tournaments.map(tournamentItem)
+      : h("li", { class: "muted" }, T.noOpenTournaments));
+    const running = await api("/tournaments?status=running&limit=20");
+    fill("running-tournaments", running.tournaments.length
+      ? running.tournaments.map(tournamentItem)
+      : h("li", { class: "muted" }, T.noRunningTournaments));
+  } catch (err) {
+    notice(err);
+  }
+}
+
 async function start() {
   applyStrings(L);
+  applyStrings({ openTournaments: T.openTournaments,
+                 runningTournaments: T.runningTournaments });
   document.title = L.pageTitle;
   document.querySelector("header.top").append(switcher());
   const clocks = api("/time-controls").catch(() => null);  // else the plain list stays
@@ -314,6 +339,7 @@ async function start() {
   document.getElementById("create").addEventListener("submit", create);
   settlePlayers();
   loadLists();
+  loadTournaments();
 }
 
 start();
