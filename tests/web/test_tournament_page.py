@@ -64,7 +64,7 @@ def swiss_after_one_round(server, ctx, prefix: str) -> tuple[dict, dict[str, str
         "name": f"{prefix.upper()} Spring Cup", "variant": "alhambra", "format": "swiss",
         "table_size": 3, "least_size": 3, "rounds": 2, "seed": 11,
         "time_per_move": 86400})
-    for handle, token in tokens.items():
+    for token in tokens.values():
         if token != organiser:
             post(server, f"/tournaments/{t['id']}/entries", token)
     post(server, f"/tournaments/{t['id']}/start", organiser)
@@ -183,6 +183,12 @@ def test_the_lobby_lists_open_tournaments_and_those_in_play(server, ctx, new_con
     assert page.locator("#rounds").inner_text().startswith("No rounds yet")
     assert page.locator("#acts button").count() == 0  # not signed in: a way to sign in
     assert page.locator("#acts a").get_attribute("href") == "/me"
+    # in another language: the page's words from the catalogs, the counts in its plurals
+    page.goto(f"{server.url}/tournament/{made['id']}?lang=ru")
+    page.wait_for_selector("#about:not([hidden])")
+    facts = page.locator("#facts").inner_text()
+    assert "Лига" in facts and "1 участник, не больше 12" in facts, facts
+    assert page.locator("#about-title").inner_text() == "Турнир"
     assert errors == []
 
 
@@ -235,3 +241,39 @@ def test_an_unknown_tournament_says_so(server, new_context):
                            ".includes('No such tournament')")
     assert page.locator("#about").is_hidden()
     assert "tnm_0000000000000000" in page.locator("#status").inner_text()
+
+
+def test_a_signed_in_account_with_a_handle_organises_from_the_lobby(server, new_context):
+    tokens = accounts(server, "og", 1)
+    anon, anon_errors = signed_in_page(server, new_context, None)
+    anon.goto(server.url + "/?lang=en")
+    anon.wait_for_selector("#open-tournaments li")
+    assert anon.locator("#organise").is_hidden()  # not signed in: nothing to organise
+    assert anon_errors == []
+    page, errors = signed_in_page(server, new_context, tokens["og1"])
+    page.goto(server.url + "/?lang=en")
+    page.click("#organise summary")
+    form = page.locator("#new-tournament")
+    form.locator("[name=name]").fill("Winter Round Robin")
+    form.locator("[name=variant]").select_option("granada")
+    form.locator("[name=format]").select_option("round_robin")
+    form.locator("[name=table_size]").fill("3")
+    form.locator("[name=cap]").fill("9")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/tournament/tnm_*")
+    page.wait_for_selector("#about:not([hidden])")
+    made = doc(server, page.url.rsplit("/", 1)[1])
+    assert (made["name"], made["variant"], made["format"], made["table_size"],
+            made["organiser"], made["settings"]["cap"], made["settings"]["time_per_move"]) \
+        == ("Winter Round Robin", "granada", "round_robin", 3, "og1", 9, 3 * 86400)
+    assert page.locator("h1").inner_text() == "Winter Round Robin"
+    # a refusal (a table of 7) is said in the API's words and makes nothing
+    page.goto(server.url + "/?lang=en")
+    page.click("#organise summary")
+    form.locator("[name=name]").fill("Too Big")
+    form.locator("[name=table_size]").evaluate("el => { el.max = 9; el.value = '7'; }")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("#notice.error")
+    assert "a table seats 2 to 6 players" in page.locator("#notice").inner_text()
+    assert "Too Big" not in [t["name"] for t in server.call("/tournaments")["tournaments"]]
+    assert [e for e in errors if "422" not in e] == []

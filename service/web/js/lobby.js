@@ -314,10 +314,37 @@ async function loadTournaments() {
   }
 }
 
+/** The new tournament form, for a signed-in account with a handle (an organiser needs
+ * one): made, its page opens. */
+async function offerOrganising() {
+  const token = playerToken();
+  const me = token && await api("/me", { token }).catch(() => null);
+  if (!me || !me.handle) return;
+  const form = document.getElementById("new-tournament");
+  form.elements.variant.replaceChildren(...variants.map((v) => h("option", { value: v.name },
+    L.variantOption(VARIANT_NAMES[v.name] || v.name, v.min_players, v.max_players))));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    notice(null);
+    const data = new FormData(form);
+    const body = { name: data.get("name").trim(), variant: data.get("variant"),
+                   format: data.get("format"), table_size: Number(data.get("table_size")),
+                   rounds: Number(data.get("rounds")),
+                   time_per_move: Number(data.get("time_per_move")) };
+    if (data.get("cap")) body.cap = Number(data.get("cap"));
+    try {
+      const made = await api("/tournaments", { method: "POST", body, token });
+      location.assign(`/tournament/${made.id}`);
+    } catch (err) {
+      notice(err);
+    }
+  });
+  document.getElementById("organise").hidden = false;
+}
+
 async function start() {
   applyStrings(L);
-  applyStrings({ openTournaments: T.openTournaments,
-                 runningTournaments: T.runningTournaments });
+  applyStrings(T.lobby);
   document.title = L.pageTitle;
   document.querySelector("header.top").append(switcher());
   const clocks = api("/time-controls").catch(() => null);  // else the plain list stays
@@ -340,6 +367,7 @@ async function start() {
   settlePlayers();
   loadLists();
   loadTournaments();
+  offerOrganising();
 }
 
 start();

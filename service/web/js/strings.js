@@ -669,12 +669,26 @@ export const T = {
   byes: (names, pts) => _("Byes: {names} ({points} each)", { names, points: pts }),
   noRounds: _("No rounds yet: the organiser starts the tournament."),
   // the lobby's lists
-  openTournaments: _("Open tournaments: enter one"),
-  runningTournaments: _("Tournaments in play"),
   noOpenTournaments: _("No open tournaments."),
   noRunningTournaments: _("No tournaments in play."),
   tournamentLine: (format, size, n, cap, organiser) => _(
     "{format}, tables of {size}, {entrants}; organised by {organiser}", {
       format: FORMATS[format] || format, size, organiser, entrants: entrantsCap(n, cap) }),
+  // the lobby's words (its static HTML's data-s keys)
+  lobby: {
+    openTournaments: _("Open tournaments: enter one"),
+    runningTournaments: _("Tournaments in play"),
+    organise: _("Organise a tournament"),
+    tournamentName: _("Name"),
+    formatField: _("Format"),
+    swiss: FORMATS.swiss,
+    roundRobin: FORMATS.round_robin,
+    knockout: FORMATS.knockout,
+    league: FORMATS.league,
+    tableSizeField: _("Players at a table"),
+    roundsField: _("Rounds (a league's: seasons)"),
+    capField: _("At most this many entrants (optional)"),
+    organiseButton: _("Make the tournament"),
+  },
   wrong: _("something went wrong"),
 };
