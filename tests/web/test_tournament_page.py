@@ -142,6 +142,16 @@ def test_the_page_shows_the_tables_with_their_games_and_the_standings(server, ct
     assert page.locator("#acts").inner_text() == ""  # not signed in, entries closed
     shot(page, "tournament-running", full_page=True)
     assert serious_violations(page) == []
+    # on a phone: one column, nothing wider than the screen
+    phone, phone_errors = signed_in_page(server, new_context, None, bypass_csp=True,
+                                         viewport={"width": 375, "height": 740},
+                                         is_mobile=True, has_touch=True)
+    phone.goto(f"{server.url}/tournament/{t['id']}?lang=en")
+    phone.wait_for_selector("#standings tbody tr")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    shot(phone, "tournament-phone", full_page=True)
+    assert serious_violations(phone) == []
+    assert phone_errors == []
     # a table's link opens its game's page
     first = t["rounds"][0]["tables"][0]
     page.click(f"tr[data-game='{first['game_id']}'] a.game-link")
