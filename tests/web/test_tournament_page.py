@@ -240,6 +240,13 @@ def test_a_signed_in_account_enters_and_withdraws_and_the_organiser_starts(serve
     page.wait_for_selector("#rounds tr.mine a.game-link")
     assert "(your table)" in page.locator("#rounds tr.mine th").inner_text()
     assert page.locator("#enter").count() == 0 and page.locator("#withdraw").count() == 1
+    # the player's own table opens as their seat (its token from /me/games)
+    link = page.locator("#rounds tr.mine a.game-link")
+    game_id = link.get_attribute("href").split("/play/")[1].split("#")[0]
+    assert "#token=" in link.get_attribute("href")
+    link.click()
+    page.wait_for_url(f"**/play/{game_id}#token=*")
+    page.wait_for_selector("#me:not([hidden])")  # a seat's page: the player's own city
     assert errors == []
     assert [e for e in boss_errors if "409" not in e] == []  # the refused start's answer
 
@@ -287,3 +294,31 @@ def test_a_signed_in_account_with_a_handle_organises_from_the_lobby(server, new_
     assert "a table seats 2 to 6 players" in page.locator("#notice").inner_text()
     assert "Too Big" not in [t["name"] for t in server.call("/tournaments")["tournaments"]]
     assert [e for e in errors if "422" not in e] == []
+
+
+def test_the_page_follows_the_tournament_to_its_end(server, ctx, new_context):
+    """Read again every little while (`?poll=1`): the last round's scores and the final
+    standings appear without a reload."""
+    t, _ = swiss_after_one_round(server, ctx, "lv")
+    page, errors = signed_in_page(server, new_context, None,
+                                  viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.url}/tournament/{t['id']}?lang=en&poll=1")
+    page.wait_for_selector("#rounds section[data-round='2']")
+    assert page.locator("#rounds section[data-round='2'] .score").count() == 0
+    games = server.app.extensions["alhambra"]
+    rng = random.Random(5)
+    for table in t["rounds"][1]["tables"]:
+        finish(games, table["game_id"], rng)
+        assert run_tournament_rows(ctx, table["game_id"])
+    final = doc(server, t["id"])
+    assert final["status"] == "finished"
+    page.wait_for_function("() => document.getElementById('facts').textContent"
+                           ".includes('finished')")
+    assert page.locator("#standings caption").inner_text() == "Standings after round 2"
+    assert page.locator("#standings tbody th").all_inner_texts() == \
+        [s["handle"] for s in final["standings"]]
+    scores = page.locator("#rounds section[data-round='2'] .score").all_inner_texts()
+    assert [int(x) for x in scores] == \
+        [x for table in final["rounds"][1]["tables"] for x in table["scores"]]
+    shot(page, "tournament-finished", full_page=True)
+    assert errors == []

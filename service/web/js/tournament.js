@@ -15,6 +15,7 @@ const ID = decodeURIComponent(location.pathname.split("/").pop());
 const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
 
 let me = null;  // GET /me of the signed-in account, else null
+let seats = new Map();  // game id -> the signed-in account's seat token there
 let seen = "";  // the document last drawn (drawn again only when it changed)
 let timer = null;
 
@@ -118,8 +119,10 @@ function playerItem(table, handle, seat) {
 
 function tableRow(t, table) {
   const mine = Boolean(me && table.players.includes(me.handle));
+  const seat = seats.get(table.game_id);  // the player's own table opens as their seat
   const game = table.game_id
-    ? h("a", { href: `/play/${table.game_id}`, class: "game-link" }, T.tableGame(table.table))
+    ? h("a", { href: `/play/${table.game_id}${seat ? `#token=${seat}` : ""}`,
+               class: "game-link" }, T.tableGame(table.table))
     : h("span", { class: "muted" }, T.noGameYet);
   return h("tr", { "data-table": table.table, "data-game": table.game_id,
                    class: mine ? "mine" : null },
@@ -184,8 +187,10 @@ function drawActs(t) {
 async function act(method, path) {
   notice(null);
   try {
-    draw(await api(path, { method, body: method === "POST" ? {} : undefined,
-                           token: token() }));
+    const t = await api(path, { method, body: method === "POST" ? {} : undefined,
+                                token: token() });
+    await readSeats(t);
+    draw(t);
   } catch (err) {
     notice(err);
   }
@@ -206,10 +211,23 @@ function draw(t) {
   drawRounds(t);
 }
 
+/** The seat tokens of the account's games in play, when one of them is a table of the
+ * latest round (GET /me/games: the games the tournament made claimed its seats). */
+async function readSeats(t) {
+  const latest = t.rounds[t.rounds.length - 1];
+  const playing = me && latest && latest.tables.some((table) => table.game_id
+    && !table.scores && table.players.includes(me.handle) && !seats.has(table.game_id));
+  if (!playing) return;
+  const mine = await api("/me/games", { token: token() }).catch(() => null);
+  if (mine) seats = new Map(mine.games.filter((g) => g.token).map((g) => [g.game_id, g.token]));
+}
+
 async function load() {
   clearTimeout(timer);
   try {
-    draw(await api(`/tournaments/${encodeURIComponent(ID)}`));
+    const t = await api(`/tournaments/${encodeURIComponent(ID)}`);
+    await readSeats(t);
+    draw(t);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       fill("title", T.notFound);
