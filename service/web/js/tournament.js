@@ -171,7 +171,7 @@ function drawActs(t) {
                             onclick: () => act("DELETE", `/tournaments/${t.id}/entries/me`) },
                 T.withdraw));
   }
-  if (!active && (taking || entry)) {
+  if (!active && (taking || (entry && t.status === "running"))) {
     acts.push(h("button", { type: "button", id: "enter",
                             onclick: () => act("POST", `/tournaments/${t.id}/entries`) },
                 entry ? T.enterAgain : T.enter));
@@ -191,6 +191,8 @@ async function act(method, path) {
                                 token: token() });
     await readSeats(t);
     draw(t);
+    const next = document.querySelector("#acts button");  // the focus stays in the acts
+    if (next) next.focus();
   } catch (err) {
     notice(err);
   }
