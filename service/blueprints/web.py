@@ -1,7 +1,8 @@
 """The web client's pages: static files that play through the public HTTP API.
 
 ``/`` (the lobby), ``/play/<game_id>`` (a seat's page with ``#token=…`` in the fragment,
-else the spectator's), ``/replay/<game_id>`` (a game stepped move by move) and ``/docs``
+else the spectator's), ``/replay/<game_id>`` (a game stepped move by move),
+``/tournament/<tournament_id>`` (a tournament's schedule, tables and standings) and ``/docs``
 (Swagger UI from the ``swagger-ui-bundle`` package) are static HTML + ES modules from
 ``service/web/``; the pages hold no game logic and call only the documented API.
 ``/manifest.webmanifest``, ``/sw.js`` (the service worker that shows pushed notices) and
@@ -83,6 +84,11 @@ def play(game_id: str) -> Response:
 @blp.route("/replay/<string:game_id>")
 def replay(game_id: str) -> Response:
     return _page("replay.html")
+
+
+@blp.route("/tournament/<string:tournament_id>")
+def tournament(tournament_id: str) -> Response:
+    return _page("tournament.html")
 
 
 @blp.route("/docs")

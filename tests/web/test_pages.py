@@ -22,7 +22,8 @@ def client(tmp_path):
     app.extensions["alhambra"].store.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/play/0123456789abcdef", "/docs", "/rules"])
+@pytest.mark.parametrize("path", ["/", "/play/0123456789abcdef", "/docs", "/rules",
+                                  "/tournament/tnm_0123456789abcdef"])
 def test_pages_are_html_with_security_headers(client, path):
     r = client.get(path)
     assert r.status_code == 200 and r.mimetype == "text/html"

@@ -3,7 +3,7 @@
 import { api, ApiError } from "./api.js";
 import { applyStrings, fill, h } from "./dom.js";
 import { lang, LANGUAGES, switcher } from "./i18n.js";
-import { L, VARIANT_NAMES } from "./strings.js";
+import { L, T, VARIANT_NAMES } from "./strings.js";
 
 // Options that mean something only for some numbers of players (Dirk plays with two, A-8).
 const OPTION_PLAYERS = { dirk_third_draw_cap: (n) => n === 2 };
@@ -291,8 +291,60 @@ async function loadLists() {
   }
 }
 
+function tournamentItem(t) {
+  return h("li", { "data-tournament": t.id },
+    h("a", { href: `/tournament/${t.id}`, class: "tournament-link" }, t.name), " · ",
+    VARIANT_NAMES[t.variant] || t.variant,
+    h("p", { class: "small" },
+      T.tournamentLine(t.format, t.table_size, t.entrants, t.settings.cap, t.organiser)));
+}
+
+/** The open tournaments (taking entries) and those in play, each linking to its page. */
+async function loadTournaments() {
+  try {
+    const open = await api("/tournaments?status=open&limit=20");
+    fill("open-tournaments", open.tournaments.length ? open.tournaments.map(tournamentItem)
+      : h("li", { class: "muted" }, T.noOpenTournaments));
+    const running = await api("/tournaments?status=running&limit=20");
+    fill("running-tournaments", running.tournaments.length
+      ? running.tournaments.map(tournamentItem)
+      : h("li", { class: "muted" }, T.noRunningTournaments));
+  } catch (err) {
+    notice(err);
+  }
+}
+
+/** The new tournament form, for a signed-in account with a handle (an organiser needs
+ * one): made, its page opens. */
+async function offerOrganising() {
+  const token = playerToken();
+  const me = token && await api("/me", { token }).catch(() => null);
+  if (!me || !me.handle) return;
+  const form = document.getElementById("new-tournament");
+  form.elements.variant.replaceChildren(...variants.map((v) => h("option", { value: v.name },
+    L.variantOption(VARIANT_NAMES[v.name] || v.name, v.min_players, v.max_players))));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    notice(null);
+    const data = new FormData(form);
+    const body = { name: data.get("name").trim(), variant: data.get("variant"),
+                   format: data.get("format"), table_size: Number(data.get("table_size")),
+                   rounds: Number(data.get("rounds")),
+                   time_per_move: Number(data.get("time_per_move")) };
+    if (data.get("cap")) body.cap = Number(data.get("cap"));
+    try {
+      const made = await api("/tournaments", { method: "POST", body, token });
+      location.assign(`/tournament/${made.id}`);
+    } catch (err) {
+      notice(err);
+    }
+  });
+  document.getElementById("organise").hidden = false;
+}
+
 async function start() {
   applyStrings(L);
+  applyStrings(T.lobby);
   document.title = L.pageTitle;
   document.querySelector("header.top").append(switcher());
   const clocks = api("/time-controls").catch(() => null);  // else the plain list stays
@@ -314,6 +366,8 @@ async function start() {
   document.getElementById("create").addEventListener("submit", create);
   settlePlayers();
   loadLists();
+  loadTournaments();
+  offerOrganising();
 }
 
 start();

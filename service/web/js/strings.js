@@ -571,3 +571,124 @@ export const M = {
                                               "{variant}: {rating} (after {n} rated games)",
                                               games, { variant, rating: value }),
 };
+
+const FORMATS = {
+  swiss: _("Swiss by tables"),
+  round_robin: _("Round robin in groups"),
+  knockout: _("Knockout by tables"),
+  league: _("League"),
+};
+const STATUSES = {
+  open: _("open for entries"),
+  running: _("in play"),
+  finished: _("finished"),
+};
+
+/** "1 entrant", "5 entrants". */
+function entrants(n) {
+  return ngettext("{n} entrant", "{n} entrants", n);
+}
+
+/** "5 entrants", or "5 entrants, at most 8" with a cap. */
+function entrantsCap(n, cap) {
+  return cap ? _("{entrants}, at most {cap}", { entrants: entrants(n), cap }) : entrants(n);
+}
+
+// A tournament's page (/tournament/<id>) and the lobby's lists of tournaments
+export const T = {
+  pageTitle: (name) => _("{name} · tournament · alhambra-pbem", { name }),
+  tournament: _("Tournament"),
+  myGames: _("my games"),
+  rules: _("rules"),
+  loading: _("Loading the tournament…"),
+  notFound: _("No such tournament"),
+  about: _("The tournament"),
+  entrants: _("Entrants"),
+  standings: _("Standings"),
+  schedule: _("Schedule"),
+  rank: _("Rank"),
+  player: _("Player"),
+  group: _("Group"),
+  division: _("Division"),
+  pointsCol: _("Points"),
+  scoreCol: _("Score"),
+  opponentsCol: _("Opponents' points"),
+  playedCol: _("Played"),
+  byesCol: _("Byes"),
+  format: (code) => FORMATS[code] || code,
+  status: (code) => STATUSES[code] || code,
+  organiser: _("Organiser"),
+  gameField: _("Game"),
+  formatField: _("Format"),
+  tablesField: _("Tables"),
+  statusField: _("Status"),
+  roundField: _("Round"),
+  entrantsField: _("Entrants"),
+  clockField: _("Time control"),
+  ratingField: _("Rating for entry"),
+  tableSize: (size, least) => (least < size
+    ? _("{size} players, {least} when the entrants do not divide", { size, least })
+    : _("{size} players", { size })),
+  roundOf: (n, of) => _("{n} of {of}", { n, of }),
+  seasonRound: (season, n) => _("season {season}, round {n}", { season, n }),
+  notStarted: _("not started"),
+  entrantsCount: entrantsCap,
+  ratingRange: (low, high) => {
+    if (low != null && high != null) return _("{low} to {high}", { low, high });
+    if (low != null) return _("{low} or more", { low });
+    return _("{high} or less", { high });
+  },
+  noEntrants: _("No entrants yet."),
+  withdrawn: _("withdrawn"),
+  inactive: _("inactive: a bot took a seat"),
+  organiserMark: _("organiser"),
+  enter: _("Enter the tournament"),
+  enterAgain: _("Enter again"),
+  withdraw: _("Withdraw"),
+  start: _("Start the tournament"),
+  entered: _("You are entered."),
+  signInToEnter: _("Sign in on your games' page to enter:"),
+  signInLink: _("sign in"),
+  standingsAfter: (n) => _("Standings after round {n}", { n }),
+  standingsDuring: (n) => _("Standings while round {n} is played (its byes counted)", { n }),
+  round: (n) => _("Round {n}", { n }),
+  seasonOf: (season) => _("season {season}", { season }),
+  roundOver: _("over"),
+  roundPlaying: _("in play"),
+  tablesCaption: (n) => _("Round {n}: tables, players in seat order", { n }),
+  tableCol: _("Table"),
+  playersCol: _("Players"),
+  gameCol: _("Game"),
+  table: (n) => _("Table {n}", { n }),
+  inGroup: (name, group) => _("{name}, group {group}", { name, group }),
+  inDivision: (name, division) => _("{name}, division {division}", { name, division }),
+  tableGame: (n) => _("game of table {n}", { n }),
+  noGameYet: _("no game yet"),
+  left: _("left: ranks last"),
+  yourTable: _("your table"),
+  byes: (names, pts) => _("Byes: {names} ({points} each)", { names, points: pts }),
+  noRounds: _("No rounds yet: the organiser starts the tournament."),
+  // the lobby's lists
+  noOpenTournaments: _("No open tournaments."),
+  noRunningTournaments: _("No tournaments in play."),
+  tournamentLine: (format, size, n, cap, organiser) => _(
+    "{format}, tables of {size}, {entrants}; organised by {organiser}", {
+      format: FORMATS[format] || format, size, organiser, entrants: entrantsCap(n, cap) }),
+  // the lobby's words (its static HTML's data-s keys)
+  lobby: {
+    openTournaments: _("Open tournaments: enter one"),
+    runningTournaments: _("Tournaments in play"),
+    organise: _("Organise a tournament"),
+    tournamentName: _("Name"),
+    formatField: _("Format"),
+    swiss: FORMATS.swiss,
+    roundRobin: FORMATS.round_robin,
+    knockout: FORMATS.knockout,
+    league: FORMATS.league,
+    tableSizeField: _("Players at a table"),
+    roundsField: _("Rounds (a league's: seasons)"),
+    capField: _("At most this many entrants (optional)"),
+    organiseButton: _("Make the tournament"),
+  },
+  wrong: _("something went wrong"),
+};
