@@ -289,8 +289,8 @@ class Tournaments:
         """A tournament as the API shows it: its settings, entrants (handles), and with
         ``full`` its rounds' tables (games) and the standings."""
         entries = self.records.entries(t.id)
-        handles = {e.entry: self._handle(e.email) for e in entries}
-        organiser = self._handle(t.organiser)
+        handles = {e.entry: self.handle(e.email) for e in entries}
+        organiser = self.handle(t.organiser)
         doc: dict[str, Any] = {
             "id": t.id, "name": t.name, "organiser": organiser, "variant": t.variant,
             "format": t.format, "table_size": t.table_size, "least_size": t.least_size,
@@ -316,17 +316,30 @@ class Tournaments:
                         "scores": tb.outcome["scores"] if tb.outcome else None,
                         "left": who(tb.outcome["left"]) if tb.outcome else []}
                        for tb in r.tables]} for r in rounds]
+        doc["standings"] = [{k: v for k, v in line.items() if k != "entry"}
+                            for line in self.standings(t, entries, rounds, handles)]
+        return doc
+
+    def standings(self, t: Tournament, entries: list[Entry] | None = None,
+                  rounds: list[Round] | None = None,
+                  handles: dict[int, str | None] | None = None) -> list[dict[str, Any]]:
+        """The standings after the latest round, best first: each line's ``rank``,
+        ``entry`` (number), ``handle``, ``division``, ``points`` and tie-breaks."""
+        entries = self.records.entries(t.id) if entries is None else entries
+        rounds = self.records.rounds_of(t.id) if rounds is None else rounds
+        if handles is None:
+            handles = {e.entry: self.handle(e.email) for e in entries}
         seeded = self._seeded(t, entries, rounds) if rounds else \
             [str(e.entry) for e in entries]
         lines = final(self.spec(t), seeded, [played(r) for r in rounds])
-        doc["standings"] = [{
-            "rank": n, "handle": handles.get(int(line.id)), "division": division,
-            "points": round(line.points, 4), "score": line.score,
+        return [{
+            "rank": n, "entry": int(line.id), "handle": handles.get(int(line.id)),
+            "division": division, "points": round(line.points, 4), "score": line.score,
             "opponents": round(line.opponents, 4), "played": line.played,
             "byes": line.byes} for n, (line, division) in enumerate(lines, 1)]
-        return doc
 
-    def _handle(self, email: str) -> str | None:
+    def handle(self, email: str) -> str | None:
+        """The handle of the account ``email`` (None: no more)."""
         player = self.store.players.player(email)
         return player.handle if player else None
 

@@ -327,3 +327,45 @@ def hand_points_left(rounds) -> dict[str, float]:
                 points[a] += 1 if sa > sb else 0.5 if sa == sb else 0
                 points[b] += 1 if sb > sa else 0.5 if sa == sb else 0
     return points
+
+
+def stream(app, token: str, last: str = "0") -> list[dict]:
+    """The tournament events of the account's /me/stream after ``last`` (ids kept)."""
+    from tests.service.test_me_stream import read
+
+    _, events = read(app.test_client(), token, last)
+    return [e for e in events if e["event"].startswith("tournament_")]
+
+
+def test_the_stream_tells_each_round_table_and_the_final_rank_once(app, ctx):
+    """Issue 36: each entrant's /me/stream tells ``tournament_round`` when its table's
+    game is made (tournament, round, table, game, players) and ``tournament_finished``
+    with its rank as the standings say; resumed after an id, only what came after."""
+    tokens = people(app, 4)
+    t = make(app, tokens["p04"], format="swiss", table_size=2, rounds=2, seed=2)
+    enter_all(app, t["id"], tokens.values())
+    assert stream(app, tokens["p01"]) == []  # open: nothing to tell yet
+    app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p04"]))
+    first = doc_of(app, t["id"])["rounds"][0]
+    told = stream(app, tokens["p01"])
+    mine = next(tb for tb in first["tables"] if "p01" in tb["players"])
+    assert [(e["event"], e["data"]) for e in told] == [("tournament_round", {
+        "tournament_id": t["id"], "name": "Cup", "round": 1, "table": mine["table"],
+        "game_id": mine["game_id"], "players": mine["players"]})]
+    doc = play_out(app, ctx, t["id"], random.Random(6))
+    for handle, token in tokens.items():
+        events = stream(app, token, told[0]["id"]) if handle == "p01" else \
+            stream(app, token)
+        rounds = [e for e in events if e["event"] == "tournament_round"]
+        expected = [(r["round"], tb["game_id"]) for r in doc["rounds"]
+                    for tb in r["tables"] if handle in tb["players"]]
+        if handle == "p01":
+            expected = expected[1:]  # resumed after round 1's
+        assert [(e["data"]["round"], e["data"]["game_id"]) for e in rounds] == expected
+        line = next(s for s in doc["standings"] if s["handle"] == handle)
+        assert events[-1]["event"] == "tournament_finished"
+        assert events[-1]["data"] == {"tournament_id": t["id"], "name": "Cup", "round": 2,
+                                      "rank": line["rank"], "points": line["points"],
+                                      "division": 0}
+        assert len(events) == len(rounds) + 1
+        assert stream(app, token, events[-1]["id"]) == []
