@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from . import times
@@ -45,7 +47,7 @@ from .i18n import msg
 from .pairing import Entrant, standing_order
 from .ratings import MODEL
 from .standings import Result
-from .store import Player
+from .store import Due, Player
 from .store.tournaments import Entry, Round, Table, Tournament
 from .tournament_plan import FORMATS, Played, Spec, final, next_round
 from .tournament_plan import Table as Planned
@@ -61,6 +63,34 @@ GAME_SETTINGS = ("options", "time_per_move", "time_control", "timeout_policy",
 #: The rules a tournament keeps besides (service/tournament_plan.Spec's and entry's).
 RULES = ("rank_points", "bye_points", "skip_points", "group_size", "division_size",
          "moves", "advance", "cap", "min_rating", "max_rating")
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a tournament tells one entrant (workers/tournament_mail.py and push.py say
+    it): a round paired (``round``: its table, game and the players in seat order; or a
+    bye; or ``skipped``: left out, inactive; the standings after the round before) or
+    the end (``finished``: the final standings). ``waiting``: the table's game is not
+    made yet (tell it a little later)."""
+
+    tournament_id: str
+    name: str
+    what: str
+    round: int
+    entry: int
+    email: str
+    handle: str | None
+    language: str | None
+    table: int | None
+    game_id: str | None
+    players: tuple[str | None, ...]
+    bye: bool
+    skipped: bool
+    standings: tuple[tuple[int, str | None, float], ...]  # rank, handle, points
+    mine: tuple[int, float] | None  # the entrant's rank and points
+    entrants: int
+    waiting: bool
+    bye_points: float | None
 
 
 class Tournaments:
@@ -217,17 +247,81 @@ class Tournaments:
         active = {str(e.entry) for e in entries if e.withdrawn_at is None and
                   not e.inactive and self._seatable(e)}
         nxt = next_round(self.spec(t), seeded, active, [played(r) for r in rounds])
+        told = [e for e in entries if e.withdrawn_at is None]
         if nxt is None:
-            self.records.set_status(t.id, "finished", "running", now)
+            with self.store.transaction() as tx:
+                if tx.tournaments.set_status(t.id, "finished", "running", now):
+                    tx.add_due("", self.notices(t, t.round, "finished", told, now), now)
             log.info("tournament %s finished after round %s", t.id, t.round)
             return "finished"
         tables = [Table(t.id, t.round + 1, n, p.division, [int(x) for x in p.players])
                   for n, p in enumerate(nxt.tables, 1)]
-        if not self.records.open_round(t.id, t.round, nxt.season, nxt.seating, tables, now):
-            return "already"
+        seated = {n for tb in tables for n in tb.seating}
+        byes = {int(x) for x in nxt.seating.get("byes", ())}
+        before = {n for tb in rounds[-1].tables for n in tb.seating} if rounds else set()
+        told = [e for e in told if e.entry in seated | byes or
+                e.inactive and e.entry in before]  # left out now: told once
+        with self.store.transaction() as tx:
+            if not tx.tournaments.open_round(t.id, t.round, nxt.season, nxt.seating, tables,
+                                             now):
+                return "already"
+            tx.add_due("", self.notices(t, t.round + 1, "round", told, now,
+                                        seated=seated), now)
         log.info("tournament %s: round %s paired, %s tables", t.id, t.round + 1, len(tables))
         self._make_games(self.get(t.id), self.records.rounds_of(t.id)[-1])
         return "paired"
+
+    # -- what the entrants are told ------------------------------------------------------
+
+    def notices(self, t: Tournament, round_: int, what: str, entries: list[Entry],
+                at: datetime, seated: set[int] | None = None) -> list[Due]:
+        """The due rows (of no game) telling ``entries`` of a round paired (``round``)
+        or the tournament's end (``finished``): a ``tournament_mail`` each, and a
+        ``push`` row for each channel of theirs that chose ``tournament_round`` (a
+        round: only the seated ones'). ``seat`` names the entry, ``reply`` the
+        tournament."""
+        out = [Due("tournament_mail", round_, at, seat=e.entry, reply=t.id,
+                   args={"what": what}) for e in entries]
+        event = "tournament_round" if what == "round" else "tournament_finished"
+        for e in entries:
+            if what == "round" and (seated is None or e.entry not in seated):
+                continue
+            out += [Due("push", round_, at, seat=e.entry, hook_id=c.id, reply=t.id,
+                        args={"what": event, "tournament": t.id, "round": round_})
+                    for c in self.store.channels.of_account(e.email)
+                    if "tournament_round" in c.events]
+        return out
+
+    def notice(self, tournament_id: str, entry: int, round_: int, what: str
+               ) -> Notice | None:
+        """What a tournament's mail or notice to one entrant tells (workers render
+        it); None if the tournament, the entry or its account is gone, or it withdrew."""
+        t = self.records.get(tournament_id)
+        if t is None:
+            return None
+        entries = self.records.entries(t.id)
+        mine = next((e for e in entries if e.entry == entry), None)
+        player = self.store.players.player(mine.email) if mine else None
+        if mine is None or player is None or mine.withdrawn_at is not None:
+            return None
+        handles = {e.entry: self.handle(e.email) for e in entries}
+        rounds = self.records.rounds_of(t.id)
+        now = [r for r in rounds if r.round == round_]
+        table = next((tb for r in now for tb in r.tables if entry in tb.seating), None)
+        after = [r for r in rounds if r.round < round_] if what == "round" else \
+            [r for r in rounds if r.round <= round_]
+        lines = self.standings(t, entries, after, handles) if after else []
+        own = next((x for x in lines if x["entry"] == entry), None)
+        byes = now[0].seating.get("byes", ()) if now else ()
+        return Notice(
+            t.id, t.name, what, round_, entry, player.email, player.handle, player.language,
+            table.tab if table else None, table.game_id if table else None,
+            tuple(handles.get(n) for n in table.seating) if table else (),
+            str(entry) in {str(b) for b in byes}, what == "round" and table is None and
+            str(entry) not in {str(b) for b in byes},
+            tuple((x["rank"], x["handle"], x["points"]) for x in lines),
+            (own["rank"], own["points"]) if own else None, len(entries),
+            bool(table and table.game_id is None), t.settings.get("bye_points"))
 
     def _seatable(self, entry: Entry) -> bool:
         player = self.store.players.player(entry.email)

@@ -369,3 +369,118 @@ def test_the_stream_tells_each_round_table_and_the_final_rank_once(app, ctx):
                                       "division": 0}
         assert len(events) == len(rounds) + 1
         assert stream(app, token, events[-1]["id"]) == []
+
+
+class Outbox:
+    """The workers' mailer, recording what it is given."""
+
+    def __init__(self) -> None:
+        self.mails: list = []
+
+    def send(self, mail) -> str:
+        self.mails.append(mail)
+        return "kept"
+
+    def close(self) -> None:
+        pass
+
+
+def run_notices(ctx) -> dict:
+    """The tournament's due rows of no game (its mails and channel notices), run."""
+    from tests.support import run_due_now
+
+    return run_due_now(ctx, "")
+
+
+@pytest.fixture
+def push_app(request, tmp_path):
+    from tests.service.test_notify_channels import push_app as made
+
+    yield from made.__wrapped__(request, tmp_path)
+
+
+@pytest.mark.parametrize("push_app", ["sqlite", "postgres"], indirect=True)
+def test_mails_and_notices_of_each_round_and_the_end_on_each_store(push_app, push_service):
+    """Issue 36: when a round is paired each entrant gets a mail with what the game's own
+    "started" mail lacks (the tournament, round, table and the others at it; a bye; the
+    standings after the round before), in its language; at the end the final standings
+    and its place; a channel that chose ``tournament_round`` is told of its table and of
+    the end; one that did not is not."""
+    app, ctx = push_app
+    ctx.mailer = outbox = Outbox()
+    client = app.test_client()
+    tokens = people(app, 4)
+    r = client.patch("/me", json={"language": "fi"}, headers=auth(tokens["p03"]))
+    assert r.status_code == 200, r.get_json()
+    channels = {"p01": ["tournament_round"], "p02": ["your_turn"], "p03": None}
+    for handle, events in channels.items():  # p03: the default events
+        r = client.post("/me/push", headers=auth(tokens[handle]), json={
+            **push_service.subscription(f"/{handle}"),
+            **({"events": events} if events else {})})
+        assert r.status_code == 201, r.get_json()
+    t = make(app, tokens["p04"], format="swiss", table_size=2, rounds=2, seed=4,
+             bye_points=0.5)
+    enter_all(app, t["id"], [tokens[h] for h in ("p01", "p02", "p03")])
+    client.post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p04"]))
+    one = doc_of(app, t["id"])["rounds"][0]
+    [table], [bye] = one["tables"], one["byes"]
+    told = sorted(h for h in ("p01", "p03") if h in table["players"])
+    ran = run_notices(ctx)
+    assert sorted(ran.values()) == ["sent"] * (3 + len(told)), ran
+    mails = {m.to_addr.split("@")[0]: m for m in outbox.mails}
+    assert sorted(mails) == ["p01", "p02", "p03"]
+    for handle in table["players"]:
+        m = mails[handle]
+        other = next(p for p in table["players"] if p != handle)
+        assert m.game_id == t["id"] and m.version == 1 and m.kind == "tournament-round"
+        if handle != "p03":
+            assert m.subject == "Cup: round 1"
+            assert f"you play at table 1 with {other}. Your game:" in m.text
+        assert f"http://alhambra.test/me#open={table['game_id']}" in m.text
+        assert "standings after" not in m.text
+    assert f"http://alhambra.test/tournament?id={t['id']}" in mails[bye].text
+    if bye != "p03":
+        assert "with a bye (points: 0.5)" in mails[bye].text
+    fi = mails["p03"]
+    assert fi.language == "fi" and fi.subject == "Cup: kierros 1", fi.subject
+    assert sorted(g["path"] for g in push_service.received) == [f"/{h}" for h in told]
+    for got in push_service.received:
+        expected = {"game_id": table["game_id"], "version": None,
+                    "what": "tournament_round", "tournament_id": t["id"], "round": 1,
+                    "url": f"http://alhambra.test/me#open={table['game_id']}"}
+        assert {k: got["payload"][k] for k in expected} == expected
+        if got["path"] == "/p01":
+            assert (got["payload"]["title"], got["payload"]["body"]) == (
+                "Tournament round", "Cup: your table of round 1 is ready.")
+
+    outbox.mails.clear()
+    doc = play_out(app, ctx, t["id"], random.Random(7))
+    ran = run_notices(ctx)
+    assert set(ran.values()) == {"sent"}, ran
+    by = {(m.to_addr.split("@")[0], m.kind): m for m in outbox.mails}
+    two = doc["rounds"][1]
+    for handle in two["byes"] + [p for tb in two["tables"] for p in tb["players"]]:
+        assert (handle, "tournament-round") in by
+    text = by[("p01", "tournament-round")].text
+    assert "The standings after round 1:" in text
+    [table] = doc["rounds"][0]["tables"]
+    winner = next(p for p, s in zip(table["players"], table["scores"], strict=True)
+                  if s == max(table["scores"]))
+    if table["scores"][0] != table["scores"][1]:  # by hand: the winner 1, the bye 0.5
+        assert f"1. {winner}, points: 1\n" in text, text
+        assert f"2. {bye}, points: 0.5\n" in text, text
+    for s in doc["standings"]:
+        m = by[(s["handle"], "tournament-finished")]
+        assert m.version == 2
+        if s["handle"] != "p03":
+            assert m.subject == "Cup: the final standings"
+            assert f"your place is {s['rank']} of 3 (points: " in m.text, m.text
+        assert f"{s['rank']}. {s['handle']}, " in m.text
+    finals = {g["path"]: g["payload"] for g in push_service.received
+              if g["payload"]["what"] == "tournament_finished"}
+    assert sorted(finals) == ["/p01", "/p03"]
+    rank = next(s["rank"] for s in doc["standings"] if s["handle"] == "p01")
+    assert (finals["/p01"]["body"], finals["/p01"]["url"]) == (
+        f"Cup is over: your place is {rank}.", f"http://alhambra.test/tournament?id={t['id']}")
+    assert all(g["path"] != "/p02" for g in push_service.received)
+    assert run_notices(ctx) == {}  # each told once
