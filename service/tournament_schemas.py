@@ -59,6 +59,11 @@ class TournamentInSchema(GameSettingsSchema):
     min_rating = fields.Float(load_default=None, allow_none=True, metadata={
         "description": "Entry needs this rating (ordinal, the variant's) or more"})
     max_rating = fields.Float(load_default=None, allow_none=True)
+    vacations_pause = fields.Boolean(load_default=True, metadata={
+        "description": "Does a player's vacation stop its clock in the tournament's games "
+                       "(as in any game)? false: its time runs on. The games' clock: "
+                       "time_per_move or time_control (a bank; days off such as weekends, "
+                       "days_off and timezone), as a create request's"})
 
 
 class TournamentTableSchema(ma.Schema):
@@ -123,6 +128,7 @@ class TournamentSettingsSchema(ma.Schema):
     cap = fields.Integer(allow_none=True)
     min_rating = fields.Float(allow_none=True)
     max_rating = fields.Float(allow_none=True)
+    vacations_pause = fields.Boolean(allow_none=True)
 
 
 class TournamentSummarySchema(ma.Schema):

@@ -62,7 +62,7 @@ GAME_SETTINGS = ("options", "time_per_move", "time_control", "timeout_policy",
                  "spectators_read_chat")
 #: The rules a tournament keeps besides (service/tournament_plan.Spec's and entry's).
 RULES = ("rank_points", "bye_points", "skip_points", "group_size", "division_size",
-         "moves", "advance", "cap", "min_rating", "max_rating")
+         "moves", "advance", "cap", "min_rating", "max_rating", "vacations_pause")
 
 
 @dataclass(frozen=True)

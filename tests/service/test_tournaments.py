@@ -7,10 +7,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, defaultdict
+from datetime import timedelta
 
 import pytest
 
 from engine.bots import random_move
+from service import times
 from service.pairing import Round
 from tests.service.test_pairing import fewest_repeats
 from tests.support import auth, check_problem, signed_in
@@ -484,3 +486,50 @@ def test_mails_and_notices_of_each_round_and_the_end_on_each_store(push_app, pus
         f"Cup is over: your place is {rank}.", f"http://alhambra.test/tournament?id={t['id']}")
     assert all(g["path"] != "/p02" for g in push_service.received)
     assert run_notices(ctx) == {}  # each told once
+
+
+def test_the_organisers_time_rules_are_checked_shown_and_carried_by_each_game(app):
+    """Issue 36: the games' clock (time per move, weekends off in a time zone), the
+    timeout rules, and whether a vacation stops a player's clock are the organiser's:
+    a clock that cannot be is refused at create naming its field (nothing made); the
+    document shows them; every game of the tournament carries them; a vacation is
+    recorded in the games of a tournament that lets it pause them, not in the others'."""
+    client = app.test_client()
+    tokens = people(app, 3)
+    org = tokens["p03"]
+    clock = {"days_off": ["sat", "sun"], "timezone": "Europe/Helsinki"}
+    base = {"name": "x", "format": "swiss", "table_size": 2, "rounds": 1}
+    for bad, field in (({"time_control": {**clock, "timezone": "Mars/Olympus"}},
+                        "time_control.timezone"),
+                       ({"time_control": {**clock, "days_off": ["sat", "caturday"]}},
+                        "time_control.days_off"),
+                       ({"time_per_move": 5}, "time_per_move")):
+        problem = check_problem(client.post("/tournaments", json={**base, **bad},
+                                            headers=auth(org)), 422, "invalid_option")
+        assert problem["field"] == field, problem
+    assert client.get("/tournaments").get_json()["total"] == 0
+    rules = {"time_per_move": 2 * 86400, "time_control": clock, "takeover_after_timeouts": 2,
+             "timeout_policy": "default_move", "replay_public": False}
+    strict = make(app, org, **base, **rules, vacations_pause=False)
+    usual = make(app, org, **base, **rules)
+    assert {k: strict["settings"][k] for k in rules} == rules
+    assert (strict["settings"]["vacations_pause"], usual["settings"]["vacations_pause"]) \
+        == (False, True)
+    games = {}
+    for t in (strict, usual):
+        enter_all(app, t["id"], [tokens["p01"], tokens["p02"]])
+        client.post(f"/tournaments/{t['id']}/start", headers=auth(org))
+        [table] = doc_of(app, t["id"])["rounds"][0]["tables"]
+        game = client.get(f"/games/{table['game_id']}").get_json()
+        assert game["time_per_move"] == 2 * 86400 and game["time_control"] == clock
+        assert (game["takeover_after_timeouts"], game["timeout_policy"],
+                game["replay_public"]) == (2, "default_move", False)
+        games[t["id"]] = (game["game_id"], game["version"])
+    now = times.now()
+    r = client.patch("/me", headers=auth(tokens["p01"]), json={"vacation": {
+        "from": times.to_text(now), "until": times.to_text(now + timedelta(days=3))}})
+    assert r.status_code == 200, r.get_json()
+    for t, paused in ((strict, False), (usual, True)):
+        game_id, version = games[t["id"]]
+        events = client.get(f"/games/{game_id}/events?since={version}").get_json()["events"]
+        assert [e["event"]["type"] for e in events] == (["vacation"] if paused else [])
