@@ -33,18 +33,23 @@ from . import times
 from .errors import (
     Blocked,
     HandleNeeded,
+    HandleRefused,
     InvalidOption,
     NotEntered,
+    NotInvitedToEnter,
     NotOrganiser,
     RatingOutOfRange,
+    TimeoutRecord,
     TooFewEntrants,
     TournamentClosed,
     TournamentFull,
     TournamentNotFound,
+    UnknownHandle,
 )
 from .games import Games, account_seat, check_variant
 from .i18n import msg
 from .pairing import Entrant, standing_order
+from .players import handle as kept_handle
 from .ratings import MODEL
 from .standings import Result
 from .store import Due, Player
@@ -62,7 +67,10 @@ GAME_SETTINGS = ("options", "time_per_move", "time_control", "timeout_policy",
                  "spectators_read_chat")
 #: The rules a tournament keeps besides (service/tournament_plan.Spec's and entry's).
 RULES = ("rank_points", "bye_points", "skip_points", "group_size", "division_size",
-         "moves", "advance", "cap", "min_rating", "max_rating", "vacations_pause")
+         "moves", "advance", "cap", "min_rating", "max_rating", "vacations_pause",
+         "invited", "max_timeouts", "timeout_games")
+#: The finished games an entry's record of moving in time looks at, unless said.
+TIMEOUT_GAMES = 10
 
 
 @dataclass(frozen=True)
@@ -128,9 +136,12 @@ class Tournaments:
         for n in range(least, size + 1):
             options = check_variant(body["variant"], n, body.get("options") or {})
         self.games.time_control(body.get("time_per_move"), body.get("time_control"))
+        invited = body.get("invited")
+        if invited is not None:
+            invited = sorted({self._account(h) for h in invited})
         now = times.now()
         settings = {**{k: body.get(k) for k in GAME_SETTINGS}, "options": options,
-                    **{k: body.get(k) for k in RULES}}
+                    **{k: body.get(k) for k in RULES}, "invited": invited}
         tournament = Tournament(
             "tnm_" + secrets.token_hex(8), organiser.email, body["name"], body["variant"],
             settings, body["format"], size, least, body["rounds"],
@@ -138,6 +149,17 @@ class Tournaments:
             "open", 0, 0, now)
         self.records.add(tournament)
         return tournament
+
+    def _account(self, name: str) -> str:
+        """The handle of an account as kept (UnknownHandle: none has it)."""
+        try:
+            kept, _ = kept_handle(name)
+        except HandleRefused:
+            raise UnknownHandle(name) from None
+        player = self.store.players.player_by_handle(kept)
+        if player is None or not player.handle:
+            raise UnknownHandle(name)
+        return player.handle
 
     def get(self, tournament_id: str) -> Tournament:
         found = self.records.get(tournament_id)
@@ -162,17 +184,40 @@ class Tournaments:
                 t.format != "league":
             raise TournamentClosed(t.status)
         s = t.settings
+        if s.get("invited") is not None and player.handle not in s["invited"]:
+            raise NotInvitedToEnter()
         if s.get("min_rating") is not None or s.get("max_rating") is not None:
             rating = self._ratings(t, [player.email])[player.email]
             if s.get("min_rating") is not None and rating < s["min_rating"] or \
                     s.get("max_rating") is not None and rating > s["max_rating"]:
                 raise RatingOutOfRange(rating)
+        if s.get("max_timeouts") is not None:
+            timeouts, games = self.timeouts(player.email, s.get("timeout_games") or
+                                            TIMEOUT_GAMES)
+            if timeouts > s["max_timeouts"]:
+                raise TimeoutRecord(timeouts, s["max_timeouts"], games)
         others = [e.email for e in entries if e.withdrawn_at is None]
         if self.store.moderation.blocked_among(player.email, others):
             raise Blocked(msg("you cannot enter: you and an entrant, one blocked the other"))
         if not self.records.enter(t.id, player.email, times.now(), s.get("cap")):
             raise TournamentFull(s["cap"])
         return self.get(t.id)
+
+    def timeouts(self, email: str, count: int) -> tuple[int, int]:
+        """The account's record of moving in time: in how many turns its time ran out
+        (the service played its default moves: ``timeout`` in the log) in the last
+        ``count`` finished games of seats it claimed, and how many games those were."""
+        over = sorted(self.store.seats_of(email, finished=True),
+                      key=lambda gs: gs[0].updated_at, reverse=True)[:count]
+        turns = 0
+        for game, seat in over:
+            before = False  # the move before was a timeout of this seat (the same turn)
+            for event in self.games.log(game.id, 0, game.version):
+                if "move" in event:
+                    out = bool(event.get("timeout")) and event.get("seat") == seat.seat
+                    turns += int(out and not before)
+                    before = out
+        return turns, len(over)
 
     def withdraw(self, player: Player, tournament_id: str) -> Tournament:
         """The player's withdrawal: not seated again; a game of its running now goes on

@@ -533,3 +533,71 @@ def test_the_organisers_time_rules_are_checked_shown_and_carried_by_each_game(ap
         game_id, version = games[t["id"]]
         events = client.get(f"/games/{game_id}/events?since={version}").get_json()["events"]
         assert [e["event"]["type"] for e in events] == (["vacation"] if paused else [])
+
+
+def test_entry_by_invitation_names_who_may_enter(app):
+    """Issue 36: an organiser may name the handles that may enter (as kept: case
+    folded); an unknown handle refuses the tournament; another account's entry is refused
+    naming the rule and changes nothing."""
+    client = app.test_client()
+    tokens = people(app, 4)
+    base = {"format": "swiss", "table_size": 2, "rounds": 1}
+    problem = check_problem(client.post("/tournaments", headers=auth(tokens["p04"]), json={
+        "name": "x", **base, "invited": ["p01", "nobody"]}), 422, "unknown_handle")
+    assert "nobody" in problem["detail"]
+    assert client.get("/tournaments").get_json()["total"] == 0
+    t = make(app, tokens["p04"], **base, invited=["P01", "p02", "p01"])
+    assert t["settings"]["invited"] == ["p01", "p02"]
+    for outsider in ("p03", "p04"):  # the organiser too, unless named
+        problem = check_problem(client.post(f"/tournaments/{t['id']}/entries",
+                                            headers=auth(tokens[outsider])), 403,
+                                "not_invited_to_enter")
+        assert "invitation" in problem["detail"]
+    assert doc_of(app, t["id"])["entries"] == []
+    enter_all(app, t["id"], [tokens["p01"], tokens["p02"]])
+    assert [e["handle"] for e in doc_of(app, t["id"])["entries"]] == ["p01", "p02"]
+
+
+def test_entry_may_need_a_record_of_moving_in_time(app, monkeypatch):
+    """Issue 36: ``max_timeouts`` in the last ``timeout_games`` finished games, from the
+    games' logs (the turns whose time ran out: the service played its default moves):
+    p01 let its time run out in two turns of a finished game, so a tournament taking one
+    refuses it naming the rule and the counts, one taking two lets it in; p02, who moved
+    in time, enters both."""
+    from tests.support import fake_clock
+
+    client = app.test_client()
+    games = app.extensions["alhambra"]
+    clock = fake_clock(monkeypatch, times.now())
+    tokens = people(app, 3)
+    first = make(app, tokens["p03"], format="swiss", table_size=2, rounds=1, seed=1,
+                 time_per_move=3600)
+    enter_all(app, first["id"], [tokens["p01"], tokens["p02"]])
+    client.post(f"/tournaments/{first['id']}/start", headers=auth(tokens["p03"]))
+    [table] = doc_of(app, first["id"])["rounds"][0]["tables"]
+    late = table["players"].index("p01")
+    rng, ran_out = random.Random(8), 0
+    while games.game(table["game_id"]).status != "over":
+        state = games.state(table["game_id"])
+        game = games.game(table["game_id"])
+        if state.current == late and ran_out < 2 and state.current not in state.bots:
+            clock.now = game.deadline + timedelta(seconds=1)
+            assert games.time_out(game.id, game.version, late).outcome == "applied"
+            ran_out += 1
+        elif state.current in state.bots:
+            games.play_bot(game.id, state.version)
+        else:
+            games.submit(game, state.current, [random_move(state, state.current, rng)],
+                         state.version, None)
+    assert ran_out == 2
+    strict = make(app, tokens["p03"], format="swiss", table_size=2, max_timeouts=1,
+                  timeout_games=5)
+    lenient = make(app, tokens["p03"], format="swiss", table_size=2, max_timeouts=2)
+    assert (strict["settings"]["max_timeouts"], strict["settings"]["timeout_games"],
+            lenient["settings"]["timeout_games"]) == (1, 5, 10)
+    problem = check_problem(client.post(f"/tournaments/{strict['id']}/entries",
+                                        headers=auth(tokens["p01"])), 403, "timeout_record")
+    assert (problem["timeouts"], problem["max_timeouts"], problem["games"]) == (2, 1, 1)
+    assert doc_of(app, strict["id"])["entries"] == []
+    enter_all(app, lenient["id"], [tokens["p01"], tokens["p02"]])
+    enter_all(app, strict["id"], [tokens["p02"]])
