@@ -601,3 +601,40 @@ def test_entry_may_need_a_record_of_moving_in_time(app, monkeypatch):
     assert doc_of(app, strict["id"])["entries"] == []
     enter_all(app, lenient["id"], [tokens["p01"], tokens["p02"]])
     enter_all(app, strict["id"], [tokens["p02"]])
+
+
+def test_a_notice_waits_for_its_tables_game_and_the_left_out_are_told_once(
+        app, ctx, monkeypatch):
+    """Issue 36: a round's mails are written with the round, before its games are made:
+    one run meanwhile waits (due again a little later) and goes once the game is there;
+    an entrant a bot replaced is told, in the next round only, that it is left out and
+    how to come back."""
+    from service.tournaments import Tournaments
+    from tests.support import fake_clock
+
+    clock = fake_clock(monkeypatch, times.now())
+    ctx.mailer = outbox = Outbox()
+    games = app.extensions["alhambra"]
+    tokens = people(app, 4)
+    t = make(app, tokens["p04"], format="swiss", table_size=2, rounds=3, seed=3)
+    enter_all(app, t["id"], tokens.values())
+    made = Tournaments._make_games
+    monkeypatch.setattr(Tournaments, "_make_games", lambda self, t, r: None)
+    app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p04"]))
+    assert set(run_notices(ctx).values()) == {"later"} and outbox.mails == []
+    assert all(tb["game_id"] is None for tb in doc_of(app, t["id"])["rounds"][0]["tables"])
+    monkeypatch.setattr(Tournaments, "_make_games", made)
+    assert Tournaments(games).advance(t["id"]) == "waiting"  # makes the games
+    clock.now = clock.now + timedelta(seconds=6)
+    assert run_notices(ctx) == {("tournament_mail", n, 1): "sent" for n in (1, 2, 3, 4)}
+    [mine] = [tb for tb in doc_of(app, t["id"])["rounds"][0]["tables"]
+              if "p01" in tb["players"]]
+    games.resign(games.game(mine["game_id"]), mine["players"].index("p01"))
+    outbox.mails.clear()
+    play_out(app, ctx, t["id"], random.Random(9))
+    run_notices(ctx)
+    left = [m for m in outbox.mails if m.to_addr.startswith("p01@")]
+    assert [(m.kind, m.version) for m in left] == [("tournament-round", 2),
+                                                  ("tournament-finished", 3)]
+    assert "is paired without you: a bot took your seat" in left[0].text
+    assert "enter again on the tournament's page" in left[0].text
