@@ -6,7 +6,9 @@ create request's), a format (service/tournament_plan.py: ``swiss``, ``round_robi
 ``knockout``, ``league``), a table size (2 to 6) and the least one, rounds (a league's:
 seasons), points (``rank_points`` first to last; default 1 for the first, 0 for the last,
 evenly between; ``bye_points``; ``skip_points`` for an inactive entrant left out) and
-entry rules (a ``cap``, a rating range on the variant's openskill ordinal). Accounts
+entry rules (a ``cap``, a rating range on the variant's openskill ordinal, ``invited``:
+the only handles that may enter, ``max_timeouts``: a record of moving in time over the
+last ``timeout_games`` finished games) and ``vacations_pause``. Accounts
 with a handle enter while it is open (a league takes entries between seasons too: they
 join the lowest division), not two one of whom blocked the other. The organiser
 starts it: the entrants are seeded by rating (equals: the tournament's seed), and the
@@ -18,7 +20,10 @@ outcome is recorded (the final scores; a seat a takeover bot took, by resignatio
 withdrawal or timeouts, ranks last and its entrant is inactive: not seated again unless
 it enters again); when the round's last game is over the next round is paired, once
 (``TournamentRecords.open_round`` is compare-and-set), or the tournament finishes.
-Everything follows from the entrants, the results and the seed.
+Everything follows from the entrants, the results and the seed. The round opened (or
+the end) and its ``notices`` are written in one transaction: due rows of no game, a
+``tournament_mail`` to each entrant it concerns and a ``push`` row to each channel that
+chose ``tournament_round`` (``notice`` says what they tell; workers/tournament_mail.py).
 """
 
 from __future__ import annotations
@@ -294,9 +299,10 @@ class Tournaments:
         nxt = next_round(self.spec(t), seeded, active, [played(r) for r in rounds])
         told = [e for e in entries if e.withdrawn_at is None]
         if nxt is None:
+            due = self.notices(t, t.round, "finished", told, now)
             with self.store.transaction() as tx:
                 if tx.tournaments.set_status(t.id, "finished", "running", now):
-                    tx.add_due("", self.notices(t, t.round, "finished", told, now), now)
+                    tx.add_due("", due, now)
             log.info("tournament %s finished after round %s", t.id, t.round)
             return "finished"
         tables = [Table(t.id, t.round + 1, n, p.division, [int(x) for x in p.players])
@@ -306,12 +312,12 @@ class Tournaments:
         before = {n for tb in rounds[-1].tables for n in tb.seating} if rounds else set()
         told = [e for e in told if e.entry in seated | byes or
                 e.inactive and e.entry in before]  # left out now: told once
-        with self.store.transaction() as tx:
+        due = self.notices(t, t.round + 1, "round", told, now, seated=seated)
+        with self.store.transaction() as tx:  # the round and what it tells, at once
             if not tx.tournaments.open_round(t.id, t.round, nxt.season, nxt.seating, tables,
                                              now):
                 return "already"
-            tx.add_due("", self.notices(t, t.round + 1, "round", told, now,
-                                        seated=seated), now)
+            tx.add_due("", due, now)
         log.info("tournament %s: round %s paired, %s tables", t.id, t.round + 1, len(tables))
         self._make_games(self.get(t.id), self.records.rounds_of(t.id)[-1])
         return "paired"
