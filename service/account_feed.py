@@ -2,9 +2,10 @@
 stream (blueprints/me_stream.py), each with its place (``Key``) among stored facts.
 
 An event's place is the time of the fact it tells (an event batch's, a message's, the
-game's creation for a seat offered, the invitation's for an invitation by handle) in
-milliseconds, then the game, the kind (``KINDS``)
-and number of the fact, then which event of it; written ``<ms>-<game>-<b|m|i><n>.<k>``.
+game's creation for a seat offered, the invitation's for an invitation by handle, the
+game's creation for a tournament's table, the tournament's end) in milliseconds, then the
+game (a tournament's: its id), the kind (``KINDS``) and number of the fact (a
+tournament's: the round), then which event of it; written ``<ms>-<game>-<b|m|i|t><n>.<k>``.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from . import present, times
 from .auth import Caller
 from .games import Games
 from .talk import TableTalk
+from .tournaments import Tournaments
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-KINDS = "bmi"  # a batch, a message, an invitation
-_KEY = re.compile(r"^\s*(\d{1,15})(?:-(.{1,100})-([bmi])(\d{1,10})\.(\d))?\s*$")
+KINDS = "bmit"  # a batch, a message, an invitation, a tournament's round or end
+_KEY = re.compile(r"^\s*(\d{1,15})(?:-(.{1,100})-([bmit])(\d{1,10})\.(\d))?\s*$")
 
 
 def ms(t: datetime) -> int:
@@ -92,7 +94,33 @@ class Feed:
                     "id": sent.id, "variant": sent.settings["variant"],
                     "players": 1 + len(sent.invitees) + len(sent.settings["bots"]),
                     "expires_at": times.to_text(sent.expires_at)}))
+        items += self._tournaments(since)
         return sorted(i for i in items if i.key.ms >= start_ms)
+
+    def _tournaments(self, since: datetime) -> list[Item]:
+        """``tournament_round``: the account's table of a round, once its game is made;
+        ``tournament_finished``: a tournament it entered ended (its rank)."""
+        tables, finished = self.games.store.tournaments.account_changes(self.email, since)
+        if not tables and not finished:
+            return []
+        runner = Tournaments(self.games)
+        items: list[Item] = []
+        for table, made_at in tables:
+            t = runner.get(table.tournament_id)
+            entries = {e.entry: e.email for e in runner.records.entries(t.id)}
+            items.append(Item(Key(ms(made_at), t.id, 3, table.round), "tournament_round", {
+                "tournament_id": t.id, "name": t.name, "round": table.round,
+                "table": table.tab, "game_id": table.game_id,
+                "players": [runner.handle(entries[n]) for n in table.seating]}))
+        for tournament_id, at in finished:
+            t = runner.get(tournament_id)
+            mine = {e.entry for e in runner.records.entries(t.id) if e.email == self.email}
+            line = next((x for x in runner.standings(t) if x["entry"] in mine), None)
+            items.append(Item(Key(ms(at), t.id, 3, t.round, 1), "tournament_finished", {
+                "tournament_id": t.id, "name": t.name, "round": t.round,
+                "rank": line and line["rank"], "points": line and line["points"],
+                "division": line and line["division"]}))
+        return items
 
     def _batches(self, game_id: str, batches: list[tuple[int, int, datetime]]
                  ) -> list[Item]:

@@ -501,6 +501,26 @@ class RatingOutOfRange(DomainError):
                              rating=round(rating, 1)), rating=round(rating, 3))
 
 
+class NotInvitedToEnter(DomainError):
+    """An entry to a tournament entered by invitation, by an account it does not name."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("this tournament is entered by invitation, and its organiser "
+                             "did not name you"))
+
+
+class TimeoutRecord(DomainError):
+    """An entry by an account that let its time run out more often in its last finished
+    games than the tournament takes."""
+
+    def __init__(self, timeouts: int, limit: int, games: int) -> None:
+        super().__init__(msg("turns whose time ran out in your last finished games "
+                             "({games}): {timeouts}; this tournament takes {limit} at "
+                             "most",
+                             timeouts=timeouts, games=games, limit=limit),
+                         timeouts=timeouts, max_timeouts=limit, games=games)
+
+
 class NotEntered(DomainError):
     """A withdrawal by an account that has no entry (or withdrew already)."""
 

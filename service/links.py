@@ -19,3 +19,8 @@ def open_path(game_id: str) -> str:
     """The player's page opening a game as the player's seat (a notice's link: the page
     knows the signed-in account's seat tokens, the notice holds none)."""
     return f"/me#open={game_id}"
+
+
+def tournament_path(tournament_id: str) -> str:
+    """The path of a tournament's page (its tables, links and standings)."""
+    return f"/tournament/{tournament_id}"

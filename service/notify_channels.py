@@ -12,7 +12,8 @@ claimed seat's turn and its game's end, ``notify_deadline`` rows at its reminder
 times, service/talk.py a ``notify`` row for a message to a claimed seat whose account
 has a channel that chose ``message``; workers/push.py fans each out to the channels
 that want it (one ``push`` row each) and delivers them. service/invitations.py writes
-the ``push`` rows of an invitation (of no game) as it is sent.
+the ``push`` rows of an invitation (of no game) as it is sent, service/tournaments.py
+those of a round paired and of a tournament's end.
 """
 
 from __future__ import annotations
@@ -46,11 +47,10 @@ from .webhook_urls import check_address, check_name, check_url
 
 log = logging.getLogger(__name__)
 
-#: What a channel may ask to be told of. ``tournament_round`` is accepted (kept for when
-#: the service tells it); ``SENT`` are those it tells now.
+#: What a channel may ask to be told of (``tournament_round``: the account's table of a
+#: tournament's round, and the tournament's end).
 EVENTS = ("your_turn", "deadline_near", "game_over", "message", "invitation",
           "tournament_round")
-SENT = ("your_turn", "deadline_near", "game_over", "message", "invitation")
 #: The events of a channel that names none: every one but table talk.
 DEFAULT_EVENTS = tuple(e for e in EVENTS if e != "message")
 P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551

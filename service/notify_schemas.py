@@ -6,11 +6,12 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from .notify_channels import DEFAULT_EVENTS, EVENTS, MAX_URL, SENT
+from .notify_channels import DEFAULT_EVENTS, EVENTS, MAX_URL
 from .schemas import Strict, Timestamp
 
-EVENTS_DOC = (f"What to be told of, of {', '.join(f'`{e}`' for e in EVENTS)} (sent now: "
-              f"{', '.join(f'`{e}`' for e in SENT)}); absent: "
+EVENTS_DOC = (f"What to be told of, of {', '.join(f'`{e}`' for e in EVENTS)} "
+              "(`tournament_round`: the account's table of each round of a tournament, "
+              "and its end); absent: "
               f"{', '.join(f'`{e}`' for e in DEFAULT_EVENTS)}")
 
 

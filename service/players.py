@@ -377,7 +377,7 @@ class Players:
         begun = since is None or since <= now
         changed = []
         for game, seat in self.store.seats_of(player.email):
-            if game.status != "active" or seat.bot:
+            if game.status != "active" or seat.bot or not self.vacations_pause(game.id):
                 continue
             if begun and since is not None or away:  # a new one ends the one going on
                 if self.games.record_vacation(game.id, seat.seat, *(
@@ -398,10 +398,17 @@ class Players:
         now = times.now()
         span = next(((a, b) for a, b in self.store.players.vacations(player)
                      if a <= now < b), None) if player else None
-        if span is None or game.status != "active" or \
-                self.games.record_vacation(game_id, seat, *span) is None:
+        if span is None or game.status != "active" or not self.vacations_pause(game_id) \
+                or self.games.record_vacation(game_id, seat, *span) is None:
             return "stale"
         return "applied"
+
+    def vacations_pause(self, game_id: str) -> bool:
+        """Does a vacation stop the clock in this game? Yes, but in a game of a
+        tournament whose organiser said no (``vacations_pause``: service/tournaments.py)."""
+        table = self.store.tournaments.table_of_game(game_id)
+        t = self.store.tournaments.get(table.tournament_id) if table else None
+        return t is None or t.settings.get("vacations_pause") is not False
 
     # -- my games ------------------------------------------------------------------------
 

@@ -84,6 +84,11 @@ CODES: dict[str, Code] = {
                           errors.NotOrganiser),
     "rating_out_of_range": Code(403, "your rating is outside the tournament's range (see "
                                 "rating)", errors.RatingOutOfRange),
+    "not_invited_to_enter": Code(403, "the tournament is entered by invitation, and its "
+                                 "organiser did not name you", errors.NotInvitedToEnter),
+    "timeout_record": Code(403, "your time ran out more often in your last finished "
+                           "games than the tournament takes (see timeouts, max_timeouts, "
+                           "games)", errors.TimeoutRecord),
     "invalid_invite": Code(403, "the invite code is wrong", errors.InvalidInvite),
     "not_found": Code(404, "no such resource"),
     "game_not_found": Code(404, "no such game", errors.GameNotFound),

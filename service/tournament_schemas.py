@@ -59,6 +59,27 @@ class TournamentInSchema(GameSettingsSchema):
     min_rating = fields.Float(load_default=None, allow_none=True, metadata={
         "description": "Entry needs this rating (ordinal, the variant's) or more"})
     max_rating = fields.Float(load_default=None, allow_none=True)
+    invited = fields.List(fields.String(validate=validate.Length(1, 100)),
+                          load_default=None, allow_none=True,
+                          validate=validate.Length(1, 1000), metadata={
+                              "description": "Entry by invitation: the handles of the only "
+                              "accounts that may enter (an unknown one: 422 "
+                              "unknown_handle); others: 403 not_invited_to_enter"})
+    max_timeouts = fields.Integer(strict=True, load_default=None, allow_none=True,
+                                  validate=validate.Range(0, 1000), metadata={
+                                      "description": "A record of moving in time: entry "
+                                      "needs at most this many turns whose time ran out in "
+                                      "the account's last timeout_games finished games "
+                                      "(else 403 timeout_record)"})
+    timeout_games = fields.Integer(strict=True, load_default=10,
+                                   validate=validate.Range(1, 50), metadata={
+                                       "description": "How many of the account's last "
+                                       "finished games max_timeouts looks at"})
+    vacations_pause = fields.Boolean(load_default=True, metadata={
+        "description": "Does a player's vacation stop its clock in the tournament's games "
+                       "(as in any game)? false: its time runs on. The games' clock: "
+                       "time_per_move or time_control (a bank; days off such as weekends, "
+                       "days_off and timezone), as a create request's"})
 
 
 class TournamentTableSchema(ma.Schema):
@@ -123,6 +144,11 @@ class TournamentSettingsSchema(ma.Schema):
     cap = fields.Integer(allow_none=True)
     min_rating = fields.Float(allow_none=True)
     max_rating = fields.Float(allow_none=True)
+    vacations_pause = fields.Boolean(allow_none=True)
+    invited = fields.List(fields.String(), allow_none=True, metadata={
+        "description": "Entry by invitation: the handles that may enter (null: anyone)"})
+    max_timeouts = fields.Integer(allow_none=True)
+    timeout_games = fields.Integer(allow_none=True)
 
 
 class TournamentSummarySchema(ma.Schema):

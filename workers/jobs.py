@@ -13,7 +13,8 @@ row claimed again after its lease runs in one job only) and does what its kind s
 - ``plan``: a batch from before due work, planned now (``Games.plan_batch``);
 - ``rating``: a finished game's ratings (service/ratings.py);
 - ``tournament``: a finished game's tournament records it and pairs its next round once
-  the round is over (service/tournaments.py);
+  the round is over (service/tournaments.py); ``tournament_mail``: its mail to an
+  entrant of a round paired or of its end (tournament_mail.py);
 - ``message``: table talk mailed at once to a seat that asked so (talk_mail.py);
 - ``notify``, ``notify_deadline``: an event told to the channels of a seat's account,
   one ``push`` row each, ``push``: one delivery (push.py).
@@ -47,11 +48,14 @@ from . import notify, push, talk_mail, webhooks
 from .context import Context, context
 from .mail import Mail
 from .mail_bounces import Refused
+from .tournament_mail import tournament_mail
 
 log = logging.getLogger("alhambra.jobs")
 
 JOB_TIMEOUT = 120
 MAX_BOT_MOVES = 20  # moves one bot job plays in a row (a turn has a few)
+TABLE_WAIT = 5  # seconds a tournament's notice waits for its table's game to be made
+TABLE_TRIES = 120  # and how many times (its game made at a later game's end: not told)
 
 
 # -- RQ's entry point ----------------------------------------------------------------------
@@ -388,6 +392,21 @@ def tournament(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         return Finish("missing")
 
 
+def tournament_notice(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """A tournament's mail to an entrant (tournament_mail.py): nothing if it withdrew or
+    is gone; a little later while its table's game is being made."""
+    assert row.seat is not None and row.reply is not None
+    notice = Tournaments(ctx.games).notice(row.reply, row.seat, row.version,
+                                           str((row.args or {}).get("what", "round")))
+    if notice is None:
+        return Finish("missing")
+    if notice.waiting:
+        if row.attempts >= TABLE_TRIES:
+            return Finish("no-game")
+        return Finish(retry_at=times.later(TABLE_WAIT))
+    return send(ctx, tournament_mail(notice, ctx.settings.link_url), row)
+
+
 def vacation(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """A seat's vacation begins: recorded in its game now (service/players.py)."""
     assert row.seat is not None
@@ -401,4 +420,5 @@ HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
     "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
     "message": message, "rating": rating, "vacation": vacation, "tournament": tournament,
+    "tournament_mail": tournament_notice,
     "notify": push.fan_out, "notify_deadline": push.fan_out, "push": push.deliver}

@@ -7,11 +7,15 @@ batch), a table-talk message the seat reads (service/talk.py writes its ``notify
 with the message: told unless deleted or hidden meanwhile, with the writer's name and
 at most ``MESSAGE_SHOWN`` characters of it), an invitation by handle
 (service/invitations.py writes its ``push`` rows, of no game, with the invitation: told
-while it is open).
+while it is open), a tournament's round paired with the account's table, and the
+tournament's end (``tournament_round``, ``tournament_finished``: service/tournaments.py
+writes their rows, of no game, with the round or the end; the channel's event for both
+is ``tournament_round``).
 
 A delivery sends the JSON ``{"game_id", "version", "what", "url", "title", "body"}`` in
 the account's language (an invitation: ``game_id`` and ``version`` null, its
-``invitation_id``, the link to /me):
+``invitation_id``, the link to /me; a tournament's: its ``tournament_id`` and ``round``,
+the table's ``game_id`` and a link to it, or at the end a link to the tournament):
 
 - to a Web Push subscription: encrypted ``aes128gcm`` for its keys (RFC 8291, pywebpush's
   ``WebPusher.encode``), signed with the server's VAPID key (RFC 8292: ``Authorization:
@@ -26,10 +30,11 @@ A failure counts on the channel (``failures``, ``last_error``: shown on ``GET /m
 and ``/me/notify-urls``) and is tried again after ``ALHAMBRA_WEBHOOK_RETRIES``.
 
 A player who is watching is not told (the stream told them already): with ``/me/stream``
-open, nothing of any game nor an invitation; with the game's stream open as the seat,
-nothing of that game (service/presence.py; a stream counts ``presence.GRACE`` seconds
-after it ends, while a page reconnects). The check is made when the event is fanned out
-(an invitation: when it is delivered); e-mail is not affected.
+open, nothing of any game, invitation or tournament; with the game's stream open as the
+seat, nothing of that game (service/presence.py; a stream counts ``presence.GRACE``
+seconds after it ends, while a page reconnects). The check is made when the event is
+fanned out (an invitation's or a tournament's: when it is delivered); e-mail is not
+affected.
 """
 
 from __future__ import annotations
@@ -48,10 +53,11 @@ from service import i18n, times
 from service.errors import ChannelRefused, GameNotFound, WebhookUrlRefused
 from service.i18n import Msg, msg
 from service.invitations import Invitation, status
-from service.links import open_path
+from service.links import open_path, tournament_path
 from service.notify_channels import HOSTED_SCHEMES, check_apprise_url, vapid_key
 from service.presence import account_key, seat_key
 from service.store import Channel, Claim, Due, DueRow, Finish, Message
+from service.tournaments import Notice, Tournaments
 from service.webhook_urls import Target, resolve
 
 from . import webhooks
@@ -70,13 +76,16 @@ TITLES: dict[str, Msg] = {
     "game_over": msg("Game over"),
     "message": msg("New message"),
     "invitation": msg("Invitation"),
+    "tournament_round": msg("Tournament round"),
+    "tournament_finished": msg("Tournament over"),
 }
 
 
 def words(what: str, game_id: str, sender: str | Msg = "", text: str = ""
           ) -> tuple[Msg, Msg]:
     """The title and body of a notice of ``what`` (a message: its ``sender``'s name
-    and its ``text``; an invitation: the inviter's handle as ``sender``)."""
+    and its ``text``; an invitation: the inviter's handle as ``sender``; a tournament's:
+    its name as ``sender``, the round or the rank as ``text``)."""
     bodies = {
         "your_turn": msg("Game {game}: it is your turn to move.", game=game_id),
         "deadline_near": msg("Game {game}: your time to move is running out.",
@@ -85,6 +94,10 @@ def words(what: str, game_id: str, sender: str | Msg = "", text: str = ""
         "message": msg("Game {game}, {sender}: {text}", game=game_id, sender=sender,
                        text=text),
         "invitation": msg("{inviter} invites you to a game.", inviter=sender),
+        "tournament_round": msg("{name}: your table of round {round} is ready.",
+                                name=sender, round=text),
+        "tournament_finished": msg("{name} is over: your place is {rank}.", name=sender,
+                                   rank=text),
     }
     return TITLES.get(what, TITLES["your_turn"]), bodies.get(what, bodies["your_turn"])
 
@@ -93,6 +106,13 @@ def invitation_of(ctx: Context, row: DueRow) -> Invitation | None:
     """The invitation an ``invitation`` notice tells; None once it is not open."""
     found = ctx.store.invitations.get(str((row.args or {}).get("invitation")))
     return found if found is not None and status(found, times.now()) == "open" else None
+
+
+def tournament_of(ctx: Context, row: DueRow) -> Notice | None:
+    """What a tournament's notice tells (None: the entrant withdrew or is gone)."""
+    what = "finished" if (row.args or {}).get("what") == "tournament_finished" else "round"
+    assert row.seat is not None and row.reply is not None
+    return Tournaments(ctx.games).notice(row.reply, row.seat, row.version, what)
 
 
 def message_of(ctx: Context, row: DueRow) -> Message | None:
@@ -166,6 +186,18 @@ def payload(ctx: Context, row: DueRow, channel: Channel) -> dict[str, Any]:
                 "invitation_id": invitation.id if invitation else None,
                 "url": ctx.settings.link_url.rstrip("/") + "/me",
                 "title": i18n.say(title, lang), "body": i18n.say(text, lang)}
+    elif what in ("tournament_round", "tournament_finished"):
+        notice = tournament_of(ctx, row)
+        assert notice is not None
+        title, text = words(what, "", notice.name, str(
+            notice.round if what == "tournament_round" else
+            notice.mine[0] if notice.mine else "?"))
+        return {"game_id": notice.game_id, "version": None, "what": what,
+                "tournament_id": notice.tournament_id, "round": notice.round,
+                "url": ctx.settings.link_url.rstrip("/") + (
+                    open_path(notice.game_id) if notice.game_id and
+                    what == "tournament_round" else tournament_path(notice.tournament_id)),
+                "title": i18n.say(title, lang), "body": i18n.say(text, lang)}
     title, text = words(what, row.game_id, sender, said)
     return {"game_id": row.game_id, "version": row.version, "what": what,
             "url": ctx.settings.link_url.rstrip("/") + open_path(row.game_id),
@@ -191,8 +223,16 @@ def deliver(ctx: Context, row: DueRow, claim: Claim) -> Finish:
         return Finish("deleted")
     if what == "invitation" and invitation_of(ctx, row) is None:
         return Finish("closed")
-    if what == "invitation" and ctx.presence.watching([account_key(channel.email)]):
-        return Finish("watching")
+    if what in ("tournament_round", "tournament_finished"):
+        notice = tournament_of(ctx, row)
+        if notice is None:
+            return Finish("missing")
+        if notice.waiting:
+            return Finish(retry_at=times.later(5)) if row.attempts < 120 else \
+                Finish("no-game")
+    if what in ("invitation", "tournament_round", "tournament_finished") and \
+            ctx.presence.watching([account_key(channel.email)]):
+        return Finish("watching")  # the account's stream tells it
     body = payload(ctx, row, channel)
     try:
         if channel.kind == "push":
@@ -233,8 +273,8 @@ def web_push(ctx: Context, channel: Channel, body: dict[str, Any], seconds: int)
         "exp": int(time.time()) + JWT_SECONDS})
     headers.update({"Content-Encoding": "aes128gcm", "TTL": str(seconds),
                     "Content-Type": "application/octet-stream",
-                    "Urgency": "normal" if body["what"] in ("game_over", "invitation")
-                    else "high",
+                    "Urgency": "high" if body["what"] in ("your_turn", "deadline_near",
+                                                          "message") else "normal",
                     "User-Agent": webhooks.USER_AGENT})
     return webhooks.send(channel.target, encrypted, headers,
                          connect_timeout=settings.webhook_connect_timeout,

@@ -9,15 +9,20 @@ its address (``Players.invitations``):
   it the account's seat's turn, while it still is), ``game_over``;
 - ``message``: a table-talk message the account's seat may read (as GET /messages);
 - ``invitation``: a seat offered to the account's address (the game and the seat), or
-  an invitation by handle to a game to come (service/invitations.py: its ``id``).
+  an invitation by handle to a game to come (service/invitations.py: its ``id``);
+- ``tournament_round``: the account's table of a tournament's round, once its game is
+  made (the tournament, round, table, game, players); ``tournament_finished``: a
+  tournament it entered ended (its rank, points and division).
 
 Every ``data`` carries ``game_id`` and ``version``, but an invitation's by handle (its
-``id``: there is no game yet; ``game_started`` tells it once every invitee accepted).
+``id``: there is no game yet; ``game_started`` tells it once every invitee accepted) and
+a tournament's (its ``tournament_id``).
 
 **The id** of each event is its place in one order of all the account's games: the time
-of the fact it tells (the batch's, the message's, the game's creation for an invitation)
-in milliseconds since the epoch, then the game, then the kind and number of the fact,
-then which event of it: ``<ms>-<game>-<b|m|i><n>.<k>`` (``1733400000123-4f0c…-b17.2``).
+of the fact it tells (the batch's, the message's, the game's creation for an invitation
+or a tournament's table, the tournament's end) in milliseconds since the epoch, then the
+game (or tournament), then the kind and number of the fact, then which event of it:
+``<ms>-<game>-<b|m|i|t><n>.<k>`` (``1733400000123-4f0c…-b17.2``).
 These are stored facts, so the order is the same at every look and on every host: a
 client that reconnects with ``Last-Event-ID`` gets exactly what comes after. A stream
 opened without one starts now (its first line ``id: <ms>`` sets the id to resume from).
@@ -155,15 +160,19 @@ def account_caps() -> StreamCaps:
 MESSAGE = {"type": "object", "description": "One server-sent event (or NDJSON line)",
            "properties": {
                "id": {"type": "string", "description": "Where to resume from "
-                      "(`Last-Event-ID`): `<ms>-<game>-<b|m|i><n>.<k>`"},
+                      "(`Last-Event-ID`): `<ms>-<game>-<b|m|i|t><n>.<k>`"},
                "event": {"type": "string", "enum": [
                    "game_started", "your_turn", "moved", "game_over", "message",
-                   "invitation"]},
+                   "invitation", "tournament_round", "tournament_finished"]},
                "data": {"type": "string", "description": "JSON with `game_id` and "
                         "`version` (moved: `seat`, `moves`; your_turn: `seat`, "
                         "`deadline`; message: as GET /messages; invitation: a seat "
                         "offered in a game made, `seat`; or an invitation by handle "
-                        "(POST /invitations) to a game to come: its `id`, no `game_id`)"}}}
+                        "(POST /invitations) to a game to come: its `id`, no `game_id`; "
+                        "tournament_round: `tournament_id`, `name`, `round`, `table`, "
+                        "`game_id`, `players` (handles in seat order); "
+                        "tournament_finished: `tournament_id`, `name`, `round`, `rank`, "
+                        "`points`, `division`)"}}}
 EXAMPLE = ('retry: 1000\nid: 1733400000000\n\nid: 1733400001234-4f0c9a1b2c3d4e5f-b17.0\n'
            'event: moved\ndata: {"game_id":"4f0c9a1b2c3d4e5f","version":17,"seat":1,'
            '"moves":["take 2"]}\n\nid: 1733400001234-4f0c9a1b2c3d4e5f-b17.2\nevent: '
@@ -189,7 +198,9 @@ def me_stream() -> Response:
 
     One stream of what concerns the player: `game_started`, `moved`, `your_turn`,
     `game_over` and table-talk `message`s in the games of the seats the account claimed,
-    and `invitation`s (seats offered to its address, and invitations by handle: `id`).
+    `invitation`s (seats offered to its address, and invitations by handle: `id`), and
+    of the tournaments it entered `tournament_round` (its table's game made) and
+    `tournament_finished` (its rank).
     With the sign-in session's token or
     a personal token with the `read` scope. Resumable with `Last-Event-ID`. At most
     `ALHAMBRA_STREAMS_PER_ACCOUNT` open per account (429 `rate_limited` beyond); the

@@ -207,7 +207,9 @@ class Rating:
 #: ``rating``: a finished game's ratings (service/ratings.py), ``message``: a table-talk
 #: message mailed at once to a seat that asked so (talk.py), ``vacation``: a seat's
 #: vacation begins (service/players.py: recorded in the game then, not before),
-#: ``tournament``: a finished game's tournament runs on (service/tournaments.py).
+#: ``tournament``: a finished game's tournament runs on (service/tournaments.py),
+#: ``tournament_mail``: a tournament's mail to an entrant (of no game: its round's table
+#: and the standings, or the final standings).
 MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
 #: ``notify``: an event told to the channels of a seat's account (its turn, the game
 #: over: service/notify_channels.py), ``notify_deadline``: its deadline near (replaced
@@ -215,7 +217,7 @@ MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
 #: delivery, ``hook_id`` its channel).
 DueKind = Literal[MailKind, "reminder", "answer", "webhook", "bot", "deadline", "plan",
                   "rating", "message", "vacation", "notify", "notify_deadline", "push",
-                  "tournament"]
+                  "tournament", "tournament_mail"]
 #: A due row's state: pending, claimed by a worker, done, failed for good.
 DueState = Literal["pending", "claimed", "done", "failed"]
 MAIL_KINDS: tuple[MailKind, ...] = get_args(MailKind)

@@ -94,7 +94,8 @@ def _game(row: dict[str, Any], seats: Sequence[Seat] = (), hooks: Sequence[int] 
 
 class Tx:
     """One transaction of a store (``SqlStore.transaction``): the records of talk,
-    webhooks, mails and invitations, and due work, written in it; locks held until it commits."""
+    webhooks, mails, invitations and tournaments, and due work, written in it; locks held
+    until it commits."""
 
     def __init__(self, d: Dialect, conn: Conn) -> None:
         self.d, self.conn = d, conn
@@ -102,6 +103,7 @@ class Tx:
         self.talk, self.hooks, self.mail = (TalkRecords(access), WebhookRecords(access),
                                             MailRecords(access))
         self.invitations = InvitationRecords(access)
+        self.tournaments = TournamentRecords(access)
 
     def lock_game(self, game_id: str) -> None:
         """No other writer of the game until this transaction ends."""

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from .access import Access
+from .dialect import as_time
 
 TOURNAMENT = ("id, organiser, name, variant, settings, format, table_size, least_size, "
               "rounds, seed, status, round, season, created_at, started_at, finished_at")
@@ -236,3 +237,24 @@ class TournamentRecords:
         return [Round(**r, tables=tuple(Table(**t) for t in tables
                                         if t["round"] == r["round"])) for r in rounds]
 
+
+    # -- what an account's stream tells (service/account_feed.py) ------------------------
+
+    def account_changes(self, email: str, since: datetime
+                        ) -> tuple[list[tuple[Table, datetime]], list[tuple[str, datetime]]]:
+        """The tables of the seats ``email`` claimed whose games were made at ``since``
+        or later (with that time), and the tournaments it entered that finished at
+        ``since`` or later (id, time)."""
+        at = self.d.time(since)
+        with self.a.read() as db:
+            tables = db.query(
+                "select t.tournament_id, t.round, t.tab, t.division, t.seating, t.game_id, "
+                "t.outcome, g.created_at as made_at from seats s join games g on g.id = "
+                "s.game_id join tournament_tables t on t.game_id = g.id where s.claimed_by = ? "
+                "and g.created_at >= ?", (email, at))
+            finished = db.query(
+                "select id, finished_at from tournaments where finished_at >= ? and id in "
+                "(select tournament_id from tournament_entries where email = ?)", (at, email))
+        return ([(Table(**{k: v for k, v in r.items() if k != "made_at"}),
+                  as_time(r["made_at"])) for r in tables],  # type: ignore[misc]
+                [(r["id"], r["finished_at"]) for r in finished])

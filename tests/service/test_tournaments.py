@@ -7,10 +7,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter, defaultdict
+from datetime import timedelta
 
 import pytest
 
 from engine.bots import random_move
+from service import times
 from service.pairing import Round
 from tests.service.test_pairing import fewest_repeats
 from tests.support import auth, check_problem, signed_in
@@ -327,3 +329,312 @@ def hand_points_left(rounds) -> dict[str, float]:
                 points[a] += 1 if sa > sb else 0.5 if sa == sb else 0
                 points[b] += 1 if sb > sa else 0.5 if sa == sb else 0
     return points
+
+
+def stream(app, token: str, last: str = "0") -> list[dict]:
+    """The tournament events of the account's /me/stream after ``last`` (ids kept)."""
+    from tests.service.test_me_stream import read
+
+    _, events = read(app.test_client(), token, last)
+    return [e for e in events if e["event"].startswith("tournament_")]
+
+
+def test_the_stream_tells_each_round_table_and_the_final_rank_once(app, ctx):
+    """Issue 36: each entrant's /me/stream tells ``tournament_round`` when its table's
+    game is made (tournament, round, table, game, players) and ``tournament_finished``
+    with its rank as the standings say; resumed after an id, only what came after."""
+    tokens = people(app, 4)
+    t = make(app, tokens["p04"], format="swiss", table_size=2, rounds=2, seed=2)
+    enter_all(app, t["id"], tokens.values())
+    assert stream(app, tokens["p01"]) == []  # open: nothing to tell yet
+    app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p04"]))
+    first = doc_of(app, t["id"])["rounds"][0]
+    told = stream(app, tokens["p01"])
+    mine = next(tb for tb in first["tables"] if "p01" in tb["players"])
+    assert [(e["event"], e["data"]) for e in told] == [("tournament_round", {
+        "tournament_id": t["id"], "name": "Cup", "round": 1, "table": mine["table"],
+        "game_id": mine["game_id"], "players": mine["players"]})]
+    doc = play_out(app, ctx, t["id"], random.Random(6))
+    for handle, token in tokens.items():
+        events = stream(app, token, told[0]["id"]) if handle == "p01" else \
+            stream(app, token)
+        rounds = [e for e in events if e["event"] == "tournament_round"]
+        expected = [(r["round"], tb["game_id"]) for r in doc["rounds"]
+                    for tb in r["tables"] if handle in tb["players"]]
+        if handle == "p01":
+            expected = expected[1:]  # resumed after round 1's
+        assert [(e["data"]["round"], e["data"]["game_id"]) for e in rounds] == expected
+        line = next(s for s in doc["standings"] if s["handle"] == handle)
+        assert events[-1]["event"] == "tournament_finished"
+        assert events[-1]["data"] == {"tournament_id": t["id"], "name": "Cup", "round": 2,
+                                      "rank": line["rank"], "points": line["points"],
+                                      "division": 0}
+        assert len(events) == len(rounds) + 1
+        assert stream(app, token, events[-1]["id"]) == []
+
+
+class Outbox:
+    """The workers' mailer, recording what it is given."""
+
+    def __init__(self) -> None:
+        self.mails: list = []
+
+    def send(self, mail) -> str:
+        self.mails.append(mail)
+        return "kept"
+
+    def close(self) -> None:
+        pass
+
+
+def run_notices(ctx) -> dict:
+    """The tournament's due rows of no game (its mails and channel notices), run."""
+    from tests.support import run_due_now
+
+    return run_due_now(ctx, "")
+
+
+@pytest.fixture
+def push_app(request, tmp_path):
+    from tests.service.test_notify_channels import push_app as made
+
+    yield from made.__wrapped__(request, tmp_path)
+
+
+@pytest.mark.parametrize("push_app", ["sqlite", "postgres"], indirect=True)
+def test_mails_and_notices_of_each_round_and_the_end_on_each_store(push_app, push_service):
+    """Issue 36: when a round is paired each entrant gets a mail with what the game's own
+    "started" mail lacks (the tournament, round, table and the others at it; a bye; the
+    standings after the round before), in its language; at the end the final standings
+    and its place; a channel that chose ``tournament_round`` is told of its table and of
+    the end; one that did not is not."""
+    app, ctx = push_app
+    ctx.mailer = outbox = Outbox()
+    client = app.test_client()
+    tokens = people(app, 4)
+    r = client.patch("/me", json={"language": "fi"}, headers=auth(tokens["p03"]))
+    assert r.status_code == 200, r.get_json()
+    channels = {"p01": ["tournament_round"], "p02": ["your_turn"], "p03": None}
+    for handle, events in channels.items():  # p03: the default events
+        r = client.post("/me/push", headers=auth(tokens[handle]), json={
+            **push_service.subscription(f"/{handle}"),
+            **({"events": events} if events else {})})
+        assert r.status_code == 201, r.get_json()
+    t = make(app, tokens["p04"], format="swiss", table_size=2, rounds=2, seed=4,
+             bye_points=0.5)
+    enter_all(app, t["id"], [tokens[h] for h in ("p01", "p02", "p03")])
+    client.post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p04"]))
+    one = doc_of(app, t["id"])["rounds"][0]
+    [table], [bye] = one["tables"], one["byes"]
+    told = sorted(h for h in ("p01", "p03") if h in table["players"])
+    ran = run_notices(ctx)
+    assert sorted(ran.values()) == ["sent"] * (3 + len(told)), ran
+    mails = {m.to_addr.split("@")[0]: m for m in outbox.mails}
+    assert sorted(mails) == ["p01", "p02", "p03"]
+    for handle in table["players"]:
+        m = mails[handle]
+        other = next(p for p in table["players"] if p != handle)
+        assert m.game_id == t["id"] and m.version == 1 and m.kind == "tournament-round"
+        if handle != "p03":
+            assert m.subject == "Cup: round 1"
+            assert f"you play at table 1 with {other}. Your game:" in m.text
+        assert f"http://alhambra.test/me#open={table['game_id']}" in m.text
+        assert "standings after" not in m.text
+    assert f"http://alhambra.test/tournament/{t['id']}" in mails[bye].text
+    if bye != "p03":
+        assert "with a bye (points: 0.5)" in mails[bye].text
+    fi = mails["p03"]
+    assert fi.language == "fi" and fi.subject == "Cup: kierros 1", fi.subject
+    assert sorted(g["path"] for g in push_service.received) == [f"/{h}" for h in told]
+    for got in push_service.received:
+        expected = {"game_id": table["game_id"], "version": None,
+                    "what": "tournament_round", "tournament_id": t["id"], "round": 1,
+                    "url": f"http://alhambra.test/me#open={table['game_id']}"}
+        assert {k: got["payload"][k] for k in expected} == expected
+        if got["path"] == "/p01":
+            assert (got["payload"]["title"], got["payload"]["body"]) == (
+                "Tournament round", "Cup: your table of round 1 is ready.")
+
+    outbox.mails.clear()
+    doc = play_out(app, ctx, t["id"], random.Random(7))
+    ran = run_notices(ctx)
+    assert set(ran.values()) == {"sent"}, ran
+    by = {(m.to_addr.split("@")[0], m.kind): m for m in outbox.mails}
+    two = doc["rounds"][1]
+    for handle in two["byes"] + [p for tb in two["tables"] for p in tb["players"]]:
+        assert (handle, "tournament-round") in by
+    text = by[("p01", "tournament-round")].text
+    assert "The standings after round 1:" in text
+    [table] = doc["rounds"][0]["tables"]
+    winner = next(p for p, s in zip(table["players"], table["scores"], strict=True)
+                  if s == max(table["scores"]))
+    if table["scores"][0] != table["scores"][1]:  # by hand: the winner 1, the bye 0.5
+        assert f"1. {winner}, points: 1\n" in text, text
+        assert f"2. {bye}, points: 0.5\n" in text, text
+    for s in doc["standings"]:
+        m = by[(s["handle"], "tournament-finished")]
+        assert m.version == 2
+        if s["handle"] != "p03":
+            assert m.subject == "Cup: the final standings"
+            assert f"your place is {s['rank']} of 3 (points: " in m.text, m.text
+        assert f"{s['rank']}. {s['handle']}, " in m.text
+    finals = {g["path"]: g["payload"] for g in push_service.received
+              if g["payload"]["what"] == "tournament_finished"}
+    assert sorted(finals) == ["/p01", "/p03"]
+    rank = next(s["rank"] for s in doc["standings"] if s["handle"] == "p01")
+    assert (finals["/p01"]["body"], finals["/p01"]["url"]) == (
+        f"Cup is over: your place is {rank}.", f"http://alhambra.test/tournament/{t['id']}")
+    assert all(g["path"] != "/p02" for g in push_service.received)
+    assert run_notices(ctx) == {}  # each told once
+
+
+def test_the_organisers_time_rules_are_checked_shown_and_carried_by_each_game(app):
+    """Issue 36: the games' clock (time per move, weekends off in a time zone), the
+    timeout rules, and whether a vacation stops a player's clock are the organiser's:
+    a clock that cannot be is refused at create naming its field (nothing made); the
+    document shows them; every game of the tournament carries them; a vacation is
+    recorded in the games of a tournament that lets it pause them, not in the others'."""
+    client = app.test_client()
+    tokens = people(app, 3)
+    org = tokens["p03"]
+    clock = {"days_off": ["sat", "sun"], "timezone": "Europe/Helsinki"}
+    base = {"name": "x", "format": "swiss", "table_size": 2, "rounds": 1}
+    for bad, field in (({"time_control": {**clock, "timezone": "Mars/Olympus"}},
+                        "time_control.timezone"),
+                       ({"time_control": {**clock, "days_off": ["sat", "caturday"]}},
+                        "time_control.days_off"),
+                       ({"time_per_move": 5}, "time_per_move")):
+        problem = check_problem(client.post("/tournaments", json={**base, **bad},
+                                            headers=auth(org)), 422, "invalid_option")
+        assert problem["field"] == field, problem
+    assert client.get("/tournaments").get_json()["total"] == 0
+    rules = {"time_per_move": 2 * 86400, "time_control": clock, "takeover_after_timeouts": 2,
+             "timeout_policy": "default_move", "replay_public": False}
+    strict = make(app, org, **base, **rules, vacations_pause=False)
+    usual = make(app, org, **base, **rules)
+    assert {k: strict["settings"][k] for k in rules} == rules
+    assert (strict["settings"]["vacations_pause"], usual["settings"]["vacations_pause"]) \
+        == (False, True)
+    games = {}
+    for t in (strict, usual):
+        enter_all(app, t["id"], [tokens["p01"], tokens["p02"]])
+        client.post(f"/tournaments/{t['id']}/start", headers=auth(org))
+        [table] = doc_of(app, t["id"])["rounds"][0]["tables"]
+        game = client.get(f"/games/{table['game_id']}").get_json()
+        assert game["time_per_move"] == 2 * 86400 and game["time_control"] == clock
+        assert (game["takeover_after_timeouts"], game["timeout_policy"],
+                game["replay_public"]) == (2, "default_move", False)
+        games[t["id"]] = (game["game_id"], game["version"])
+    now = times.now()
+    r = client.patch("/me", headers=auth(tokens["p01"]), json={"vacation": {
+        "from": times.to_text(now), "until": times.to_text(now + timedelta(days=3))}})
+    assert r.status_code == 200, r.get_json()
+    for t, paused in ((strict, False), (usual, True)):
+        game_id, version = games[t["id"]]
+        events = client.get(f"/games/{game_id}/events?since={version}").get_json()["events"]
+        assert [e["event"]["type"] for e in events] == (["vacation"] if paused else [])
+
+
+def test_entry_by_invitation_names_who_may_enter(app):
+    """Issue 36: an organiser may name the handles that may enter (as kept: case
+    folded); an unknown handle refuses the tournament; another account's entry is refused
+    naming the rule and changes nothing."""
+    client = app.test_client()
+    tokens = people(app, 4)
+    base = {"format": "swiss", "table_size": 2, "rounds": 1}
+    problem = check_problem(client.post("/tournaments", headers=auth(tokens["p04"]), json={
+        "name": "x", **base, "invited": ["p01", "nobody"]}), 422, "unknown_handle")
+    assert "nobody" in problem["detail"]
+    assert client.get("/tournaments").get_json()["total"] == 0
+    t = make(app, tokens["p04"], **base, invited=["P01", "p02", "p01"])
+    assert t["settings"]["invited"] == ["p01", "p02"]
+    for outsider in ("p03", "p04"):  # the organiser too, unless named
+        problem = check_problem(client.post(f"/tournaments/{t['id']}/entries",
+                                            headers=auth(tokens[outsider])), 403,
+                                "not_invited_to_enter")
+        assert "invitation" in problem["detail"]
+    assert doc_of(app, t["id"])["entries"] == []
+    enter_all(app, t["id"], [tokens["p01"], tokens["p02"]])
+    assert [e["handle"] for e in doc_of(app, t["id"])["entries"]] == ["p01", "p02"]
+
+
+def test_entry_may_need_a_record_of_moving_in_time(app, monkeypatch):
+    """Issue 36: ``max_timeouts`` in the last ``timeout_games`` finished games, from the
+    games' logs (the turns whose time ran out: the service played its default moves):
+    p01 let its time run out in two turns of a finished game, so a tournament taking one
+    refuses it naming the rule and the counts, one taking two lets it in; p02, who moved
+    in time, enters both."""
+    from tests.support import fake_clock
+
+    client = app.test_client()
+    games = app.extensions["alhambra"]
+    clock = fake_clock(monkeypatch, times.now())
+    tokens = people(app, 3)
+    first = make(app, tokens["p03"], format="swiss", table_size=2, rounds=1, seed=1,
+                 time_per_move=3600)
+    enter_all(app, first["id"], [tokens["p01"], tokens["p02"]])
+    client.post(f"/tournaments/{first['id']}/start", headers=auth(tokens["p03"]))
+    [table] = doc_of(app, first["id"])["rounds"][0]["tables"]
+    late = table["players"].index("p01")
+    rng, ran_out = random.Random(8), 0
+    while games.game(table["game_id"]).status != "over":
+        state = games.state(table["game_id"])
+        game = games.game(table["game_id"])
+        if state.current == late and ran_out < 2 and state.current not in state.bots:
+            clock.now = game.deadline + timedelta(seconds=1)
+            assert games.time_out(game.id, game.version, late).outcome == "applied"
+            ran_out += 1
+        elif state.current in state.bots:
+            games.play_bot(game.id, state.version)
+        else:
+            games.submit(game, state.current, [random_move(state, state.current, rng)],
+                         state.version, None)
+    assert ran_out == 2
+    strict = make(app, tokens["p03"], format="swiss", table_size=2, max_timeouts=1,
+                  timeout_games=5)
+    lenient = make(app, tokens["p03"], format="swiss", table_size=2, max_timeouts=2)
+    assert (strict["settings"]["max_timeouts"], strict["settings"]["timeout_games"],
+            lenient["settings"]["timeout_games"]) == (1, 5, 10)
+    problem = check_problem(client.post(f"/tournaments/{strict['id']}/entries",
+                                        headers=auth(tokens["p01"])), 403, "timeout_record")
+    assert (problem["timeouts"], problem["max_timeouts"], problem["games"]) == (2, 1, 1)
+    assert doc_of(app, strict["id"])["entries"] == []
+    enter_all(app, lenient["id"], [tokens["p01"], tokens["p02"]])
+    enter_all(app, strict["id"], [tokens["p02"]])
+
+
+def test_a_notice_waits_for_its_tables_game_and_the_left_out_are_told_once(
+        app, ctx, monkeypatch):
+    """Issue 36: a round's mails are written with the round, before its games are made:
+    one run meanwhile waits (due again a little later) and goes once the game is there;
+    an entrant a bot replaced is told, in the next round only, that it is left out and
+    how to come back."""
+    from service.tournaments import Tournaments
+    from tests.support import fake_clock
+
+    clock = fake_clock(monkeypatch, times.now())
+    ctx.mailer = outbox = Outbox()
+    games = app.extensions["alhambra"]
+    tokens = people(app, 4)
+    t = make(app, tokens["p04"], format="swiss", table_size=2, rounds=3, seed=3)
+    enter_all(app, t["id"], tokens.values())
+    made = Tournaments._make_games
+    monkeypatch.setattr(Tournaments, "_make_games", lambda self, t, r: None)
+    app.test_client().post(f"/tournaments/{t['id']}/start", headers=auth(tokens["p04"]))
+    assert set(run_notices(ctx).values()) == {"later"} and outbox.mails == []
+    assert all(tb["game_id"] is None for tb in doc_of(app, t["id"])["rounds"][0]["tables"])
+    monkeypatch.setattr(Tournaments, "_make_games", made)
+    assert Tournaments(games).advance(t["id"]) == "waiting"  # makes the games
+    clock.now = clock.now + timedelta(seconds=6)
+    assert run_notices(ctx) == {("tournament_mail", n, 1): "sent" for n in (1, 2, 3, 4)}
+    [mine] = [tb for tb in doc_of(app, t["id"])["rounds"][0]["tables"]
+              if "p01" in tb["players"]]
+    games.resign(games.game(mine["game_id"]), mine["players"].index("p01"))
+    outbox.mails.clear()
+    play_out(app, ctx, t["id"], random.Random(9))
+    run_notices(ctx)
+    left = [m for m in outbox.mails if m.to_addr.startswith("p01@")]
+    assert [(m.kind, m.version) for m in left] == [("tournament-round", 2),
+                                                  ("tournament-finished", 3)]
+    assert "is paired without you: a bot took your seat" in left[0].text
+    assert "enter again on the tournament's page" in left[0].text
