@@ -30,7 +30,6 @@ from .errors import (
     Blocked,
     DomainError,
     HandleNeeded,
-    HandleRefused,
     InvalidOption,
     InvitationClosed,
     InvitationNotFound,
@@ -40,7 +39,7 @@ from .errors import (
 )
 from .games import GAME_SETTINGS, Games, account_seat, check_level, check_variant
 from .i18n import msg
-from .players import handle as kept_handle
+from .players import by_handle
 from .store import Due, Player
 from .store.invitations import Invitation, Invitee
 
@@ -123,11 +122,7 @@ class Invitations:
                 for c in self.store.channels.of_account(n.email) if "invitation" in c.events]
 
     def _account(self, handle: str) -> Player:
-        try:
-            kept, _ = kept_handle(handle)
-        except HandleRefused:
-            raise UnknownHandle(handle) from None
-        player = self.store.players.player_by_handle(kept)
+        player = by_handle(self.store, handle)
         if player is None:
             raise UnknownHandle(handle)
         return player

@@ -38,7 +38,7 @@ from .errors import (
     TooManyReports,
 )
 from .games import Games
-from .players import handle
+from .players import by_handle
 from .store import Player
 from .store.moderation import Block, LogEntry, Report
 from .talk import Reader, TableTalk, clean
@@ -62,13 +62,8 @@ class Moderation:
     def account(self, text: str) -> Player:
         """The account of a handle (as a player types it) or, with an ``@``, of an
         address; PlayerNotFound."""
-        if "@" in text:
-            found = self.store.players.player(text.strip().lower())
-        else:
-            try:
-                found = self.store.players.player_by_handle(handle(text)[0])
-            except DomainError:
-                found = None
+        found = self.store.players.player(text.strip().lower()) if "@" in text else \
+            by_handle(self.store, text)
         if found is None:
             raise PlayerNotFound(text)
         return found

@@ -114,6 +114,16 @@ def handle(text: str) -> tuple[str, str]:
     return kept, names.skeleton(kept)
 
 
+def by_handle(store: EventStore, text: str) -> Player | None:
+    """The account whose handle is ``text`` as a player types it (None: no account has
+    it, or it could be no handle)."""
+    try:
+        kept, _ = handle(text)
+    except HandleRefused:
+        return None
+    return store.players.player_by_handle(kept)
+
+
 def sign_in_code(key: bytes, sign_in_id: str) -> str:
     """The code of a sign-in request: ``ABCD-EFGH-JKLM`` (60 bits from an HMAC)."""
     mac = hmac.new(key, f"alhambra-pbem sign-in {sign_in_id}".encode(), hashlib.sha256)

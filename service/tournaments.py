@@ -38,7 +38,6 @@ from . import times
 from .errors import (
     Blocked,
     HandleNeeded,
-    HandleRefused,
     InvalidOption,
     NotEntered,
     NotInvitedToEnter,
@@ -54,7 +53,7 @@ from .errors import (
 from .games import Games, account_seat, check_variant
 from .i18n import msg
 from .pairing import Entrant, standing_order
-from .players import handle as kept_handle
+from .players import by_handle
 from .ratings import MODEL
 from .standings import Result
 from .store import Due, Player
@@ -157,11 +156,7 @@ class Tournaments:
 
     def _account(self, name: str) -> str:
         """The handle of an account as kept (UnknownHandle: none has it)."""
-        try:
-            kept, _ = kept_handle(name)
-        except HandleRefused:
-            raise UnknownHandle(name) from None
-        player = self.store.players.player_by_handle(kept)
+        player = by_handle(self.store, name)
         if player is None or not player.handle:
             raise UnknownHandle(name)
         return player.handle

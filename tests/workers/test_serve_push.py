@@ -39,16 +39,24 @@ def play_until(game, seat: int) -> None:
     raise AssertionError(f"seat {seat} never got the turn")
 
 
+def claimed_game(served, *names: str):
+    """A game of ``names`` (addresses ``<name>@example.org``), each seat claimed by its
+    signed-in account: ({seat: player token}, the game)."""
+    mails = [f"{name.lower()}@example.org" for name in names]
+    accounts = {seat: served.sign_in(mail) for seat, mail in enumerate(mails)}
+    game = served.game([{"name": n, "email": m} for n, m in zip(names, mails, strict=True)])
+    for seat, token in accounts.items():
+        r = served.http.post(f"/games/{game.id}/seats/{seat}/claim", {},
+                             headers=bearer(token))
+        assert r.status_code == 201, r.get_json()
+        game.tokens[seat] = r.get_json()["token"]
+    return accounts, game
+
+
 def test_a_turn_reaches_a_push_subscription_and_an_apprise_url_through_serve(
         served, push_service, json_receiver):
     http = served.http
-    accounts = {0: served.sign_in("ann@example.org"), 1: served.sign_in("bob@example.org")}
-    game = served.game([{"name": "Ann", "email": "ann@example.org"},
-                        {"name": "Bob", "email": "bob@example.org"}])
-    for seat, token in accounts.items():
-        r = http.post(f"/games/{game.id}/seats/{seat}/claim", {}, headers=bearer(token))
-        assert r.status_code == 201, r.get_json()
-        game.tokens[seat] = r.get_json()["token"]
+    accounts, game = claimed_game(served, "Ann", "Bob")
     key = http.get("/push/key").get_json()["public_key"]
     waiting = 1 - game.get()["current_seat"]
     token = accounts[waiting]
@@ -117,13 +125,8 @@ def test_a_player_watching_the_stream_is_not_pushed_the_other_is(
     already told them)": Cy keeps /me/stream open and gets his turn there, no push; Di,
     watching nothing, is pushed."""
     http_ = served.http
-    accounts = {0: served.sign_in("cy@example.org"), 1: served.sign_in("di@example.org")}
-    game = served.game([{"name": "Cy", "email": "cy@example.org"},
-                        {"name": "Di", "email": "di@example.org"}])
+    accounts, game = claimed_game(served, "Cy", "Di")
     for seat, token in accounts.items():
-        r = http_.post(f"/games/{game.id}/seats/{seat}/claim", {}, headers=bearer(token))
-        assert r.status_code == 201, r.get_json()
-        game.tokens[seat] = r.get_json()["token"]
         r = http_.post("/me/push", push_service.subscription(f"/seat{seat}"),
                        headers=bearer(token))
         assert r.status_code == 201, r.get_json()
