@@ -111,10 +111,13 @@ class Invitations:
         return invitation
 
     def told(self, invitation: Invitation) -> list[Due]:
-        """The notices of ``invitation``: one ``push`` row (of no game: workers/push.py)
-        for each channel of an invitee's account that chose ``invitation``
+        """The notices of ``invitation`` (rows of no game): a mail to each invitee
+        (workers/invitation_mail.py) and one ``push`` row (workers/push.py) for each
+        channel of an invitee's account that chose ``invitation``
         (service/notify_channels.py)."""
-        return [Due("push", 0, invitation.created_at, seat=n.position, hook_id=c.id,
+        mails = [Due("invitation_mail", 0, invitation.created_at, seat=n.position,
+                     reply=invitation.id) for n in invitation.invitees]
+        return mails + [Due("push", 0, invitation.created_at, seat=n.position, hook_id=c.id,
                     reply=invitation.id, args={
                         "what": "invitation", "invitation": invitation.id,
                         "deadline": times.to_text(invitation.expires_at)})

@@ -15,6 +15,8 @@ row claimed again after its lease runs in one job only) and does what its kind s
 - ``tournament``: a finished game's tournament records it and pairs its next round once
   the round is over (service/tournaments.py); ``tournament_mail``: its mail to an
   entrant of a round paired or of its end (tournament_mail.py);
+- ``invitation_mail``: an invitation by handle mailed to an invitee while it is open and
+  unanswered (invitation_mail.py);
 - ``message``: table talk mailed at once to a seat that asked so (talk_mail.py);
 - ``notify``, ``notify_deadline``: an event told to the channels of a seat's account,
   one ``push`` row each, ``push``: one delivery (push.py).
@@ -39,6 +41,7 @@ from service import metrics, present, times
 from service.auth import claim_code
 from service.errors import GameNotFound, WebhookUrlRefused
 from service.games import to_store
+from service.invitations import status as invitation_status
 from service.players import Players
 from service.ratings import Ratings
 from service.store import MAIL_KINDS, Claim, DueRow, Finish, Game, MailFailure
@@ -46,6 +49,7 @@ from service.tournaments import Tournaments
 
 from . import notify, push, talk_mail, webhooks
 from .context import Context, context
+from .invitation_mail import invitation_mail
 from .mail import Mail
 from .mail_bounces import Refused
 from .tournament_mail import tournament_mail
@@ -407,6 +411,28 @@ def tournament_notice(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     return send(ctx, tournament_mail(notice, ctx.settings.link_url), row)
 
 
+def invitation_notice(ctx: Context, row: DueRow, claim: Claim) -> Finish:
+    """An invitation's mail to an invitee (invitation_mail.py): nothing once the
+    invitation is not open, or the invitee answered already."""
+    assert row.seat is not None and row.reply is not None
+    found = ctx.store.invitations.get(row.reply)
+    if found is None:
+        return Finish("missing")
+    now = times.now()
+    invitee = next((n for n in found.invitees if n.position == row.seat), None)
+    player = ctx.store.players.player(invitee.email) if invitee else None
+    if invitee is None or player is None:
+        return Finish("missing")
+    if invitation_status(found, now) != "open" or invitee.answer is not None:
+        return Finish("closed")
+    handles = {}
+    for email in (found.inviter, *(n.email for n in found.invitees)):
+        known = ctx.store.players.player(email)
+        handles[email] = known.handle if known else None
+    return send(ctx, invitation_mail(found, row.seat, player, handles,
+                                     ctx.settings.link_url, now), row)
+
+
 def vacation(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """A seat's vacation begins: recorded in its game now (service/players.py)."""
     assert row.seat is not None
@@ -420,5 +446,5 @@ HANDLERS: dict[str, Callable[[Context, DueRow, Claim], Finish | None]] = {
     **dict.fromkeys(MAIL_KINDS, batch_mail), "reminder": reminder, "answer": answer,
     "webhook": webhook, "bot": bot, "deadline": deadline, "plan": plan,
     "message": message, "rating": rating, "vacation": vacation, "tournament": tournament,
-    "tournament_mail": tournament_notice,
+    "tournament_mail": tournament_notice, "invitation_mail": invitation_notice,
     "notify": push.fan_out, "notify_deadline": push.fan_out, "push": push.deliver}

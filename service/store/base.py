@@ -209,7 +209,8 @@ class Rating:
 #: vacation begins (service/players.py: recorded in the game then, not before),
 #: ``tournament``: a finished game's tournament runs on (service/tournaments.py),
 #: ``tournament_mail``: a tournament's mail to an entrant (of no game: its round's table
-#: and the standings, or the final standings).
+#: and the standings, or the final standings), ``invitation_mail``: an invitation's mail
+#: to an invitee (of no game).
 MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
 #: ``notify``: an event told to the channels of a seat's account (its turn, the game
 #: over: service/notify_channels.py), ``notify_deadline``: its deadline near (replaced
@@ -217,7 +218,7 @@ MailKind = Literal["started", "timeout", "taken_over", "game_over", "your_turn"]
 #: delivery, ``hook_id`` its channel).
 DueKind = Literal[MailKind, "reminder", "answer", "webhook", "bot", "deadline", "plan",
                   "rating", "message", "vacation", "notify", "notify_deadline", "push",
-                  "tournament", "tournament_mail"]
+                  "tournament", "tournament_mail", "invitation_mail"]
 #: A due row's state: pending, claimed by a worker, done, failed for good.
 DueState = Literal["pending", "claimed", "done", "failed"]
 MAIL_KINDS: tuple[MailKind, ...] = get_args(MailKind)
