@@ -153,7 +153,7 @@ class Invitations:
             raise InvitationClosed(status(self.get(player, invitation_id), times.now()))
         invitation = self.get(player, invitation_id)
         if all(n.answer == "accepted" for n in invitation.invitees):
-            self._start(invitation)
+            self._start(invitation, player.email)
         return self.get(player, invitation_id)
 
     def decline(self, player: Player, invitation_id: str) -> Invitation:
@@ -189,10 +189,11 @@ class Invitations:
             raise AlreadyAnswered(answered)
         return invitation
 
-    def _start(self, invitation: Invitation) -> None:
+    def _start(self, invitation: Invitation, last: str) -> None:
         """Make the game of a fully accepted invitation, once (of two last answers at
         once, the one that closes it); if the game cannot be made, the invitation is
-        open again and the error said."""
+        open again without the ``last`` answer (who may accept again) and the error
+        said."""
         if not self.store.invitations.close(invitation.id, "started", times.now()):
             return
         s = invitation.settings
@@ -201,14 +202,14 @@ class Invitations:
         for email in people:
             player = self.store.players.player(email)
             if player is None or not player.handle:  # deleted meanwhile
-                self.store.invitations.reopen(invitation.id)
+                self.store.invitations.reopen(invitation.id, last)
                 raise InvitationClosed("open")
             seats.append(account_seat(player))
         seats += [{"bot": level} for level in s["bots"]]
         try:
             created = self.games.create_seated(s, seats)
         except DomainError:
-            self.store.invitations.reopen(invitation.id)
+            self.store.invitations.reopen(invitation.id, last)
             log.exception("invitation %s: its game could not be made", invitation.id)
             raise
         self.store.invitations.set_game(invitation.id, created["game_id"])

@@ -100,11 +100,15 @@ class InvitationRecords:
                               "where id = ? and status = 'open'",
                               (status, game_id, self.d.time(at), invitation_id)) == 1
 
-    def reopen(self, invitation_id: str) -> None:
-        """Undo ``close`` to ``started`` when its game could not be made."""
+    def reopen(self, invitation_id: str, email: str) -> None:
+        """Undo ``close`` to ``started`` when its game could not be made, and the answer
+        of ``email`` that closed it (it may accept again)."""
         with self.a.write() as db:
-            db.execute("update invitations set status = 'open', game_id = null, closed_at = "
-                       "null where id = ? and status = 'started'", (invitation_id,))
+            if db.execute("update invitations set status = 'open', game_id = null, "
+                          "closed_at = null where id = ? and status = 'started'",
+                          (invitation_id,)) == 1:
+                db.execute("update invitees set answer = null, answered_at = null where "
+                           "invitation_id = ? and email = ?", (invitation_id, email))
 
     def set_game(self, invitation_id: str, game_id: str) -> None:
         """The game a started invitation made."""

@@ -218,3 +218,26 @@ def test_no_invitation_seats_two_accounts_one_of_which_blocked_the_other(app):
     check_problem(client.post("/invitations", json={"invitees": ["bob"]},
                               headers=auth(ann)), 403, "blocked")
     invite(client, ann, invitees=["cy"])  # no block between these two
+
+
+def test_a_game_that_cannot_be_made_keeps_it_open_for_the_last_to_accept_again(app):
+    """The operator raised the least time per move after the invitation was sent: the
+    last acceptance is refused with the reason, the invitation stays open without that
+    answer, and once the game can be made again the same invitee accepts and starts it."""
+    client = app.test_client()
+    ann = account(app, "ann@example.org", "ann")
+    bob = account(app, "bob@example.org", "bob")
+    sent = invite(client, ann, invitees=["bob"], time_per_move=3600)
+    games = app.extensions["alhambra"]
+    least, games.min_time_per_move = games.min_time_per_move, 7200
+    try:
+        check_problem(client.post(f"/invitations/{sent['id']}/accept", headers=auth(bob)),
+                      422, "invalid_option")
+    finally:
+        games.min_time_per_move = least
+    now = client.get(f"/invitations/{sent['id']}", headers=auth(ann)).get_json()
+    assert now["status"] == "open" and now["game_id"] is None
+    assert [i["answer"] for i in now["invitees"]] == [None]
+    r = client.post(f"/invitations/{sent['id']}/accept", headers=auth(bob))
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["status"] == "started" and r.get_json()["game_id"]
