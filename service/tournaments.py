@@ -105,6 +105,20 @@ class Notice:
     bye_points: float | None
 
 
+@dataclass(frozen=True)
+class Invited:
+    """An invitation-only tournament's mail to one invited account
+    (workers/tournament_mail.py)."""
+
+    tournament_id: str
+    name: str
+    variant: str
+    organiser: str | None
+    email: str
+    handle: str | None
+    language: str | None
+
+
 class Tournaments:
     """Making, entering, starting and running tournaments, over the games' store."""
 
@@ -151,7 +165,12 @@ class Tournaments:
             settings, body["format"], size, least, body["rounds"],
             int(body["seed"]) if body.get("seed") is not None else secrets.randbits(31),
             "open", 0, 0, now)
-        self.records.add(tournament)
+        told = [Due("tournament_mail", 0, now, seat=n, reply=tournament.id,
+                    args={"what": "invited", "handle": h})
+                for n, h in enumerate(invited or ()) if h != organiser.handle]
+        with self.store.transaction() as tx:  # the tournament and its invitations' mails
+            tx.tournaments.add(tournament)
+            tx.add_due("", told, now)
         return tournament
 
     def _account(self, name: str) -> str:
@@ -337,6 +356,17 @@ class Tournaments:
                     for c in self.store.channels.of_account(e.email)
                     if "tournament_round" in c.events]
         return out
+
+    def invited(self, tournament_id: str, handle: str) -> Invited | None:
+        """What the mail inviting ``handle`` to an invitation-only tournament tells;
+        None once the tournament is not open, the account is gone or has entered."""
+        t = self.records.get(tournament_id)
+        player = by_handle(self.store, handle)
+        if t is None or t.status != "open" or player is None or any(
+                e.email == player.email for e in self.records.entries(t.id)):
+            return None
+        return Invited(t.id, t.name, t.variant, self.handle(t.organiser), player.email,
+                       player.handle, player.language)
 
     def notice(self, tournament_id: str, entry: int, round_: int, what: str
                ) -> Notice | None:

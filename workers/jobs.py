@@ -52,7 +52,7 @@ from .context import Context, context
 from .invitation_mail import invitation_mail
 from .mail import Mail
 from .mail_bounces import Refused
-from .tournament_mail import tournament_mail
+from .tournament_mail import invited_mail, tournament_mail
 
 log = logging.getLogger("alhambra.jobs")
 
@@ -398,10 +398,16 @@ def tournament(ctx: Context, row: DueRow, claim: Claim) -> Finish:
 
 def tournament_notice(ctx: Context, row: DueRow, claim: Claim) -> Finish:
     """A tournament's mail to an entrant (tournament_mail.py): nothing if it withdrew or
-    is gone; a little later while its table's game is being made."""
+    is gone; a little later while its table's game is being made. Or its mail to an
+    account invited to enter it (nothing once it entered or the tournament started)."""
     assert row.seat is not None and row.reply is not None
-    notice = Tournaments(ctx.games).notice(row.reply, row.seat, row.version,
-                                           str((row.args or {}).get("what", "round")))
+    args = row.args or {}
+    what = str(args.get("what", "round"))
+    if what == "invited":
+        invited = Tournaments(ctx.games).invited(row.reply, str(args.get("handle")))
+        return Finish("closed") if invited is None else \
+            send(ctx, invited_mail(invited, row.seat, ctx.settings.link_url), row)
+    notice = Tournaments(ctx.games).notice(row.reply, row.seat, row.version, what)
     if notice is None:
         return Finish("missing")
     if notice.waiting:

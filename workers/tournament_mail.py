@@ -13,10 +13,11 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
+from engine import terms
 from engine.words import listing, msg
 from service import i18n
 from service.links import open_path, tournament_path
-from service.tournaments import Notice
+from service.tournaments import Invited, Notice
 
 from .mail import Mail
 
@@ -86,3 +87,25 @@ def tournament_mail(notice: Notice, public_url: str) -> Mail:
     return Mail(game_id=notice.tournament_id, version=notice.round,
                 kind=f"tournament-{notice.what}", seat=notice.entry, to_name=notice.handle or "",
                 to_addr=notice.email, subject=subject, text=text, html=body, language=lang)
+
+
+def invited_mail(invited: Invited, number: int, public_url: str) -> Mail:
+    """The mail inviting an account to enter an invitation-only tournament (``number``:
+    its place among the invited)."""
+    lang = i18n.best(None, invited.language)
+    with i18n.speaking_of(invited.variant):
+        variant = i18n.say(terms.VARIANTS.get(invited.variant, invited.variant), lang)
+        organiser = invited.organiser or "?"
+        subject = i18n.say(msg("{organiser} invites you to the tournament {name}",
+                               organiser=organiser, name=invited.name), lang)
+        line = i18n.say(msg("{organiser} invites you to the tournament {name} ({variant}); "
+                            "only the players invited may enter. Enter it on its page "
+                            "before it starts:", organiser=organiser, name=invited.name,
+                            variant=variant), lang)
+    page = public_url + tournament_path(invited.tournament_id)
+    body = (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8"></head><body>'
+            f'<p>{html.escape(line)}<br><a href="{html.escape(page)}">{html.escape(page)}'
+            "</a></p></body></html>")
+    return Mail(game_id=invited.tournament_id, version=0, kind="tournament-invited",
+                seat=number, to_name=invited.handle or "", to_addr=invited.email,
+                subject=subject, text=f"{line}\n{page}\n", html=body, language=lang)

@@ -78,3 +78,35 @@ def test_no_mail_once_answered_or_closed(stack, smtp):
                   (second["id"], 2): "sent"}
     [sent] = smtp.wait(second["id"], "invitation", 1)
     assert sent.rcpt == ["cyd@example.org"] and smtp.of(first["id"]) == []
+
+
+def test_the_invited_of_an_invitation_only_tournament_are_mailed(stack, smtp):
+    """Issue 36's entry by invitation: each invited account (not the organiser, nor one
+    that entered already) is mailed where to enter, in its language."""
+    s = stack
+    org = account(s.app, "org@example.org", "org")
+    dee = account(s.app, "dee@example.org", "dee")
+    eve = account(s.app, "eve@example.org", "eve")
+    r = s.client.patch("/me", json={"language": "da"}, headers=auth(eve))
+    assert r.status_code == 200, r.get_json()
+    account(s.app, "fay@example.org", "fay")
+    r = s.client.post("/tournaments", headers=auth(org), json={
+        "name": "Winter Cup", "variant": "granada", "format": "swiss", "table_size": 3,
+        "rounds": 2, "invited": ["org", "dee", "eve", "fay"]})
+    assert r.status_code == 201, r.get_json()
+    t = r.get_json()
+    r = s.client.post(f"/tournaments/{t['id']}/entries", headers=auth(dee))
+    assert r.status_code in (200, 201), r.get_json()
+    run_due_now(s.context(), "")
+    mails = {m.rcpt[0]: m.msg for m in smtp.wait(t["id"], "tournament-invited", 2)}
+    assert sorted(mails) == ["eve@example.org", "fay@example.org"]  # dee entered
+    fay = mails["fay@example.org"]
+    assert fay["Subject"] == "org invites you to the tournament Winter Cup"
+    text = fay.get_body(("plain",)).get_content()
+    assert "org invites you to the tournament Winter Cup (Granada); only the players " \
+        "invited may enter." in text
+    assert f"http://alhambra.test/tournament/{t['id']}\n" in text
+    eve_mail = mails["eve@example.org"]
+    assert eve_mail["Content-Language"] == "da" and "invites" not in eve_mail["Subject"]
+    rows = [d for d in s.store.due_rows("") if d.kind == "tournament_mail"]
+    assert sorted(d.result for d in rows) == ["closed", "sent", "sent"]
