@@ -322,3 +322,24 @@ def test_the_page_follows_the_tournament_to_its_end(server, ctx, new_context):
         [x for table in final["rounds"][1]["tables"] for x in table["scores"]]
     shot(page, "tournament-finished", full_page=True)
     assert errors == []
+
+
+def test_an_invitation_only_tournament_offers_entry_to_the_invited_alone(server,
+                                                                         new_context):
+    tokens = accounts(server, "iv", 3)
+    t = post(server, "/tournaments", tokens["iv1"], {
+        "name": "Invited Cup", "variant": "alhambra", "format": "swiss", "table_size": 2,
+        "rounds": 1, "invited": ["iv2"]})
+    url = f"{server.url}/tournament/{t['id']}?lang=en"
+    outsider, errors = signed_in_page(server, new_context, tokens["iv3"])
+    outsider.goto(url)
+    outsider.wait_for_selector("#facts dd")
+    assert "by invitation: iv2" in outsider.locator("#facts").inner_text()
+    outsider.wait_for_function("() => document.querySelector('#acts') !== null")
+    assert outsider.locator("#enter").count() == 0
+    guest, guest_errors = signed_in_page(server, new_context, tokens["iv2"])
+    guest.goto(url)
+    guest.click("#enter")
+    guest.wait_for_selector("#entrants li[data-handle='iv2']")
+    assert outsider.locator("#enter").count() == 0
+    assert errors == [] and guest_errors == []

@@ -638,6 +638,8 @@ export const T = {
     if (low != null) return _("{low} or more", { low });
     return _("{high} or less", { high });
   },
+  entryField: _("Entry"),
+  byInvitation: (names) => _("by invitation: {names}", { names }),
   noEntrants: _("No entrants yet."),
   withdrawn: _("withdrawn"),
   inactive: _("inactive: a bot took a seat"),

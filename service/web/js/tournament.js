@@ -64,7 +64,8 @@ function drawFacts(t) {
        fact(T.roundField, roundWords(t)),
        fact(T.entrantsField, T.entrantsCount(t.entrants, s.cap)),
        clock ? fact(T.clockField, clock) : null,
-       rated ? fact(T.ratingField, T.ratingRange(s.min_rating, s.max_rating)) : null);
+       rated ? fact(T.ratingField, T.ratingRange(s.min_rating, s.max_rating)) : null,
+       s.invited ? fact(T.entryField, T.byInvitation(s.invited.join(", "))) : null);
 }
 
 function drawEntrants(t) {
@@ -157,7 +158,9 @@ function drawRounds(t) {
 /** The buttons that apply: Enter (again) / Withdraw for a signed-in account, Start for
  * the organiser; a link to sign in for anyone else while entries are taken. */
 function drawActs(t) {
-  const taking = t.status === "open" || (t.status === "running" && t.format === "league");
+  const invited = t.settings.invited;
+  const taking = (t.status === "open" || (t.status === "running" && t.format === "league"))
+    && (!invited || !me || invited.includes(me.handle));  // entry by invitation: theirs
   if (!me) {
     fill("acts", taking ? h("p", {}, `${T.signInToEnter} `,
                             h("a", { href: "/me" }, T.signInLink)) : null);
