@@ -570,6 +570,32 @@ export const M = {
   rating: (variant, value, games) => ngettext("{variant}: {rating} (after {n} rated game)",
                                               "{variant}: {rating} (after {n} rated games)",
                                               games, { variant, rating: value }),
+  // invitations by handle (GET /invitations)
+  invitationsTitle: _("Invitations"),
+  invitationsReceived: _("Invitations to you"),
+  invitationsSent: _("Invitations you sent"),
+  invitationsClosed: _("Closed this week"),
+  invitesYou: (name) => _("{name} invites you", { name }),
+  youInvite: (names) => _("You invite {names}", { names }),
+  invitationFrom: (name) => _("From {name}", { name }),
+  invitationTo: (names) => _("To {names}", { names }),
+  // TRANSLATORS: the player's own name in a list of who accepted an invitation
+  you: _("you"),
+  deletedAccount: _("a deleted account"),
+  botAccount: (name) => _("{name} (bot)", { name }),
+  answersUntil: (when) => _("answers until {when}", { when }),
+  acceptedSoFar: (names) => _("accepted so far: {names}", { names }),
+  nobodyAccepted: _("nobody has accepted yet"),
+  noAnswerYet: (names) => _("no answer yet: {names}", { names }),
+  youAccepted: _("You accepted: the game is made when everyone has."),
+  accept: _("Accept"),
+  decline: _("Decline"),
+  cancelInvitation: _("Cancel the invitation"),
+  gameMade: _("The game is made."),
+  openTheGame: _("Open the game"),
+  declinedBy: (name) => _("Declined by {name}.", { name }),
+  cancelledByInviter: _("Cancelled by the inviter."),
+  expiredUnanswered: _("Expired before everyone answered."),
 };
 
 const FORMATS = {
