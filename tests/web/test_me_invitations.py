@@ -131,3 +131,25 @@ def test_declining_cancelling_and_a_refused_answer(server, new_context):
     assert stale.count() == 0
     assert bob_errors == [] and ann_errors == []
     assert [e for e in cy_errors if "409" not in e] == []
+
+
+def test_an_invitation_sent_later_shows_at_the_next_poll_in_the_pages_language(
+        server, new_context):
+    tokens = accounts(server, "ic", 2)
+    page, errors = signed_in_page(server, new_context, tokens["ic2"])
+    page.goto(f"{server.url}/me?poll=1&lang=ru")
+    page.wait_for_selector("#mine:not([hidden])")
+    page.wait_for_selector("#games li")  # the first poll is done: nothing to answer
+    assert page.locator("#invitations-box").is_hidden()
+    sent = invite(server, tokens["ic1"], ["ic2"], ["strong"])
+    got = item(page, "received", sent["id"])
+    got.wait_for()
+    assert page.locator("#invitations-title").inner_text() == "Приглашения"
+    assert page.locator("#inv-received-title").inner_text() == "Приглашения вам"
+    assert "ic1 приглашает вас" in got.inner_text()
+    assert "пока никто не принял · ещё не ответили: вы" in got.inner_text()
+    assert got.get_by_role("button", name="Принять").count() == 1
+    got.get_by_role("button", name="Отклонить").click()
+    item(page, "closed", sent["id"]).get_by_text("Отклонено: вы.").wait_for()
+    assert page.locator("#inv-received-box").is_hidden()
+    assert errors == []
