@@ -7,6 +7,8 @@ refuses is shown; axe finds no serious violation. A screenshot of the section go
 
 from __future__ import annotations
 
+from tests.support import signed_in
+
 from .test_a11y import serious_violations
 from .test_tournament_page import SHOTS, accounts, post, signed_in_page
 
@@ -114,8 +116,17 @@ def test_declining_cancelling_and_a_refused_answer(server, new_context):
     assert "Declined by ib2." in item(ann, "closed", one["id"]).inner_text()
     assert "ib3 invites you" in item(ann, "received", three["id"]).inner_text()
     assert serious_violations(ann) == []
+    phone, phone_errors = signed_in_page(server, new_context, tokens["ib1"], bypass_csp=True,
+                                         viewport={"width": 375, "height": 800})
+    phone.goto(f"{server.url}/me?poll=600&lang=en")
+    item(phone, "sent", two["id"]).wait_for()
+    assert serious_violations(phone) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
     if SHOTS.is_dir():
+        ann.click("#invite-box summary")  # the form to invite players, open
         ann.locator("#invitations-box").screenshot(path=str(SHOTS / "me-invitations.png"))
+        phone.locator("#invitations-box").screenshot(
+            path=str(SHOTS / "me-invitations-phone.png"))
     waiting.get_by_role("button", name="Cancel the invitation").click()
     cancelled = item(ann, "closed", two["id"])
     cancelled.wait_for()
@@ -129,7 +140,7 @@ def test_declining_cancelling_and_a_refused_answer(server, new_context):
     assert "cancelled" in cy.locator("#notice").inner_text()
     item(cy, "closed", two["id"]).wait_for()
     assert stale.count() == 0
-    assert bob_errors == [] and ann_errors == []
+    assert bob_errors == [] and ann_errors == [] and phone_errors == []
     assert [e for e in cy_errors if "409" not in e] == []
 
 
@@ -140,7 +151,9 @@ def test_an_invitation_sent_later_shows_at_the_next_poll_in_the_pages_language(
     page.goto(f"{server.url}/me?poll=1&lang=ru")
     page.wait_for_selector("#mine:not([hidden])")
     page.wait_for_selector("#games li")  # the first poll is done: nothing to answer
-    assert page.locator("#invitations-box").is_hidden()
+    for box in ("received", "sent", "closed"):  # only the form to invite players
+        assert page.locator(f"#inv-{box}-box").is_hidden()
+    assert page.locator("#invite-box summary").inner_text() == "Пригласить игроков"
     sent = invite(server, tokens["ic1"], ["ic2"], ["strong"])
     got = item(page, "received", sent["id"])
     got.wait_for()
@@ -153,3 +166,40 @@ def test_an_invitation_sent_later_shows_at_the_next_poll_in_the_pages_language(
     item(page, "closed", sent["id"]).get_by_text("Отклонено: вы.").wait_for()
     assert page.locator("#inv-received-box").is_hidden()
     assert errors == []
+
+
+def test_inviting_players_from_the_page(server, new_context):
+    tokens = accounts(server, "id", 3)
+    page, errors = me_page(server, new_context, tokens["id1"])
+    page.wait_for_selector("#invitations-box:not([hidden]) #invite-box:not([hidden])")
+    page.click("#invite-box summary")
+    page.fill("#invite-handles", "id2, nobody-here")
+    page.get_by_role("button", name="Send the invitation").click()
+    page.wait_for_selector("#notice.error")
+    assert "no player has the handle 'nobody-here'" in page.locator("#notice").inner_text()
+    assert server.call("/invitations", token=tokens["id1"])["invitations"] == []
+
+    page.fill("#invite-handles", "id2, id3")
+    page.select_option("#invite-variant", label="Granada")
+    page.select_option("#invite-time", label="2 days")
+    page.get_by_role("button", name="Send the invitation").click()
+    page.wait_for_selector("#notice.ok")
+    assert page.locator("#notice").inner_text() == "Invitation sent."
+    assert page.input_value("#invite-handles") == ""
+    (sent,) = server.call("/invitations", token=tokens["id1"])["invitations"]
+    assert [n["handle"] for n in sent["invitees"]] == ["id2", "id3"]
+    assert sent["settings"]["variant"] == "granada"
+    assert sent["settings"]["time_per_move"] == 2 * 86400
+    mine = item(page, "sent", sent["id"])
+    mine.wait_for()
+    assert "Granada, 3 players: you, id2, and id3 · 2 days per move" in mine.inner_text()
+    assert serious_violations(page) == []
+    assert [e for e in errors if "422" not in e] == []
+
+    # an account without a handle cannot invite: no form, nothing to show
+    bare, bare_errors = me_page(server, new_context, signed_in(server.app,
+                                                               "no.handle@example.org"))
+    bare.wait_for_selector("#games li")
+    assert bare.locator("#invitations-box").is_hidden()
+    assert bare.locator("#invite-box").is_hidden()
+    assert bare_errors == []

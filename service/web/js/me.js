@@ -5,7 +5,8 @@
 // address); the count of games waiting for the player in the tab's title; preferences
 // and notifications on this device (push.js); /me#open=<game> (a notice's link) opens
 // that game with the player's seat; the invitations by handle sent and received, to
-// accept, decline or cancel, polled with the games, each linking to its game once made.
+// accept, decline or cancel, polled with the games, each linking to its game once made,
+// and a form to invite players by their handles (an account with a handle).
 // Only the public API.
 
 import { api, ApiError } from "./api.js";
@@ -25,6 +26,10 @@ let myHandle = null;
 let seatTokens = new Map();
 // Closed invitations stay listed this long (ms), with their outcome.
 const CLOSED_SHOWN = 7 * 24 * 3600 * 1000;
+// The invitation form's times per move (seconds), its default the lobby's.
+const INVITE_TIMES = [[43200, L.hours12], [86400, L.day1], [172800, L.days2],
+                      [259200, L.days3], [604800, L.days7]];
+const INVITE_TIME = 259200;
 
 function token() {
   try {
@@ -215,7 +220,28 @@ async function loadInvitations() {
   showList("received", open.filter((inv) => !sent(inv)).map((inv) => invitationItem(inv, false)));
   showList("sent", open.filter(sent).map((inv) => invitationItem(inv, true)));
   showList("closed", closed.map((inv) => invitationItem(inv, sent(inv))));
-  document.getElementById("invitations-box").hidden = !(open.length || closed.length);
+  document.getElementById("invitations-box").hidden = !(open.length || closed.length
+                                                        || myHandle);
+}
+
+/** The invitation form (an account with a handle): handles, variant, time per move. */
+async function sendInvitation(event) {
+  event.preventDefault();
+  notice(null);
+  const field = document.getElementById("invite-handles");
+  const body = { invitees: field.value.split(/[\s,;]+/).filter(Boolean),
+                 variant: document.getElementById("invite-variant").value,
+                 time_per_move: Number(document.getElementById("invite-time").value) };
+  try {
+    await api("/invitations", { method: "POST", body, token: token() });
+    field.value = "";
+    notice(M.invitationSent, "ok");
+  } catch (err) {
+    notice(err);
+    return;
+  }
+  clearTimeout(timer);
+  await poll();
 }
 
 async function loadFinished() {
@@ -257,6 +283,8 @@ async function signedIn() {
   document.getElementById("mine").hidden = false;
   document.getElementById("prefs-box").hidden = false;
   myHandle = me.handle;
+  document.getElementById("invite-box").hidden = !myHandle;
+  document.getElementById("invitations-box").hidden = !myHandle;
   fill("who", M.signedInAs(me.email));
   fill("ratings", me.ratings.length
     ? me.ratings.map((r) => h("li", { "data-variant": r.variant },
@@ -328,6 +356,11 @@ function wire() {
     notice(null);
     push.turnOff(token()).catch((err) => notice(err));
   });
+  document.getElementById("invite").addEventListener("submit", sendInvitation);
+  fill("invite-variant", Object.entries(VARIANT_NAMES).map(([value, name]) => h("option",
+    { value }, name)));
+  fill("invite-time", INVITE_TIMES.map(([value, name]) => h("option",
+    { value, selected: value === INVITE_TIME }, name)));
   document.getElementById("finished-box").addEventListener("toggle", (event) => {
     if (event.target.open) loadFinished().catch((err) => notice(err));
   });

@@ -596,6 +596,12 @@ export const M = {
   declinedBy: (name) => _("Declined by {name}.", { name }),
   cancelledByInviter: _("Cancelled by the inviter."),
   expiredUnanswered: _("Expired before everyone answered."),
+  invitePlayers: _("Invite players"),
+  inviteHandles: _("Their handles, separated by commas"),
+  inviteGame: _("Game"),
+  inviteTime: _("Time per move"),
+  sendInvitation: _("Send the invitation"),
+  invitationSent: _("Invitation sent."),
 };
 
 const FORMATS = {
