@@ -217,7 +217,8 @@ async function loadInvitations() {
   const open = invitations.filter((inv) => inv.status === "open");
   const closed = invitations.filter((inv) => inv.status !== "open"
     && now - Date.parse(inv.closed_at || inv.expires_at) < CLOSED_SHOWN);
-  showList("received", open.filter((inv) => !sent(inv)).map((inv) => invitationItem(inv, false)));
+  showList("received", open.filter((inv) => !sent(inv))
+    .map((inv) => invitationItem(inv, false)));
   showList("sent", open.filter(sent).map((inv) => invitationItem(inv, true)));
   showList("closed", closed.map((inv) => invitationItem(inv, sent(inv))));
   document.getElementById("invitations-box").hidden = !(open.length || closed.length
