@@ -4,13 +4,16 @@
 // address, to claim (or /me#claim=<game>.<seat>.<code>, the link mailed to the seat's
 // address); the count of games waiting for the player in the tab's title; preferences
 // and notifications on this device (push.js); /me#open=<game> (a notice's link) opens
-// that game with the player's seat. Only the public API.
+// that game with the player's seat; the invitations by handle sent and received, to
+// accept, decline or cancel, polled with the games, each linking to its game once made,
+// and a form to invite players by their handles (an account with a handle).
+// Only the public API.
 
 import { api, ApiError } from "./api.js";
 import { applyStrings, fill, h } from "./dom.js";
 import { lang, LANGUAGES, switcher } from "./i18n.js";
 import * as push from "./push.js";
-import { M, VARIANT_NAMES } from "./strings.js";
+import { L, listing, M, VARIANT_NAMES } from "./strings.js";
 
 const STORED = "alhambra-player-token";
 // How often the list is read again (seconds; `?poll=` for a quicker page).
@@ -18,6 +21,15 @@ const POLL = Number(new URLSearchParams(location.search).get("poll")) || 20;
 let timer = null;
 // The game a notice's link (/me#open=<game>) asks to open once the games are read.
 let opening = null;
+// The signed-in account's handle (who is "you" in an invitation), and its games' tokens.
+let myHandle = null;
+let seatTokens = new Map();
+// Closed invitations stay listed this long (ms), with their outcome.
+const CLOSED_SHOWN = 7 * 24 * 3600 * 1000;
+// The invitation form's times per move (seconds), its default the lobby's.
+const INVITE_TIMES = [[43200, L.hours12], [86400, L.day1], [172800, L.days2],
+                      [259200, L.days3], [604800, L.days7]];
+const INVITE_TIME = 259200;
 
 function token() {
   try {
@@ -76,6 +88,7 @@ async function loadGames() {
     location.assign(`/play/${wanted.game_id}${wanted.token ? `#token=${wanted.token}` : ""}`);
     return;
   }
+  seatTokens = new Map(mine.games.map((g) => [g.game_id, g.token]));
   const turns = mine.games.filter((g) => g.your_turn).length;
   fill("games", mine.games.length ? mine.games.map(gameItem)
     : h("li", { class: "muted" }, M.noGames));
@@ -105,6 +118,133 @@ async function loadOffered() {
   fill("offered", offered.games.map(offeredItem));
 }
 
+/** A player of an invitation by name: "you", a bot account's, a deleted account's. */
+function who(ref) {
+  if (ref.handle === null) return M.deletedAccount;
+  if (ref.handle === myHandle) return M.you;
+  return ref.bot ? M.botAccount(ref.handle) : ref.handle;
+}
+
+function clockWords(settings) {
+  const c = settings.time_control || {};
+  if (c.bank != null) return L.bank(L.span(c.bank), L.span(c.increment), L.span(c.cap));
+  return L.perMove(L.span(settings.time_per_move ?? 72 * 3600));
+}
+
+/** An invitation's game in words: variant, players in seat order (bots too), clock. */
+function invitationGame(inv) {
+  const names = [who(inv.inviter), ...inv.invitees.map(who), ...inv.bots.map(L.botLevel)];
+  const variant = VARIANT_NAMES[inv.settings.variant] || inv.settings.variant;
+  return `${L.gameLine(variant, inv.players, listing(names))} · ${clockWords(inv.settings)}`;
+}
+
+/** Call an invitation's operation from a button, then read the lists again. */
+function act(label, path, method, describedBy) {
+  const button = h("button", { type: "button", "aria-describedby": describedBy }, label);
+  button.addEventListener("click", async () => {
+    notice(null);
+    button.disabled = true;
+    try {
+      await api(path, { method, body: method === "POST" ? {} : undefined, token: token() });
+    } catch (err) {
+      notice(err);
+    }
+    clearTimeout(timer);
+    await poll();
+  });
+  return button;
+}
+
+function gameHref(gameId) {
+  const seat = seatTokens.get(gameId);
+  return `/play/${gameId}${seat ? `#token=${seat}` : ""}`;
+}
+
+function outcome(inv) {
+  if (inv.status === "started" && inv.game_id) {
+    return [M.gameMade, " ", h("a", { href: gameHref(inv.game_id), class: "game-link" },
+                               M.openTheGame)];
+  }
+  if (inv.status === "declined") {
+    const no = inv.invitees.find((n) => n.answer === "declined");
+    return M.declinedBy(no ? who(no) : "…");
+  }
+  return inv.status === "cancelled" ? M.cancelledByInviter : M.expiredUnanswered;
+}
+
+function invitationItem(inv, sent) {
+  const id = `inv-${inv.id}`;
+  const others = inv.invitees.map(who);
+  const open = inv.status === "open";
+  let title;
+  if (open) title = sent ? M.youInvite(listing(others)) : M.invitesYou(who(inv.inviter));
+  else title = sent ? M.invitationTo(listing(others)) : M.invitationFrom(who(inv.inviter));
+  const parts = [h("strong", { id }, title), h("br"), invitationGame(inv)];
+  if (open) {
+    const yes = inv.invitees.filter((n) => n.answer === "accepted").map(who);
+    const waiting = inv.invitees.filter((n) => n.answer === null).map(who);
+    parts.push(h("br"), h("span", { class: "small answers" },
+      yes.length ? M.acceptedSoFar(listing(yes)) : M.nobodyAccepted,
+      waiting.length ? ` · ${M.noAnswerYet(listing(waiting))}` : "",
+      ` · ${M.answersUntil(when(inv.expires_at))}`));
+    const mine = inv.invitees.find((n) => n.handle === myHandle);
+    const acts = h("p", { class: "acts" });
+    if (sent) {
+      acts.append(act(M.cancelInvitation, `/invitations/${inv.id}`, "DELETE", id));
+    } else if (mine && mine.answer === "accepted") {
+      acts.append(M.youAccepted);
+    } else {
+      acts.append(act(M.accept, `/invitations/${inv.id}/accept`, "POST", id), " ",
+                  act(M.decline, `/invitations/${inv.id}/decline`, "POST", id));
+    }
+    parts.push(acts);
+  } else {
+    parts.push(h("br"), h("span", { class: "outcome" }, outcome(inv)));
+  }
+  return h("li", { class: `my-game invitation ${inv.status}`, "data-invitation": inv.id },
+    ...parts);
+}
+
+function showList(name, items) {
+  document.getElementById(`inv-${name}-box`).hidden = !items.length;
+  fill(`inv-${name}`, items);
+}
+
+async function loadInvitations() {
+  const { invitations } = await api("/invitations?limit=500", { token: token() });
+  const now = Date.now();
+  const sent = (inv) => myHandle !== null && inv.inviter.handle === myHandle;
+  const open = invitations.filter((inv) => inv.status === "open");
+  const closed = invitations.filter((inv) => inv.status !== "open"
+    && now - Date.parse(inv.closed_at || inv.expires_at) < CLOSED_SHOWN);
+  showList("received", open.filter((inv) => !sent(inv))
+    .map((inv) => invitationItem(inv, false)));
+  showList("sent", open.filter(sent).map((inv) => invitationItem(inv, true)));
+  showList("closed", closed.map((inv) => invitationItem(inv, sent(inv))));
+  document.getElementById("invitations-box").hidden = !(open.length || closed.length
+                                                        || myHandle);
+}
+
+/** The invitation form (an account with a handle): handles, variant, time per move. */
+async function sendInvitation(event) {
+  event.preventDefault();
+  notice(null);
+  const field = document.getElementById("invite-handles");
+  const body = { invitees: field.value.split(/[\s,;]+/).filter(Boolean),
+                 variant: document.getElementById("invite-variant").value,
+                 time_per_move: Number(document.getElementById("invite-time").value) };
+  try {
+    await api("/invitations", { method: "POST", body, token: token() });
+    field.value = "";
+    notice(M.invitationSent, "ok");
+  } catch (err) {
+    notice(err);
+    return;
+  }
+  clearTimeout(timer);
+  await poll();
+}
+
 async function loadFinished() {
   const done = await api("/me/games?status=finished", { token: token() });
   fill("finished", done.games.length ? done.games.map(gameItem)
@@ -115,6 +255,7 @@ async function poll() {
   try {
     await loadGames();
     await loadOffered();
+    await loadInvitations();
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       signedOut();
@@ -132,6 +273,7 @@ function signedOut(err) {
   document.getElementById("mine").hidden = true;
   document.getElementById("prefs-box").hidden = true;
   document.getElementById("offered-box").hidden = true;
+  document.getElementById("invitations-box").hidden = true;
   document.title = M.pageTitle;
   if (err) notice(err);
 }
@@ -141,6 +283,9 @@ async function signedIn() {
   document.getElementById("signin").hidden = true;
   document.getElementById("mine").hidden = false;
   document.getElementById("prefs-box").hidden = false;
+  myHandle = me.handle;
+  document.getElementById("invite-box").hidden = !myHandle;
+  document.getElementById("invitations-box").hidden = !myHandle;
   fill("who", M.signedInAs(me.email));
   fill("ratings", me.ratings.length
     ? me.ratings.map((r) => h("li", { "data-variant": r.variant },
@@ -212,6 +357,11 @@ function wire() {
     notice(null);
     push.turnOff(token()).catch((err) => notice(err));
   });
+  document.getElementById("invite").addEventListener("submit", sendInvitation);
+  fill("invite-variant", Object.entries(VARIANT_NAMES).map(([value, name]) => h("option",
+    { value }, name)));
+  fill("invite-time", INVITE_TIMES.map(([value, name]) => h("option",
+    { value, selected: value === INVITE_TIME }, name)));
   document.getElementById("finished-box").addEventListener("toggle", (event) => {
     if (event.target.open) loadFinished().catch((err) => notice(err));
   });
