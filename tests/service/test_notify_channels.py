@@ -87,10 +87,10 @@ def test_channels_on_each_store(app_on_each_store):
         "/me/push?limit=50", headers=auth(ann)).get_json()["subscriptions"]]
 
 
-
 def pushes(done: dict) -> dict:
     """The push deliveries among the due work run."""
     return {k: v for k, v in done.items() if k[0] == "push"}
+
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def push_app(request, tmp_path):
