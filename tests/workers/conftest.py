@@ -64,3 +64,14 @@ def mail_stack(tmp_path_factory, redis_server, smtp):
         listener.stop()
         s.stop_worker()
         s.store.close()
+
+
+@pytest.fixture
+def unserved_stack(tmp_path, redis_server, smtp):
+    """A stack whose queue no worker serves: the test runs the due work in-process
+    (tests.support.run_due_now)."""
+    s = make_stack(tmp_path, redis_server.url, smtp.url, "unserved-tests")
+    try:
+        yield s
+    finally:
+        s.store.close()

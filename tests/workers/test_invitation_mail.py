@@ -5,19 +5,8 @@ an invitee who answered already, nor once the invitation is closed."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.service.test_invitations import account
-from tests.support import auth, make_stack, run_due_now
-
-
-@pytest.fixture
-def stack(tmp_path, redis_server, smtp):
-    s = make_stack(tmp_path, redis_server.url, smtp.url, "invitation-mail-tests")
-    try:
-        yield s
-    finally:
-        s.store.close()
+from tests.support import auth, run_due_now
 
 
 def invite(s, token: str, **body) -> dict:
@@ -27,8 +16,8 @@ def invite(s, token: str, **body) -> dict:
     return r.get_json()
 
 
-def test_each_invitee_is_mailed_in_its_language_once(stack, smtp):
-    s = stack
+def test_each_invitee_is_mailed_in_its_language_once(unserved_stack, smtp):
+    s = unserved_stack
     ann = account(s.app, "ann@example.org", "ann")
     account(s.app, "bob@example.org", "bob")
     cyd = account(s.app, "cyd@example.org", "cyd")
@@ -60,8 +49,8 @@ def test_each_invitee_is_mailed_in_its_language_once(stack, smtp):
     assert run_due_now(ctx, "") == {}  # once
 
 
-def test_no_mail_once_answered_or_closed(stack, smtp):
-    s = stack
+def test_no_mail_once_answered_or_closed(unserved_stack, smtp):
+    s = unserved_stack
     ann = account(s.app, "ann@example.org", "ann")
     bob = account(s.app, "bob@example.org", "bob")
     account(s.app, "cyd@example.org", "cyd")
@@ -80,10 +69,10 @@ def test_no_mail_once_answered_or_closed(stack, smtp):
     assert sent.rcpt == ["cyd@example.org"] and smtp.of(first["id"]) == []
 
 
-def test_the_invited_of_an_invitation_only_tournament_are_mailed(stack, smtp):
+def test_the_invited_of_an_invitation_only_tournament_are_mailed(unserved_stack, smtp):
     """Issue 36's entry by invitation: each invited account (not the organiser, nor one
     that entered already) is mailed where to enter, in its language."""
-    s = stack
+    s = unserved_stack
     org = account(s.app, "org@example.org", "org")
     dee = account(s.app, "dee@example.org", "dee")
     eve = account(s.app, "eve@example.org", "eve")

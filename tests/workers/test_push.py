@@ -12,7 +12,6 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
-import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
@@ -98,16 +97,6 @@ class JsonReceiver:
         self.server.server_close()
 
 
-@pytest.fixture
-def push_stack(tmp_path, redis_server, smtp):
-    """A stack whose queue no worker serves: the test runs the due work in-process."""
-    s = make_stack(tmp_path, redis_server.url, smtp.url, "push-tests")
-    try:
-        yield s
-    finally:
-        s.store.close()
-
-
 def play_until(handle, seat: int) -> None:
     """The seats to act play their first legal move until it is ``seat``'s turn."""
     for _ in range(20):
@@ -121,8 +110,8 @@ def play_until(handle, seat: int) -> None:
 
 
 def test_a_turn_is_pushed_encrypted_and_signed_and_a_410_removes_the_subscription(
-        push_stack, push_service, json_receiver):
-    s = push_stack
+        unserved_stack, push_service, json_receiver):
+    s = unserved_stack
     h = new_game(s.client, 2, emails=["ann@example.org", "bob@example.org"])
     players = claimed(s.app, h, {0: "ann@example.org", 1: "bob@example.org"})
     key = s.client.get("/push/key").get_json()["public_key"]
@@ -172,8 +161,8 @@ def test_a_turn_is_pushed_encrypted_and_signed_and_a_410_removes_the_subscriptio
     assert len(json_receiver.bodies) == 2
 
 
-def test_a_failing_push_service_is_counted_and_retried(push_stack, push_service):
-    s = push_stack
+def test_a_failing_push_service_is_counted_and_retried(unserved_stack, push_service):
+    s = unserved_stack
     h = new_game(s.client, 2, emails=["cy@example.org", "di@example.org"])
     players = claimed(s.app, h, {0: "cy@example.org", 1: "di@example.org"})
     ctx = s.context()
@@ -192,8 +181,8 @@ def test_a_failing_push_service_is_counted_and_retried(push_stack, push_service)
     assert row.state == "pending" and row.attempts == 1  # due again (ALHAMBRA_WEBHOOK_RETRIES)
 
 
-def test_refusals_change_nothing(push_stack, push_service):
-    s = push_stack
+def test_refusals_change_nothing(unserved_stack, push_service):
+    s = unserved_stack
     token = claimed_account(s, "eve@example.org")
     other = claimed_account(s, "fay@example.org")
     good = push_service.subscription()
@@ -256,12 +245,12 @@ def claimed_account(s, email: str) -> str:
     return signed_in(s.app, email)
 
 
-def test_a_message_is_told_to_the_channels_that_chose_it(push_stack, push_service,
+def test_a_message_is_told_to_the_channels_that_chose_it(unserved_stack, push_service,
                                                          json_receiver):
     """Table talk is off by default: only the channel that chose ``message`` is told,
     with the writer's name and the text; a message deleted before its notice went, a
     seat that muted its writer and the writer itself are told nothing."""
-    s = push_stack
+    s = unserved_stack
     h = new_game(s.client, 3, emails=["gil@example.org", "hal@example.org",
                                       "ivy@example.org"])
     players = claimed(s.app, h, {0: "gil@example.org", 1: "hal@example.org",
