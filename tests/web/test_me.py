@@ -225,3 +225,42 @@ def test_the_others_page_says_who_is_on_vacation(server, new_context):
     assert "Away is on vacation until " in page.locator("#clock").inner_text()
     assert "that clock stands still." in page.locator("#clock").inner_text()
     assert errors == []
+
+
+def test_my_page_follows_my_stream(server, new_context):
+    """/me follows /me/stream: another seat's move gives me the turn, and my page shows
+    it at once, long before its next poll (an hour away here); while it is open the
+    account counts as watching (service/presence.py: no push)."""
+    from service.presence import account_key
+
+    games = two_games(server)
+    players = server.app.extensions["alhambra_players"]
+    request = players.request_sign_in(ME)
+    code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/me?poll=3600#code={code}")
+    page.wait_for_selector("#offered li.offered")
+    for game_id, tokens in games:
+        page.click(f"#offered li[data-game='{game_id}'] button.claim")
+        page.wait_for_url(f"**/play/{game_id}#token=*")
+        tokens[0] = page.url.partition("#token=")[2]
+        page.goto(f"{server.url}/me?poll=3600")
+    page.wait_for_selector("#games li.my-game")
+    game_id, tokens = next((g, t) for g, t in games if whose_turn(server, g) != 0)
+    before = page.locator("#games li.your-turn").count()
+    for _ in range(10):  # the others move until it is my turn there
+        turn = whose_turn(server, game_id)
+        if turn == 0:
+            break
+        version = server.call(f"/games/{game_id}")["version"]
+        legal = server.call(f"/games/{game_id}/legal-moves", token=tokens[turn])["moves"]
+        take = next(m["notation"] for m in legal if m["notation"].startswith("take"))
+        server.call(f"/games/{game_id}/moves", {"move": take, "version": version},
+                    token=tokens[turn])
+    assert whose_turn(server, game_id) == 0
+    page.wait_for_selector(f"#games li.your-turn[data-game='{game_id}']", timeout=15000)
+    assert page.locator("#games li.your-turn").count() == before + 1
+    presence = server.app.extensions["alhambra_presence"]  # made by the first stream
+    assert presence.watching([account_key(ME)])
+    assert errors == []

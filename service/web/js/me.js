@@ -1,6 +1,7 @@
 // A player's page (/me): sign in by e-mail (a code, or the mail's link /me#code=…; a
 // signed-in page asks before a link's code switches accounts), then every game with a
-// seat the player claimed, "your turn" first, polled, and the seats offered to its
+// seat the player claimed, "your turn" first, read again as the account's stream
+// (/me/stream) tells of a change and polled besides, and the seats offered to its
 // address, to claim (or /me#claim=<game>.<seat>.<code>, the link mailed to the seat's
 // address); the count of games waiting for the player in the tab's title; preferences
 // and notifications on this device (push.js); /me#open=<game> (a notice's link) opens
@@ -13,12 +14,14 @@ import { api, ApiError } from "./api.js";
 import { applyStrings, fill, h } from "./dom.js";
 import { lang, LANGUAGES, switcher } from "./i18n.js";
 import * as push from "./push.js";
+import { followAccount } from "./stream.js";
 import { L, listing, M, VARIANT_NAMES } from "./strings.js";
 
 const STORED = "alhambra-player-token";
 // How often the list is read again (seconds; `?poll=` for a quicker page).
 const POLL = Number(new URLSearchParams(location.search).get("poll")) || 20;
 let timer = null;
+let following = null;  // the account's stream (live())
 // The game a notice's link (/me#open=<game>) asks to open once the games are read.
 let opening = null;
 // The signed-in account's handle (who is "you" in an invitation), and its games' tokens.
@@ -266,9 +269,25 @@ async function poll() {
   timer = setTimeout(poll, POLL * 1000);
 }
 
+/** Follow the account's stream: what it tells (a move, a turn, an invitation…) is read
+ * again at once; the polling stays for what it does not tell. */
+function live() {
+  if (following) following.stop();
+  let soon = null;
+  following = followAccount({
+    token: token(),
+    onEvents: () => {
+      clearTimeout(soon);
+      soon = setTimeout(() => { clearTimeout(timer); poll(); }, 200);
+    },
+  });
+}
+
 function signedOut(err) {
   keep(null);
   clearTimeout(timer);
+  if (following) following.stop();
+  following = null;
   document.getElementById("signin").hidden = false;
   document.getElementById("mine").hidden = true;
   document.getElementById("prefs-box").hidden = true;
@@ -299,6 +318,7 @@ async function signedIn() {
   push.show(token()).catch((err) => notice(err));
   clearTimeout(timer);
   await poll();
+  live();
 }
 
 async function useCode(code) {

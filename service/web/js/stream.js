@@ -1,6 +1,6 @@
-// Follow GET /games/{id}/stream with fetch() (so the token travels in the Authorization
-// header, never in a URL) and reconnect from the last id when a stream ends or breaks;
-// refused (429: too many open streams from this address), it waits its Retry-After.
+// Follow GET /games/{id}/stream and GET /me/stream with fetch() (so the token travels in
+// the Authorization header, never in a URL) and reconnect from the last id when a stream
+// ends or breaks; refused (429: too many open streams), it waits its Retry-After.
 
 import { authHeaders } from "./api.js";
 import { languageHeaders } from "./i18n.js";
@@ -31,14 +31,14 @@ export function parseMessages(buffer) {
 }
 
 /**
- * Follow a game: calls onItems(items) with the event items after `since` as they come,
- * and onChat(messages) with the table talk (`event: chat`) written while it follows.
- * Returns {stop()}. onError(error) hears of failures (it keeps trying, with backoff).
+ * Read the server-sent events of `request()` (a fetch() promise), again from where they
+ * ended or broke: onMessages(messages) with each batch of parsed messages. Refused (429)
+ * it waits the Retry-After; failures wait longer each time (onError hears of them).
+ * Returns {stop()}.
  */
-export function follow({ gameId, token, since, onItems, onError, onConnect, onChat }) {
+function reconnecting({ request, onMessages, onError, onConnect }) {
   let stopped = false;
   let controller = null;
-  let last = since;
   (async () => {
     let delay = 1000;
     let failures = 0;
@@ -46,10 +46,7 @@ export function follow({ gameId, token, since, onItems, onError, onConnect, onCh
       controller = new AbortController();
       let pause = 0;
       try {
-        const resp = await fetch(`/games/${encodeURIComponent(gameId)}/stream?since=${last}`,
-                                 { headers: { Accept: "text/event-stream",
-                                              ...languageHeaders(), ...authHeaders(token) },
-                                   cache: "no-store", signal: controller.signal });
+        const resp = await request(controller.signal);
         if (!resp.ok) {
           const after = Number(resp.headers.get("Retry-After"));
           if (after > 0) pause = after * 1000;
@@ -64,16 +61,8 @@ export function follow({ gameId, token, since, onItems, onError, onConnect, onCh
           if (done) break;
           let messages;
           [messages, buffer] = parseMessages(buffer + value);
-          const items = [];
-          const chat = [];
-          for (const m of messages) {
-            if (m.retry !== null) delay = m.retry;
-            if (m.data.length && m.event === "chat") chat.push(JSON.parse(m.data.join("\n")));
-            else if (m.data.length) items.push(JSON.parse(m.data.join("\n")));
-            if (m.id !== null && /^\d+$/.test(m.id)) last = Number(m.id);
-          }
-          if (items.length) onItems(items);
-          if (chat.length && onChat) onChat(chat);
+          for (const m of messages) if (m.retry !== null) delay = m.retry;
+          onMessages(messages);
         }
       } catch (err) {
         if (stopped) return;
@@ -89,4 +78,54 @@ export function follow({ gameId, token, since, onItems, onError, onConnect, onCh
       if (controller) controller.abort();
     },
   };
+}
+
+/**
+ * Follow a game: calls onItems(items) with the event items after `since` as they come,
+ * and onChat(messages) with the table talk (`event: chat`) written while it follows.
+ * Returns {stop()}. onError(error) hears of failures (it keeps trying, with backoff).
+ */
+export function follow({ gameId, token, since, onItems, onError, onConnect, onChat }) {
+  let last = since;
+  return reconnecting({
+    request: (signal) => fetch(`/games/${encodeURIComponent(gameId)}/stream?since=${last}`, {
+      headers: { Accept: "text/event-stream", ...languageHeaders(), ...authHeaders(token) },
+      cache: "no-store", signal }),
+    onMessages: (messages) => {
+      const items = [];
+      const chat = [];
+      for (const m of messages) {
+        if (m.data.length && m.event === "chat") chat.push(JSON.parse(m.data.join("\n")));
+        else if (m.data.length) items.push(JSON.parse(m.data.join("\n")));
+        if (m.id !== null && /^\d+$/.test(m.id)) last = Number(m.id);
+      }
+      if (items.length) onItems(items);
+      if (chat.length && onChat) onChat(chat);
+    },
+    onError, onConnect });
+}
+
+/**
+ * Follow the account's /me/stream (all its games, invitations and tournaments): calls
+ * onEvents(events) with each batch of `{event, data}` as they come, resuming after the
+ * last id. Returns {stop()}. While it is open the account is not pushed (presence).
+ */
+export function followAccount({ token, onEvents, onError }) {
+  let last = null;
+  return reconnecting({
+    request: (signal) => fetch("/me/stream", {
+      headers: { Accept: "text/event-stream", ...authHeaders(token),
+                 ...(last ? { "Last-Event-ID": last } : {}) },
+      cache: "no-store", signal }),
+    onMessages: (messages) => {
+      const events = [];
+      for (const m of messages) {
+        if (m.id !== null) last = m.id;
+        if (m.event && m.data.length) {
+          events.push({ event: m.event, data: JSON.parse(m.data.join("\n")) });
+        }
+      }
+      if (events.length) onEvents(events);
+    },
+    onError });
 }
