@@ -94,6 +94,16 @@ class Worker(SimpleWorker):
         except (redis.ConnectionError, redis.TimeoutError):
             raise StopRequested() from None
 
+    def heartbeat(self, *args: Any, **kwargs: Any) -> None:
+        """RQ's, but an idle worker asked to stop stops here: RQ's idle loop beats before
+        its pop, and while Redis is away it retries the beat for ever, so a stop that came
+        then (a service manager signalling every process of the group, Redis first) was
+        never seen. Busy, it beats as RQ does: the job under way finishes."""
+        if self.stop_event is not None and self.stop_event.is_set() and \
+                self.get_state() != WorkerStatus.BUSY:
+            raise StopRequested()
+        super().heartbeat(*args, **kwargs)
+
     def subscribe(self) -> None:
         """RQ's, with the channel's thread waiting ``PUBSUB_WAIT`` s at a time, not 60:
         at the stop RQ unsubscribes, then waits for that thread (redis-py's stop() joins

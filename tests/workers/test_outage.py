@@ -58,3 +58,27 @@ def test_redis_down_moves_still_accepted_and_every_mail_arrives_once(tmp_path, s
         s.stop_worker()
         s.store.close()
         redis.stop()
+
+
+def test_a_worker_asked_to_stop_while_redis_is_away_stops(tmp_path, smtp):
+    """Redis went first (a service manager signalling every process at once): the
+    worker, idle and retrying its connection, still stops on SIGTERM (it retried for
+    ever, orphaned once serve was gone)."""
+    redis = EmbeddedRedis(tmp_path / "redis", port=free_port(), persist=False)
+    redis.start()
+    s = make_stack(tmp_path, redis.url, smtp.url, "outage-stop")
+    s.start_worker()
+    try:
+        def said(text: str) -> bool:
+            return text in s.log_path.read_text(errors="replace")
+
+        wait_until(lambda: said("Listening on"), 30, what="the worker to listen")
+        redis.stop(cleanup=False)
+        wait_until(lambda: said("could not connect to Redis"), 30,
+                   what="the worker to miss Redis")
+        s.process.terminate()
+        assert s.process.wait(15) == 0
+    finally:
+        s.stop_worker()
+        s.store.close()
+        redis.stop()
