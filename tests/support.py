@@ -112,6 +112,19 @@ class GameHandle:
                                 headers={**auth(self.tokens[seat]), **(headers or {})})
 
 
+def play_until(game: GameHandle, seat: int, most: int = 30) -> None:
+    """The seats to act play their first legal move (through ``game``'s client or real
+    HTTP) until it is ``seat``'s turn."""
+    for _ in range(most):
+        doc = game.get()
+        if doc["current_seat"] == seat:
+            return
+        current = doc["current_seat"]
+        r = game.submit(current, game.notations(current)[0], doc["version"])
+        assert r.status_code == 201, r.get_json()
+    raise AssertionError(f"seat {seat} never got the turn")
+
+
 def new_game(client, players: int = 3, emails: list[str] | None = None, **extra
              ) -> GameHandle:
     """A game whose seats are all named (``P0``… with ``p0@example.org``…, or

@@ -46,14 +46,20 @@ def whose_turn(server, game_id: str) -> int:
     return server.call(f"/games/{game_id}")["current_seat"]
 
 
-def test_the_link_signs_in_and_lists_my_games(server, new_context):
-    games = two_games(server)
-    players = server.app.extensions["alhambra_players"]
-    request = players.request_sign_in(ME)
+def my_page(server, new_context, poll: int):
+    """/me opened by my sign-in mail's link (its code), read again every ``poll`` s:
+    the page and its errors."""
+    request = server.app.extensions["alhambra_players"].request_sign_in(ME)
     code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
     page = new_context().new_page()
     errors = watch_errors(page)
-    page.goto(f"{server.url}/me?poll=1#code={code}")
+    page.goto(f"{server.url}/me?poll={poll}#code={code}")
+    return page, errors
+
+
+def test_the_link_signs_in_and_lists_my_games(server, new_context):
+    games = two_games(server)
+    page, errors = my_page(server, new_context, 1)
     # the seats the creators wrote my address on are offered, not mine yet (issue 39)
     page.wait_for_selector("#offered li.offered")
     assert "code=" not in page.url  # used once, gone from the address
@@ -234,12 +240,7 @@ def test_my_page_follows_my_stream(server, new_context):
     from service.presence import account_key
 
     games = two_games(server)
-    players = server.app.extensions["alhambra_players"]
-    request = players.request_sign_in(ME)
-    code = sign_in_code(server.app.extensions["alhambra"].secret_key, request.id)
-    page = new_context().new_page()
-    errors = watch_errors(page)
-    page.goto(f"{server.url}/me?poll=3600#code={code}")
+    page, errors = my_page(server, new_context, 3600)
     page.wait_for_selector("#offered li.offered")
     for game_id, tokens in games:
         page.click(f"#offered li[data-game='{game_id}'] button.claim")

@@ -16,7 +16,15 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
 
-from tests.support import auth, check_problem, claimed, make_stack, new_game, run_due_now
+from tests.support import (
+    auth,
+    check_problem,
+    claimed,
+    make_stack,
+    new_game,
+    play_until,
+    run_due_now,
+)
 
 
 def b64(data: bytes) -> str:
@@ -95,18 +103,6 @@ class JsonReceiver:
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
-
-
-def play_until(handle, seat: int) -> None:
-    """The seats to act play their first legal move until it is ``seat``'s turn."""
-    for _ in range(20):
-        doc = handle.get()
-        if doc["current_seat"] == seat:
-            return
-        current = doc["current_seat"]
-        r = handle.submit(current, handle.notations(current)[0], doc["version"])
-        assert r.status_code == 201, r.get_json()
-    raise AssertionError(f"seat {seat} never got the turn")
 
 
 def test_a_turn_is_pushed_encrypted_and_signed_and_a_410_removes_the_subscription(

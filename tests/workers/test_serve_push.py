@@ -14,7 +14,7 @@ import urllib.parse
 
 import pytest
 
-from tests.support import wait_until
+from tests.support import play_until, wait_until
 from tests.workers.test_serve_identity import bearer, running
 
 
@@ -24,19 +24,6 @@ def served(tmp_path_factory):
             "ALHAMBRA_WEBHOOK_ALLOW_PRIVATE": "1", "ALHAMBRA_LIMIT_SIGN_IN": "200/hour",
             "PUBLIC_URL": "http://alhambra.test"}) as served:
         yield served
-
-
-def play_until(game, seat: int) -> None:
-    """The seats to act play their first legal move (through the API) until it is
-    ``seat``'s turn."""
-    for _ in range(30):
-        doc = game.get()
-        if doc["current_seat"] == seat:
-            return
-        current = doc["current_seat"]
-        r = game.submit(current, game.notations(current)[0], doc["version"])
-        assert r.status_code == 201, r.get_json()
-    raise AssertionError(f"seat {seat} never got the turn")
 
 
 def claimed_game(served, *names: str):
