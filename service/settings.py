@@ -366,10 +366,10 @@ class Settings:
         "threads of each gunicorn worker (deploy/gunicorn.conf.py); open streams hold none",
         "`8`", read=_int, topic=WEB)
     streams_per_account: int = setting(
-        "ALHAMBRA_STREAMS_PER_ACCOUNT", 3,
-        "open `/me/stream` connections per account (one more: 429 `rate_limited`); they "
-        "do not count against `ALHAMBRA_STREAMS_PER_CLIENT`",
-        "`3`", read=_int, topic=WEB)
+        "ALHAMBRA_STREAMS_PER_ACCOUNT", 8,
+        "open `/me/stream` connections per account (one more: 429 `rate_limited`; `/me` "
+        "opens one in each tab); they do not count against `ALHAMBRA_STREAMS_PER_CLIENT`",
+        "`8`", read=_int, topic=WEB)
     streams_max: int = setting(
         "ALHAMBRA_STREAMS_MAX", 5000,
         "open streams in all, every API process sharing the Redis together (one more: 429)",

@@ -280,6 +280,7 @@ function live() {
       clearTimeout(soon);
       soon = setTimeout(() => { clearTimeout(timer); poll(); }, 200);
     },
+    onError: (err) => { if (err.status === 401) signedOut(); },
   });
 }
 
@@ -362,6 +363,8 @@ function wire() {
     }
   });
   document.getElementById("sign-out").addEventListener("click", async () => {
+    if (following) following.stop();  // before its token goes
+    following = null;
     try {
       await api("/players/session", { method: "DELETE", token: token() });
     } catch {

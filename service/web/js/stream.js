@@ -36,7 +36,7 @@ export function parseMessages(buffer) {
  * it waits the Retry-After; failures wait longer each time (onError hears of them).
  * Returns {stop()}.
  */
-function reconnecting({ request, onMessages, onError, onConnect }) {
+function reconnecting({ request, onMessages, onError, onConnect, finalStatuses = [] }) {
   let stopped = false;
   let controller = null;
   (async () => {
@@ -50,7 +50,14 @@ function reconnecting({ request, onMessages, onError, onConnect }) {
         if (!resp.ok) {
           const after = Number(resp.headers.get("Retry-After"));
           if (after > 0) pause = after * 1000;
-          throw new Error(`the live stream answered ${resp.status}`);
+          const error = new Error(`the live stream answered ${resp.status}`);
+          error.status = resp.status;
+          if (finalStatuses.includes(resp.status)) {  // no use asking again
+            stopped = true;
+            if (onError) onError(error);
+            return;
+          }
+          throw error;
         }
         if (onConnect) onConnect();
         failures = 0;
@@ -108,7 +115,8 @@ export function follow({ gameId, token, since, onItems, onError, onConnect, onCh
 /**
  * Follow the account's /me/stream (all its games, invitations and tournaments): calls
  * onEvents(events) with each batch of `{event, data}` as they come, resuming after the
- * last id. Returns {stop()}. While it is open the account is not pushed (presence).
+ * last id. Returns {stop()}. While it is open the account is not pushed (presence). A
+ * token that is no longer valid (401) ends it: onError hears the error (its `status`).
  */
 export function followAccount({ token, onEvents, onError }) {
   let last = null;
@@ -127,5 +135,5 @@ export function followAccount({ token, onEvents, onError }) {
       }
       if (events.length) onEvents(events);
     },
-    onError });
+    onError, finalStatuses: [401] });
 }
