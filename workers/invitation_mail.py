@@ -14,14 +14,12 @@ from engine import terms
 from engine.words import listing, msg
 from service import i18n
 from service.clock import TimeControl
+from service.players import me_path
 from service.store import Player
 from service.store.invitations import Invitation
 
 from .clock_words import control_words, deadline_words
 from .mail import Mail
-
-#: The page where an invitation is answered.
-ANSWER_PATH = "/me"
 
 
 def invitation_mail(invitation: Invitation, position: int, invitee: Player,
@@ -45,7 +43,7 @@ def _mail(invitation: Invitation, position: int, invitee: Player,
               if n.position != position]
     others += [say(msg("a {bot} bot", bot=terms.bot(level))) for level in s["bots"]]
     control = TimeControl.parse(s.get("time_per_move"), s.get("time_control"), 1)
-    link = public_url + ANSWER_PATH
+    link = public_url + me_path()  # where it is answered
     subject = say(msg("{inviter} invites you to a game of {variant}", inviter=inviter,
                       variant=variant))
     lines = [

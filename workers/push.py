@@ -55,6 +55,7 @@ from service.i18n import Msg, msg
 from service.invitations import Invitation, status
 from service.links import open_path, tournament_path
 from service.notify_channels import HOSTED_SCHEMES, check_apprise_url, vapid_key
+from service.players import me_path
 from service.presence import account_key, seat_key
 from service.store import Channel, Claim, Due, DueRow, Finish, Message
 from service.tournaments import Notice, Tournaments
@@ -184,7 +185,7 @@ def payload(ctx: Context, row: DueRow, channel: Channel) -> dict[str, Any]:
         title, text = words(what, "", sender)
         return {"game_id": None, "version": None, "what": what,
                 "invitation_id": invitation.id if invitation else None,
-                "url": ctx.settings.link_url.rstrip("/") + "/me",
+                "url": ctx.settings.link_url.rstrip("/") + me_path(),
                 "title": i18n.say(title, lang), "body": i18n.say(text, lang)}
     elif what in ("tournament_round", "tournament_finished"):
         notice = tournament_of(ctx, row)
